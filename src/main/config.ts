@@ -1,0 +1,99 @@
+// Configuration: config/default.json, then the optional file named by SERVICE_CONFIG, then the
+// SERVICE_* environment variables (DESIGN.md section 1). Validated once at start; a bad value
+// stops start-up with a message naming where it came from.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
+
+const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
+
+export const ConfigSchema = Type.Object(
+  {
+    host: Type.String({ minLength: 1 }),
+    rest_port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    grpc_port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    data_dir: Type.String({ minLength: 1 }),
+    /** Worker threads; 0 means one per available core. */
+    shards: Type.Integer({ minimum: 0, maximum: 256 }),
+    log_level: LogLevel,
+    body_limit_mb: Type.Number({ exclusiveMinimum: 0, maximum: 4096 }),
+    jwt_ttl_seconds: Type.Integer({ minimum: 1 }),
+    jwt_secret: Type.Optional(Type.String({ minLength: 1 })),
+    admin_password: Type.Optional(Type.String({ minLength: 1 })),
+  },
+  { additionalProperties: false },
+);
+export type FileConfig = Static<typeof ConfigSchema>;
+
+/** The resolved configuration the server runs with. */
+export interface Config extends FileConfig {
+  /** Resolved worker count (never 0). */
+  workers: number;
+}
+
+const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'number' }> = {
+  SERVICE_HOST: { key: 'host', kind: 'string' },
+  SERVICE_REST_PORT: { key: 'rest_port', kind: 'int' },
+  SERVICE_GRPC_PORT: { key: 'grpc_port', kind: 'int' },
+  SERVICE_DATA_DIR: { key: 'data_dir', kind: 'string' },
+  SERVICE_SHARDS: { key: 'shards', kind: 'int' },
+  SERVICE_LOG_LEVEL: { key: 'log_level', kind: 'string' },
+  SERVICE_BODY_LIMIT_MB: { key: 'body_limit_mb', kind: 'number' },
+  SERVICE_JWT_TTL_SECONDS: { key: 'jwt_ttl_seconds', kind: 'int' },
+  SERVICE_JWT_SECRET: { key: 'jwt_secret', kind: 'string' },
+  SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },
+};
+
+export class ConfigError extends Error {}
+
+const check = Compile(ConfigSchema);
+
+function readJson(path: string, what: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('not a JSON object');
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`${what} (${path}): ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/** The folder holding package.json, whether this runs from src/ (tests) or dist/src/ (built). */
+export const PROJECT_ROOT = ((): string => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const merged: Record<string, unknown> = readJson(join(PROJECT_ROOT, 'config', 'default.json'), 'config/default.json');
+  const file = env.SERVICE_CONFIG;
+  if (file !== undefined && file !== '') Object.assign(merged, readJson(resolve(file), 'SERVICE_CONFIG'));
+  for (const [name, { key, kind }] of Object.entries(ENV)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    if (kind === 'string') {
+      merged[key] = raw;
+    } else {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || (kind === 'int' && !Number.isInteger(n))) {
+        throw new ConfigError(`${name}=${JSON.stringify(raw)} is not ${kind === 'int' ? 'an integer' : 'a number'}`);
+      }
+      merged[key] = n;
+    }
+  }
+  if (!check.Check(merged)) {
+    const first = check.Errors(merged)[0];
+    const where = first?.instancePath ? first.instancePath.slice(1) : '';
+    const envName = Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    throw new ConfigError(
+      `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}`,
+    );
+  }
+  const cfg = merged as FileConfig;
+  return { ...cfg, data_dir: resolve(cfg.data_dir), workers: cfg.shards === 0 ? availableParallelism() : cfg.shards };
+}

@@ -1,0 +1,147 @@
+// The engine's lifecycle owner on the main thread: the collection catalog (mirrored from LMDB),
+// readiness (412 until every worker has loaded its shards), operation ids, and the collection
+// create / update / delete transitions. Point traffic goes through the ShardRouter.
+
+import type { CatalogEntry, QuiverDb } from '../shared/db.js';
+import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
+import type { CollectionConfig, CollectionMeta } from '../shared/types.js';
+import type { ShardDispatcher } from './router/dispatcher.js';
+import { ShardRouter } from './router/shard-router.js';
+
+const NEXT_COLLECTION_ID = 'next_collection_id';
+const DROP_BATCH = 10_000;
+
+export class Engine {
+  readonly router: ShardRouter;
+  readonly #db: QuiverDb;
+  readonly #dispatcher: ShardDispatcher;
+  readonly #catalog = new Map<string, CatalogEntry>();
+  readonly #opIds = new Map<number, number>();
+  readonly #drops = new Set<Promise<void>>();
+  #ready = false;
+
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
+    this.#db = db;
+    this.#dispatcher = dispatcher;
+    this.router = new ShardRouter(dispatcher);
+  }
+
+  get ready(): boolean {
+    return this.#ready;
+  }
+
+  /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
+  async start(): Promise<void> {
+    for (const { key, value } of this.#db.catalog.getRange()) this.#catalog.set(key, value);
+    const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.ping(w)));
+    for (const p of pings) {
+      for (const [id, v] of Object.entries(p.maxVersions)) {
+        this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
+      }
+    }
+    for (const entry of this.#catalog.values()) if (entry.deleting === true) this.#startDrop(entry);
+    this.#ready = true;
+  }
+
+  requireReady(): void {
+    if (!this.#ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  }
+
+  /** A live collection by name: 404 if unknown, 412 while it is being deleted. */
+  collection(name: string): CollectionMeta {
+    this.requireReady();
+    const entry = this.#catalog.get(name);
+    if (entry === undefined) throw QuiverError.collectionNotFound(name);
+    if (entry.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    return entry;
+  }
+
+  exists(name: string): boolean {
+    this.requireReady();
+    const entry = this.#catalog.get(name);
+    if (entry?.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    return entry !== undefined;
+  }
+
+  list(): CollectionMeta[] {
+    this.requireReady();
+    return [...this.#catalog.values()].filter((e) => e.deleting !== true);
+  }
+
+  nextOpId(collection: number): number {
+    const next = (this.#opIds.get(collection) ?? 0) + 1;
+    this.#opIds.set(collection, next);
+    return next;
+  }
+
+  async createCollection(name: string, config: CollectionConfig): Promise<void> {
+    this.requireReady();
+    const existing = this.#catalog.get(name);
+    if (existing?.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    if (existing !== undefined) throw QuiverError.alreadyExists(`Collection already exists: ${name}`);
+    const id = (this.#db.meta.get(NEXT_COLLECTION_ID) ?? 1);
+    const entry: CatalogEntry = { id, name, config, created_at: new Date().toISOString() };
+    // Claim the name synchronously, so a concurrent create of the same name meets it.
+    this.#catalog.set(name, entry);
+    try {
+      this.#db.meta.put(NEXT_COLLECTION_ID, id + 1);
+      await this.#db.catalog.put(name, entry);
+      await this.#db.catalog.flushed;
+      await this.router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
+    } catch (err) {
+      this.#catalog.delete(name);
+      throw err;
+    }
+  }
+
+  async updateCollection(meta: CollectionMeta): Promise<void> {
+    const entry: CatalogEntry = { ...meta };
+    this.#catalog.set(meta.name, entry);
+    await this.#db.catalog.put(meta.name, entry);
+    await this.router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+  }
+
+  /** Marks the collection and drops its data in the background. False if there is no such name. */
+  async deleteCollection(name: string): Promise<boolean> {
+    this.requireReady();
+    const entry = this.#catalog.get(name);
+    if (entry === undefined) return false;
+    if (entry.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    const marked: CatalogEntry = { ...entry, deleting: true };
+    this.#catalog.set(name, marked);
+    await this.#db.catalog.put(name, marked);
+    this.#startDrop(marked);
+    return true;
+  }
+
+  #startDrop(entry: CatalogEntry): void {
+    const p = this.#drop(entry).finally(() => this.#drops.delete(p));
+    this.#drops.add(p);
+  }
+
+  async #drop(entry: CatalogEntry): Promise<void> {
+    await this.router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }));
+    for (;;) {
+      let last: Promise<boolean> | null = null;
+      let n = 0;
+      for (const key of this.#db.points.getKeys({ start: [entry.id], end: [entry.id + 1], limit: DROP_BATCH })) {
+        last = this.#db.points.remove(key);
+        n++;
+      }
+      if (last !== null) await last;
+      if (n < DROP_BATCH) break;
+    }
+    await this.#db.catalog.remove(entry.name);
+    await this.#db.catalog.flushed;
+    if (this.#catalog.get(entry.name)?.id === entry.id) this.#catalog.delete(entry.name);
+    this.#opIds.delete(entry.id);
+  }
+
+  /** Finishes background drops, then stops the workers and closes LMDB. */
+  async close(): Promise<void> {
+    this.#ready = false;
+    await Promise.allSettled([...this.#drops]);
+    await this.#dispatcher.close();
+    await this.#db.root.close();
+  }
+}

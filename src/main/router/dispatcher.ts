@@ -1,0 +1,67 @@
+// How the main thread reaches shard workers. One interface, two implementations: piscina (the
+// product: one single-thread pool per worker, so a shard's tasks always reach the thread that
+// owns it) and in-process (unit tests, no threads).
+
+import { EventEmitter } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { QuiverError } from '../../shared/errors.js';
+import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+
+export interface ShardDispatcher {
+  readonly workerCount: number;
+  call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
+  close(): Promise<void>;
+}
+
+function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
+  if (reply.ok) return reply.result as ResultOf<O>;
+  throw QuiverError.fromWire(reply.error as { code: never; message: string });
+}
+
+const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.url));
+
+/** Emits 'workerError' (worker index, error) when a worker thread dies; piscina starts a new one. */
+export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
+  readonly workerCount: number;
+  readonly #pools: Piscina<ShardRequest, WorkerReply>[];
+
+  constructor(workerCount: number, dataDir: string) {
+    super();
+    this.workerCount = workerCount;
+    this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir };
+      const pool = new Piscina<ShardRequest, WorkerReply>({
+        filename: WORKER_FILE,
+        minThreads: 1,
+        maxThreads: 1,
+        // Shard owners hold state: never reap them for being idle.
+        idleTimeout: Number.POSITIVE_INFINITY,
+        // Writes await LMDB commits; let reads proceed meanwhile. Order is kept because every
+        // handler mutates memory synchronously before its first await.
+        concurrentTasksPerWorker: 64,
+        // No blocking Atomics.wait loop in an idle worker: LMDB commits must keep resolving.
+        atomics: 'disabled',
+        workerData: init,
+      });
+      pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
+      return pool;
+    });
+  }
+
+  async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    const pool = this.#pools[worker];
+    if (pool === undefined) throw QuiverError.internal(`no worker ${worker}`);
+    try {
+      const reply = await pool.run(req, transfer && transfer.length > 0 ? { transferList: transfer } : {});
+      return unwrap<O>(reply);
+    } catch (err) {
+      if (err instanceof QuiverError) throw err;
+      throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#pools.map((p) => p.close()));
+  }
+}

@@ -1,0 +1,149 @@
+// Collection operations: create, inspect, update, delete, list.
+
+import { QuiverError } from '../../shared/errors.js';
+import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn, VectorsConfig } from '../../shared/schemas/collections.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type CollectionConfig, type CollectionMeta, type HnswConfig, type VectorParams } from '../../shared/types.js';
+import type { Engine } from '../engine.js';
+
+const NAME_RE = /^[^/\\:*?"<>|\0]+$/;
+
+function checkName(name: string): void {
+  if (!NAME_RE.test(name) || name.length > 255) {
+    throw QuiverError.badInput(`Validation error in path parameters: collection name '${name}' must be 1 to 255 characters without / \\ : * ? " < > |`);
+  }
+}
+
+function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
+  const out: Partial<HnswConfig> = {};
+  if (d === undefined || d === null) return out;
+  if (d.m !== undefined) out.m = d.m;
+  if (d.ef_construct !== undefined) out.ef_construct = d.ef_construct;
+  if (d.full_scan_threshold !== undefined) out.full_scan_threshold = d.full_scan_threshold;
+  if (d.max_indexing_threads !== undefined) out.max_indexing_threads = d.max_indexing_threads;
+  if (typeof d.on_disk === 'boolean') out.on_disk = d.on_disk;
+  return out;
+}
+
+function vectorParams(p: VectorParamsIn): VectorParams {
+  const out: VectorParams = { size: p.size, distance: p.distance };
+  const h = hnswDiff(p.hnsw_config);
+  if (Object.keys(h).length > 0) out.hnsw_config = h;
+  if (typeof p.on_disk === 'boolean') out.on_disk = p.on_disk;
+  return out;
+}
+
+function isSingle(v: VectorsConfig): v is VectorParamsIn {
+  return typeof (v as { size?: unknown }).size === 'number' && typeof (v as { distance?: unknown }).distance === 'string';
+}
+
+export function buildConfig(req: CreateCollection, defaultShards: number): CollectionConfig {
+  const v = req.vectors ?? req.vectors_config;
+  if (v === undefined) throw QuiverError.badInput('vectors_config is required');
+  if (req.sparse_vectors !== undefined && req.sparse_vectors !== null) {
+    throw QuiverError.badInput('sparse_vectors are not supported yet');
+  }
+  const vectors: Record<string, VectorParams> = {};
+  if (isSingle(v)) {
+    vectors[DEFAULT_VECTOR] = vectorParams(v);
+  } else {
+    const entries = Object.entries(v);
+    if (entries.length === 0) throw QuiverError.badInput('vectors_config is required: at least one vector must be configured');
+    for (const [name, p] of entries) vectors[name] = vectorParams(p);
+  }
+  const hnsw: HnswConfig = { ...DEFAULT_HNSW, ...hnswDiff(req.hnsw_config) };
+  return {
+    vectors,
+    shard_number: req.shard_number ?? defaultShards,
+    hnsw_config: hnsw,
+    on_disk_payload: req.on_disk_payload ?? true,
+  };
+}
+
+export async function doCreateCollection(engine: Engine, name: string, req: CreateCollection): Promise<boolean> {
+  checkName(name);
+  await engine.createCollection(name, buildConfig(req, engine.router.workerCount));
+  return true;
+}
+
+export async function doUpdateCollection(engine: Engine, name: string, req: UpdateCollection): Promise<boolean> {
+  const meta = engine.collection(name);
+  const config: CollectionConfig = structuredClone(meta.config);
+  config.hnsw_config = { ...config.hnsw_config, ...hnswDiff(req.hnsw_config) };
+  for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
+    const params = config.vectors[vname];
+    if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${vname}`);
+    const h = hnswDiff(diff.hnsw_config);
+    if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
+    if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
+  }
+  await engine.updateCollection({ ...meta, config });
+  return true;
+}
+
+export function doDeleteCollection(engine: Engine, name: string): Promise<boolean> {
+  return engine.deleteCollection(name);
+}
+
+export function doListCollections(engine: Engine): { collections: { name: string }[] } {
+  return { collections: engine.list().map((m) => ({ name: m.name })) };
+}
+
+export function doCollectionExists(engine: Engine, name: string): { exists: boolean } {
+  return { exists: engine.exists(name) };
+}
+
+function vectorsOut(meta: CollectionMeta): unknown {
+  const v = meta.config.vectors;
+  const names = Object.keys(v);
+  return names.length === 1 && names[0] === DEFAULT_VECTOR ? v[DEFAULT_VECTOR] : v;
+}
+
+export async function doGetCollection(engine: Engine, name: string): Promise<Record<string, unknown>> {
+  const meta = engine.collection(name);
+  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  const points = shards.reduce((n, s) => n + s.points, 0);
+  const indexed = shards.reduce((n, s) => n + Object.values(s.indexedVectors).reduce((a, b) => a + b, 0), 0);
+  return {
+    status: 'green',
+    optimizer_status: 'ok',
+    indexed_vectors_count: indexed,
+    points_count: points,
+    segments_count: meta.config.shard_number,
+    config: {
+      params: {
+        vectors: vectorsOut(meta),
+        shard_number: meta.config.shard_number,
+        replication_factor: 1,
+        write_consistency_factor: 1,
+        on_disk_payload: meta.config.on_disk_payload,
+      },
+      hnsw_config: meta.config.hnsw_config,
+      optimizer_config: {
+        deleted_threshold: 0.2,
+        vacuum_min_vector_number: 1000,
+        default_segment_number: 0,
+        max_segment_size: null,
+        memmap_threshold: null,
+        indexing_threshold: 0,
+        flush_interval_sec: 5,
+        max_optimization_threads: null,
+      },
+      wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
+      quantization_config: null,
+    },
+    payload_schema: {},
+  };
+}
+
+/** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */
+export async function doCollectionCluster(engine: Engine, name: string): Promise<Record<string, unknown>> {
+  const meta = engine.collection(name);
+  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  return {
+    peer_id: 0,
+    shard_count: meta.config.shard_number,
+    local_shards: shards.map((s) => ({ shard_id: s.shard, points_count: s.points, state: 'Active', worker: s.worker })),
+    remote_shards: [],
+    shard_transfers: [],
+  };
+}

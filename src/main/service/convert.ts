@@ -1,0 +1,106 @@
+// From request shapes (REST JSON, and later gRPC converted to the same shapes) to the internal
+// forms the workers take: selectors, checked ids, and vectors packed per shard as Float32Array.
+
+import { QuiverError } from '../../shared/errors.js';
+import { parsePointId } from '../../shared/ids.js';
+import type { PointBatch, VectorColumn } from '../../shared/protocol.js';
+import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
+import type { VectorStruct } from '../../shared/schemas/points.js';
+import { DEFAULT_VECTOR, type CollectionMeta, type JsonValue, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+
+export function payloadSelector(w: WithPayload | undefined, dflt: boolean): PayloadSelector {
+  if (w === undefined) return { kind: dflt ? 'all' : 'none' };
+  if (typeof w === 'boolean') return { kind: w ? 'all' : 'none' };
+  if (Array.isArray(w)) return { kind: 'include', keys: w };
+  if ('include' in w) return { kind: 'include', keys: Array.isArray(w.include) ? w.include : [w.include] };
+  return { kind: 'exclude', keys: Array.isArray(w.exclude) ? w.exclude : [w.exclude] };
+}
+
+export function vectorSelector(w: WithVector | undefined): VectorSelector {
+  if (w === undefined || w === false) return { kind: 'none' };
+  if (w === true) return { kind: 'all' };
+  return { kind: 'names', names: w };
+}
+
+export function checkPayload(p: unknown, where: string): Payload | null {
+  if (p === undefined || p === null) return null;
+  if (typeof p !== 'object' || Array.isArray(p)) throw QuiverError.badInput(`${where}: payload must be a JSON object`);
+  return p as Payload;
+}
+
+export function parseIds(raw: readonly unknown[]): PointId[] {
+  return raw.map(parsePointId);
+}
+
+/** Checks one vector against the collection's params; returns it as float32, normalised for Cosine. */
+export function checkVector(meta: CollectionMeta, name: string, v: readonly number[]): Float32Array {
+  const params = meta.config.vectors[name];
+  if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+  if (v.length !== params.size) {
+    throw QuiverError.badInput(`Dimension mismatch for vector '${name}': expected ${params.size}, got ${v.length}`);
+  }
+  const out = new Float32Array(v.length);
+  let norm = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    if (!Number.isFinite(x)) throw QuiverError.badInput(`Vector '${name}' has a non-finite value at index ${i}`);
+    out[i] = x;
+    norm += out[i]! * out[i]!;
+  }
+  if (params.distance === 'Cosine' && norm > 0) {
+    const inv = 1 / Math.sqrt(norm);
+    for (let i = 0; i < out.length; i++) out[i] = out[i]! * inv;
+  }
+  return out;
+}
+
+/** A point's vector struct as a map of names to arrays (a plain array is the unnamed vector). */
+export function namedVectors(v: VectorStruct): Record<string, readonly number[]> {
+  return Array.isArray(v) ? { [DEFAULT_VECTOR]: v } : v;
+}
+
+export interface PointInput {
+  id: PointId;
+  vectors: Record<string, Float32Array>;
+  payload: Payload | null;
+}
+
+/** Checks every point first, so a bad one rejects the request before anything is written. */
+export function checkPoints(
+  meta: CollectionMeta,
+  raw: readonly { id: unknown; vector: VectorStruct; payload?: unknown }[],
+  requireAll: boolean,
+): PointInput[] {
+  return raw.map((p, i) => {
+    const id = parsePointId(p.id);
+    const vectors: Record<string, Float32Array> = {};
+    for (const [name, v] of Object.entries(namedVectors(p.vector))) vectors[name] = checkVector(meta, name, v);
+    if (requireAll && Object.keys(vectors).length === 0) throw QuiverError.badInput(`points[${i}]: no vector given`);
+    return { id, vectors, payload: checkPayload(p.payload, `points[${i}]`) };
+  });
+}
+
+/** Packs the points of one shard into a batch whose vector columns can be moved to the worker. */
+export function packBatch(meta: CollectionMeta, points: readonly PointInput[]): { batch: PointBatch; transfer: ArrayBuffer[] } {
+  const vectors: Record<string, VectorColumn> = {};
+  const transfer: ArrayBuffer[] = [];
+  for (const [name, params] of Object.entries(meta.config.vectors)) {
+    const having = points.filter((p) => p.vectors[name] !== undefined).length;
+    if (having === 0) continue;
+    const data = new Float32Array(having * params.size);
+    const present = having === points.length ? null : new Uint8Array(points.length);
+    let row = 0;
+    points.forEach((p, i) => {
+      const v = p.vectors[name];
+      if (v === undefined) return;
+      data.set(v, row * params.size);
+      row++;
+      if (present !== null) present[i] = 1;
+    });
+    vectors[name] = { data, present };
+    transfer.push(data.buffer as ArrayBuffer);
+  }
+  return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors }, transfer };
+}
+
+export type { JsonValue };

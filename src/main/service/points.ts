@@ -1,0 +1,156 @@
+// Point operations: upsert, retrieve, delete, update vectors, count, scroll.
+
+import { QuiverError } from '../../shared/errors.js';
+import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
+import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
+import type { CollectionMeta, PointId, PointRecord } from '../../shared/types.js';
+import type { Engine } from '../engine.js';
+import { checkPayload, checkPoints, packBatch, parseIds, payloadSelector, vectorSelector, type PointInput } from './convert.js';
+import { parseFilter } from './filter-parse.js';
+
+export interface UpdateResult {
+  operation_id: number;
+  status: 'acknowledged' | 'completed';
+}
+
+function updateResult(opId: number, wait: boolean): UpdateResult {
+  return { operation_id: opId, status: wait ? 'completed' : 'acknowledged' };
+}
+
+/** Runs one write per shard; a failure after some shards applied says so (spec 7.3 rule 1). */
+async function perShard(parts: Promise<unknown>[]): Promise<void> {
+  const settled = await Promise.allSettled(parts);
+  const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed.length === 0) return;
+  const first = failed[0]!.reason as unknown;
+  if (first instanceof QuiverError && failed.length === settled.length) throw first;
+  const msg = first instanceof Error ? first.message : String(first);
+  if (first instanceof QuiverError && first.code !== 'Internal' && first.code !== 'ShardUnavailable') {
+    throw new QuiverError(first.code, `${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
+  }
+  throw QuiverError.internal(`Update failed: ${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
+}
+
+function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updateVectors', points: PointInput[], wait: boolean): Promise<number> {
+  const opId = engine.nextOpId(meta.id);
+  const parts: Promise<unknown>[] = [];
+  for (const [shard, idx] of engine.router.partition(meta, points.map((p) => p.id))) {
+    const { batch, transfer } = packBatch(meta, idx.map((i) => points[i]!));
+    parts.push(
+      op === 'upsert'
+        ? engine.router.call<'upsert'>(meta, shard, { op, opId, wait, batch }, transfer)
+        : engine.router.call<'updateVectors'>(meta, shard, { op, opId, wait, batch }, transfer),
+    );
+  }
+  return perShard(parts).then(() => opId);
+}
+
+export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
+  const meta = engine.collection(name);
+  let points: PointInput[];
+  if ('points' in req) {
+    points = checkPoints(meta, req.points, false);
+  } else {
+    const { ids, vectors, payloads } = req.batch;
+    const named: Record<string, number[][]> = Array.isArray(vectors) ? { '': vectors } : vectors;
+    for (const [vname, rows] of Object.entries(named)) {
+      if (rows.length !== ids.length) {
+        throw QuiverError.badInput(`Wrong input: batch has ${ids.length} ids but ${rows.length} vectors for '${vname}'`);
+      }
+    }
+    if (payloads !== undefined && payloads !== null && payloads.length !== ids.length) {
+      throw QuiverError.badInput(`Wrong input: batch has ${ids.length} ids but ${payloads.length} payloads`);
+    }
+    points = checkPoints(
+      meta,
+      ids.map((id, i) => ({
+        id,
+        vector: Object.fromEntries(Object.entries(named).map(([vname, rows]) => [vname, rows[i]!])),
+        payload: payloads?.[i] ?? null,
+      })),
+      false,
+    );
+  }
+  return updateResult(await writePoints(engine, meta, 'upsert', points, wait), wait);
+}
+
+export async function doUpdateVectors(engine: Engine, name: string, req: UpdateVectors, wait: boolean): Promise<UpdateResult> {
+  const meta = engine.collection(name);
+  const points = checkPoints(meta, req.points, true);
+  return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait), wait);
+}
+
+export async function doDeletePoints(engine: Engine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {
+  const meta = engine.collection(name);
+  const opId = engine.nextOpId(meta.id);
+  if ('points' in req) {
+    const ids = parseIds(req.points);
+    await perShard(
+      [...engine.router.partition(meta, ids)].map(([shard, idx]) =>
+        engine.router.call<'delete'>(meta, shard, { op: 'delete', opId, wait, ids: idx.map((i) => ids[i]!), filter: null }),
+      ),
+    );
+  } else {
+    const filter = parseFilter(req.filter);
+    await perShard(
+      Array.from({ length: meta.config.shard_number }, (_, shard) =>
+        engine.router.call<'delete'>(meta, shard, { op: 'delete', opId, wait, ids: null, filter }),
+      ),
+    );
+  }
+  return updateResult(opId, wait);
+}
+
+async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector'>): Promise<PointRecord[]> {
+  const withPayload = payloadSelector(req.with_payload, true);
+  const withVector = vectorSelector(req.with_vector);
+  const unique = [...new Set(ids)];
+  const parts = await Promise.all(
+    [...engine.router.partition(meta, unique)].map(([shard, idx]) =>
+      engine.router.call<'retrieve'>(meta, shard, { op: 'retrieve', ids: idx.map((i) => unique[i]!), withPayload, withVector }),
+    ),
+  );
+  const byId = new Map<PointId, PointRecord>();
+  for (const rec of parts.flat()) byId.set(rec.id, rec);
+  return unique.flatMap((id) => byId.get(id) ?? []);
+}
+
+export async function doRetrieve(engine: Engine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
+  const meta = engine.collection(name);
+  return retrieve(engine, meta, parseIds(req.ids), req);
+}
+
+export async function doGetPoint(engine: Engine, name: string, rawId: string): Promise<PointRecord> {
+  const meta = engine.collection(name);
+  const id = parsePathPointId(rawId);
+  const [rec] = await retrieve(engine, meta, [id], { with_payload: true, with_vector: true });
+  if (rec === undefined) throw QuiverError.notFound(`No point with id ${id} found`);
+  return rec;
+}
+
+export async function doCount(engine: Engine, name: string, req: CountPoints): Promise<{ count: number }> {
+  const meta = engine.collection(name);
+  const filter = parseFilter(req.filter);
+  const counts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter });
+  return { count: counts.reduce((a, b) => a + b, 0) };
+}
+
+export async function doScroll(engine: Engine, name: string, req: ScrollPoints): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
+  const meta = engine.collection(name);
+  if (req.order_by !== undefined) throw QuiverError.badInput('order_by needs a payload index on its key; payload indexes are not available yet');
+  const limit = req.limit ?? 10;
+  const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
+  const filter = parseFilter(req.filter);
+  const parts = await engine.router.fanOut<'scroll'>(meta, {
+    op: 'scroll',
+    offset,
+    limit: limit + 1,
+    filter,
+    withPayload: payloadSelector(req.with_payload, true),
+    withVector: vectorSelector(req.with_vector),
+  });
+  const merged = parts.flat().sort((a, b) => comparePointIds(a.id, b.id));
+  return { points: merged.slice(0, limit), next_page_offset: merged[limit]?.id ?? null };
+}
+
+export { checkPayload };

@@ -1,0 +1,97 @@
+// The one error taxonomy. Every layer throws QuiverError; REST and gRPC map the code to a status
+// here and nowhere else. Errors cross the worker boundary as plain {code, message} (structured
+// clone drops subclasses) and are rebuilt with fromWire.
+
+export const ERROR_CODES = [
+  'BadInput',
+  'NotFound',
+  'AlreadyExists',
+  'Unauthorized',
+  'Forbidden',
+  'PayloadTooLarge',
+  'UnsupportedMediaType',
+  'Timeout',
+  'RateLimited',
+  'ShardUnavailable',
+  'PreconditionFailed',
+  'NotImplemented',
+  'Internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  BadInput: 400,
+  Unauthorized: 401,
+  Forbidden: 403,
+  NotFound: 404,
+  AlreadyExists: 409,
+  Timeout: 408,
+  PreconditionFailed: 412,
+  PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
+  RateLimited: 429,
+  Internal: 500,
+  NotImplemented: 501,
+  ShardUnavailable: 503,
+};
+
+export interface WireError {
+  code: ErrorCode;
+  message: string;
+}
+
+export class QuiverError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'QuiverError';
+    this.code = code;
+  }
+
+  /** 4xx are the caller's doing and log at info; 5xx are ours and log at error. */
+  get logLevel(): 'info' | 'error' {
+    return HTTP_STATUS[this.code] >= 500 ? 'error' : 'info';
+  }
+
+  toWire(): WireError {
+    return { code: this.code, message: this.message };
+  }
+
+  static fromWire(w: WireError): QuiverError {
+    return new QuiverError(ERROR_CODES.includes(w.code) ? w.code : 'Internal', w.message);
+  }
+
+  static badInput(message: string): QuiverError {
+    return new QuiverError('BadInput', message);
+  }
+  static notFound(message: string): QuiverError {
+    return new QuiverError('NotFound', message);
+  }
+  static collectionNotFound(name: string): QuiverError {
+    return new QuiverError('NotFound', `Collection not found: ${name}`);
+  }
+  static alreadyExists(message: string): QuiverError {
+    return new QuiverError('AlreadyExists', message);
+  }
+  static precondition(message: string): QuiverError {
+    return new QuiverError('PreconditionFailed', message);
+  }
+  static notImplemented(message: string): QuiverError {
+    return new QuiverError('NotImplemented', message);
+  }
+  static internal(message: string): QuiverError {
+    return new QuiverError('Internal', message);
+  }
+}
+
+export const ENGINE_NOT_INITIALIZED = 'Engine not initialized';
+
+export function isWireError(v: unknown): v is WireError {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { code?: unknown }).code === 'string' &&
+    typeof (v as { message?: unknown }).message === 'string'
+  );
+}

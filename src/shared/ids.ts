@@ -1,0 +1,31 @@
+// Point ids: unsigned integers (up to 2^53-1, what a JSON number holds exactly in JavaScript) or
+// UUIDs, normalised to lowercase hyphenated form so that every spelling names one point.
+
+import { QuiverError } from './errors.js';
+import type { PointId } from './types.js';
+
+const UUID_RE = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+
+export function parsePointId(raw: unknown): PointId {
+  if (typeof raw === 'number') {
+    if (Number.isSafeInteger(raw) && raw >= 0) return raw;
+  } else if (typeof raw === 'string') {
+    const m = UUID_RE.exec(raw);
+    if (m !== null) return `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}`.toLowerCase();
+  }
+  throw QuiverError.badInput(
+    `Format error: value ${JSON.stringify(raw)} is not a valid point ID, valid values are either an unsigned integer or a UUID`,
+  );
+}
+
+/** A point id from a URL path segment: digits are an integer id, anything else must be a UUID. */
+export function parsePathPointId(raw: string): PointId {
+  return /^\d+$/.test(raw) ? parsePointId(Number(raw)) : parsePointId(raw);
+}
+
+/** Qdrant's order: integer ids first, ascending, then UUIDs in their byte order. */
+export function comparePointIds(a: PointId, b: PointId): number {
+  if (typeof a === 'number') return typeof b === 'number' ? a - b : -1;
+  if (typeof b === 'number') return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,116 @@
+// The one message protocol between the main thread and shard workers. Every request names its
+// op; ResultOf maps each op to the typed value the worker answers with. Vectors travel as
+// Float32Array (moved, never cloned as JS arrays); everything else is structured-clone data.
+
+import type { CollectionMeta, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
+import type { Filter } from './filter.js';
+
+export const PROTOCOL_VERSION = 1;
+
+/** Start-up data each worker receives (piscina workerData). */
+export interface WorkerInit {
+  protocolVersion: number;
+  workerIndex: number;
+  workerCount: number;
+  dataDir: string;
+}
+
+/**
+ * Vectors of one name for a batch of points: `data` holds the rows, packed, for the points whose
+ * `present` flag is 1, in point order (`present` null: every point has one).
+ */
+export interface VectorColumn {
+  data: Float32Array;
+  present: Uint8Array | null;
+}
+
+export interface PointBatch {
+  ids: PointId[];
+  /** Upsert: the whole payload (null = empty). Unused by updateVectors. */
+  payloads: (Payload | null)[];
+  vectors: Record<string, VectorColumn>;
+}
+
+export interface SearchSpec {
+  vector: string;
+  /** Already normalised for Cosine. */
+  query: Float32Array;
+  /** How many results this shard returns (limit + offset of the request). */
+  k: number;
+  ef: number;
+  exact: boolean;
+  scoreThreshold: number | null;
+  filter: Filter | null;
+  /** Ids left out of the results (query by point id leaves the point itself out). */
+  exclude: PointId[];
+  withPayload: PayloadSelector;
+  withVector: VectorSelector;
+}
+
+interface ShardAddress {
+  collection: number;
+  shard: number;
+}
+
+export type ShardRequest =
+  | { op: 'ping' }
+  | { op: 'openShards'; meta: CollectionMeta; shards: number[] }
+  | { op: 'updateConfig'; meta: CollectionMeta }
+  | { op: 'dropShards'; collection: number; shards: number[] }
+  | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
+  | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
+  | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
+  | ({ op: 'retrieve'; ids: PointId[]; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
+  | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)
+  | ({ op: 'count'; filter: Filter | null } & ShardAddress)
+  | ({
+      op: 'scroll';
+      offset: PointId | null;
+      limit: number;
+      filter: Filter | null;
+      withPayload: PayloadSelector;
+      withVector: VectorSelector;
+    } & ShardAddress)
+  | ({ op: 'shardInfo' } & ShardAddress);
+
+export type Op = ShardRequest['op'];
+export type RequestOf<O extends Op> = Extract<ShardRequest, { op: O }>;
+
+export interface PingResult {
+  workerIndex: number;
+  protocolVersion: number;
+  /** Highest point version seen per collection id, to seed operation ids after a restart. */
+  maxVersions: Record<number, number>;
+  shardsLoaded: number;
+}
+
+export interface ShardInfo {
+  shard: number;
+  worker: number;
+  points: number;
+  /** Per vector name: how many vectors the HNSW index holds. */
+  indexedVectors: Record<string, number>;
+}
+
+export interface ResultMap {
+  ping: PingResult;
+  openShards: null;
+  updateConfig: null;
+  dropShards: null;
+  upsert: { applied: number };
+  updateVectors: { applied: number };
+  delete: { deleted: number };
+  retrieve: PointRecord[];
+  search: ScoredPoint[][];
+  count: number;
+  scroll: PointRecord[];
+  shardInfo: ShardInfo;
+}
+export type ResultOf<O extends Op> = ResultMap[O];
+
+/** What a worker posts back: a result, or an error to rebuild with QuiverError.fromWire. */
+export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: { code: string; message: string } };
+
+export function assertNever(x: never): never {
+  throw new Error(`unhandled case: ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,66 @@
+import Type, { type Static } from 'typebox';
+import { MAX_VECTOR_SIZE } from '../types.js';
+
+export const Distance = Type.Union([Type.Literal('Cosine'), Type.Literal('Euclid'), Type.Literal('Dot'), Type.Literal('Manhattan')]);
+
+export const HnswConfigDiff = Type.Object({
+  m: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
+  ef_construct: Type.Optional(Type.Integer({ minimum: 4, maximum: 100_000 })),
+  full_scan_threshold: Type.Optional(Type.Integer({ minimum: 0 })),
+  max_indexing_threads: Type.Optional(Type.Integer({ minimum: 0 })),
+  on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  payload_m: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+});
+export type HnswConfigDiff = Static<typeof HnswConfigDiff>;
+
+export const VectorParams = Type.Object({
+  size: Type.Integer({ minimum: 1, maximum: MAX_VECTOR_SIZE }),
+  distance: Distance,
+  hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
+  on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  quantization_config: Type.Optional(Type.Unknown()),
+  datatype: Type.Optional(Type.Unknown()),
+  multivector_config: Type.Optional(Type.Unknown()),
+});
+export type VectorParams = Static<typeof VectorParams>;
+
+export const VectorsConfig = Type.Union([VectorParams, Type.Record(Type.String(), VectorParams)]);
+export type VectorsConfig = Static<typeof VectorsConfig>;
+
+export const CreateCollection = Type.Object({
+  vectors: Type.Optional(VectorsConfig),
+  vectors_config: Type.Optional(VectorsConfig),
+  shard_number: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1024 }), Type.Null()])),
+  hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
+  on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  sparse_vectors: Type.Optional(Type.Unknown()),
+  // Accepted for client compatibility; Quiver has no replicas, WAL tuning or optimizers to set.
+  sharding_method: Type.Optional(Type.Unknown()),
+  replication_factor: Type.Optional(Type.Unknown()),
+  write_consistency_factor: Type.Optional(Type.Unknown()),
+  wal_config: Type.Optional(Type.Unknown()),
+  optimizers_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Unknown()),
+  strict_mode_config: Type.Optional(Type.Unknown()),
+  init_from: Type.Optional(Type.Unknown()),
+  metadata: Type.Optional(Type.Unknown()),
+});
+export type CreateCollection = Static<typeof CreateCollection>;
+
+export const VectorParamsDiff = Type.Object({
+  hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
+  on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  quantization_config: Type.Optional(Type.Unknown()),
+});
+
+export const UpdateCollection = Type.Object({
+  vectors: Type.Optional(Type.Record(Type.String(), VectorParamsDiff)),
+  hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
+  params: Type.Optional(Type.Unknown()),
+  optimizers_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Unknown()),
+  sparse_vectors: Type.Optional(Type.Unknown()),
+  strict_mode_config: Type.Optional(Type.Unknown()),
+  metadata: Type.Optional(Type.Unknown()),
+});
+export type UpdateCollection = Static<typeof UpdateCollection>;

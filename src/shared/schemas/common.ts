@@ -1,0 +1,53 @@
+// Request shapes shared by several routes, as Qdrant's REST API names them. These schemas
+// validate (compiled at boot), type the handlers (Static<>) and feed the OpenAPI document.
+
+import Type, { type Static } from 'typebox';
+
+/** An unsigned integer or a UUID string (checked and normalised by the service). */
+export const ExtendedPointId = Type.Union([Type.Integer({ minimum: 0 }), Type.String()], {
+  description: 'Point id: unsigned integer or UUID',
+});
+
+export const CollectionNameParams = Type.Object({
+  collection_name: Type.String({ minLength: 1, maxLength: 255 }),
+});
+
+export const WaitQuery = Type.Object({
+  wait: Type.Optional(Type.Boolean()),
+  ordering: Type.Optional(Type.Union([Type.Literal('weak'), Type.Literal('medium'), Type.Literal('strong')])),
+  timeout: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+
+export const TimeoutQuery = Type.Object({
+  timeout: Type.Optional(Type.Integer({ minimum: 1 })),
+  consistency: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
+});
+
+const KeyList = Type.Union([Type.Array(Type.String()), Type.String()]);
+
+export const WithPayload = Type.Union([
+  Type.Boolean(),
+  Type.Array(Type.String()),
+  Type.Object({ include: KeyList }, { additionalProperties: false }),
+  Type.Object({ exclude: KeyList }, { additionalProperties: false }),
+]);
+export type WithPayload = Static<typeof WithPayload>;
+
+export const WithVector = Type.Union([Type.Boolean(), Type.Array(Type.String())]);
+export type WithVector = Static<typeof WithVector>;
+
+/** A dense vector. Finiteness and size are checked against the collection by the service. */
+export const DenseVector = Type.Array(Type.Number(), { minItems: 1 });
+
+/** Qdrant's filter language; its grammar is checked, with precise messages, by the filter parser. */
+export const Filter = Type.Object(
+  {
+    must: Type.Optional(Type.Unknown()),
+    should: Type.Optional(Type.Unknown()),
+    must_not: Type.Optional(Type.Unknown()),
+    min_should: Type.Optional(Type.Unknown()),
+  },
+  { additionalProperties: true, description: 'Qdrant filter: must / should / must_not / min_should' },
+);
+
+export const ShardKeySelector = Type.Unknown();

@@ -1,0 +1,86 @@
+import Type, { type Static } from 'typebox';
+import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, WithPayload, WithVector } from './common.js';
+
+/** One point's vectors: a plain array (unnamed vector) or a map of names to arrays. */
+export const VectorStruct = Type.Union([DenseVector, Type.Record(Type.String(), DenseVector)]);
+export type VectorStruct = Static<typeof VectorStruct>;
+
+const PayloadObject = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+
+export const PointStruct = Type.Object({
+  id: ExtendedPointId,
+  vector: VectorStruct,
+  payload: Type.Optional(PayloadObject),
+});
+
+export const PointsList = Type.Object({
+  points: Type.Array(PointStruct),
+  shard_key: Type.Optional(ShardKeySelector),
+  update_filter: Type.Optional(Filter),
+});
+
+export const PointsBatch = Type.Object({
+  batch: Type.Object({
+    ids: Type.Array(ExtendedPointId),
+    vectors: Type.Union([Type.Array(DenseVector), Type.Record(Type.String(), Type.Array(DenseVector))]),
+    payloads: Type.Optional(Type.Union([Type.Array(PayloadObject), Type.Null()])),
+  }),
+  shard_key: Type.Optional(ShardKeySelector),
+  update_filter: Type.Optional(Filter),
+});
+
+export const UpsertPoints = Type.Union([PointsList, PointsBatch]);
+export type UpsertPoints = Static<typeof UpsertPoints>;
+
+export const RetrievePoints = Type.Object({
+  ids: Type.Array(ExtendedPointId),
+  with_payload: Type.Optional(WithPayload),
+  with_vector: Type.Optional(WithVector),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type RetrievePoints = Static<typeof RetrievePoints>;
+
+export const PointIdParams = Type.Object({
+  collection_name: Type.String({ minLength: 1, maxLength: 255 }),
+  id: Type.String({ minLength: 1 }),
+});
+
+export const PointsSelector = Type.Union([
+  Type.Object({ points: Type.Array(ExtendedPointId), shard_key: Type.Optional(ShardKeySelector) }),
+  Type.Object({ filter: Filter, shard_key: Type.Optional(ShardKeySelector) }),
+]);
+export type PointsSelector = Static<typeof PointsSelector>;
+
+export const UpdateVectors = Type.Object({
+  points: Type.Array(Type.Object({ id: ExtendedPointId, vector: VectorStruct })),
+  shard_key: Type.Optional(ShardKeySelector),
+  update_filter: Type.Optional(Filter),
+});
+export type UpdateVectors = Static<typeof UpdateVectors>;
+
+export const CountPoints = Type.Object({
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  exact: Type.Optional(Type.Boolean()),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type CountPoints = Static<typeof CountPoints>;
+
+export const OrderBy = Type.Union([
+  Type.String(),
+  Type.Object({
+    key: Type.String(),
+    direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
+    start_from: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+  }),
+]);
+
+export const ScrollPoints = Type.Object({
+  offset: Type.Optional(Type.Union([ExtendedPointId, Type.Null()])),
+  limit: Type.Optional(Type.Integer({ minimum: 1 })),
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  with_payload: Type.Optional(WithPayload),
+  with_vector: Type.Optional(WithVector),
+  order_by: Type.Optional(OrderBy),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type ScrollPoints = Static<typeof ScrollPoints>;

@@ -1,0 +1,82 @@
+// Domain types shared by the main thread and the shard workers.
+
+/** A point id as Qdrant clients send it: an unsigned integer or a UUID string (normalised, lowercase, hyphenated). */
+export type PointId = number | string;
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type Payload = { [key: string]: JsonValue };
+
+export const DISTANCES = ['Cosine', 'Dot', 'Euclid', 'Manhattan'] as const;
+export type Distance = (typeof DISTANCES)[number];
+
+export interface HnswConfig {
+  m: number;
+  ef_construct: number;
+  full_scan_threshold: number;
+  max_indexing_threads: number;
+  on_disk: boolean;
+}
+
+export interface VectorParams {
+  size: number;
+  distance: Distance;
+  /** Per-vector overrides of the collection's hnsw_config, as Qdrant allows. */
+  hnsw_config?: Partial<HnswConfig>;
+  on_disk?: boolean;
+}
+
+/** The unnamed vector is stored under this name, so messages read `vector ''` as the spec's examples do. */
+export const DEFAULT_VECTOR = '';
+
+export interface CollectionConfig {
+  /** Named vectors; an unnamed collection has exactly one entry, under DEFAULT_VECTOR. */
+  vectors: Record<string, VectorParams>;
+  shard_number: number;
+  hnsw_config: HnswConfig;
+  on_disk_payload: boolean;
+}
+
+/** A catalog record. `id` is unique per incarnation, so a re-created name never meets old data. */
+export interface CollectionMeta {
+  id: number;
+  name: string;
+  config: CollectionConfig;
+  created_at: string;
+}
+
+export interface ScoredPoint {
+  id: PointId;
+  version: number;
+  score: number;
+  payload?: Payload | null;
+  vector?: VectorOutput | null;
+}
+
+export interface PointRecord {
+  id: PointId;
+  payload?: Payload | null;
+  vector?: VectorOutput | null;
+}
+
+/** A vector as returned to clients: a plain array for an unnamed collection, a map of names otherwise. */
+export type VectorOutput = number[] | Record<string, number[]>;
+
+/** What a request wants back of each point's payload and vectors, after the REST/gRPC forms are normalised. */
+export type PayloadSelector =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'include'; keys: string[] }
+  | { kind: 'exclude'; keys: string[] };
+
+export type VectorSelector = { kind: 'none' } | { kind: 'all' } | { kind: 'names'; names: string[] };
+
+export const DEFAULT_HNSW: HnswConfig = {
+  m: 16,
+  ef_construct: 100,
+  full_scan_threshold: 10_000,
+  max_indexing_threads: 0,
+  on_disk: false,
+};
+
+/** Largest vector dimension accepted, as Qdrant. */
+export const MAX_VECTOR_SIZE = 65_536;

@@ -1,0 +1,26 @@
+// Shard worker entry (one piscina thread). It owns the shards the router assigns to its index,
+// loads them from LMDB before answering anything (top-level await: piscina holds tasks until
+// the module is ready), then serves the typed protocol of src/shared/protocol.ts.
+
+import { workerData } from 'piscina';
+import { openDb } from '../shared/db.js';
+import { QuiverError } from '../shared/errors.js';
+import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
+import { ShardHost } from './shard-host.js';
+
+const init = workerData as WorkerInit;
+if (init.protocolVersion !== PROTOCOL_VERSION) {
+  throw new Error(`worker protocol ${PROTOCOL_VERSION} cannot serve a main thread speaking ${init.protocolVersion}`);
+}
+
+const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir));
+host.loadAll();
+
+export default async function handle(req: ShardRequest): Promise<WorkerReply> {
+  try {
+    return { ok: true, result: await host.handle(req) };
+  } catch (err) {
+    const e = err instanceof QuiverError ? err : QuiverError.internal(err instanceof Error ? err.message : String(err));
+    return { ok: false, error: e.toWire() };
+  }
+}

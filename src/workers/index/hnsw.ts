@@ -1,0 +1,78 @@
+// The HNSW index of one named vector in one shard, over hnswlib-node.
+// Labels are the shard's dense slots, so a deleted slot that is reused is re-added under the same
+// label (hnswlib un-marks and updates it). hnswlib keeps its own copy of each vector; scores are
+// recomputed exactly from the shard's VectorStore, so the index only proposes candidates.
+
+import hnswlib from 'hnswlib-node';
+
+const { HierarchicalNSW } = hnswlib;
+type Index = InstanceType<typeof HierarchicalNSW>;
+
+const INITIAL_CAPACITY = 1024;
+
+export interface HnswParams {
+  space: 'ip' | 'l2';
+  dim: number;
+  m: number;
+  efConstruct: number;
+}
+
+export class HnswIndex {
+  readonly #index: Index;
+  readonly #params: HnswParams;
+  #capacity = INITIAL_CAPACITY;
+  #live = 0;
+  #efSet = -1;
+  readonly #labels = new Set<number>();
+  readonly #deleted = new Set<number>();
+
+  constructor(params: HnswParams) {
+    this.#params = params;
+    this.#index = new HierarchicalNSW(params.space, params.dim);
+    this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
+  }
+
+  get size(): number {
+    return this.#live;
+  }
+
+  get params(): HnswParams {
+    return this.#params;
+  }
+
+  add(slot: number, vector: Float32Array): void {
+    if (slot >= this.#capacity) {
+      while (slot >= this.#capacity) this.#capacity *= 2;
+      this.#index.resizeIndex(this.#capacity);
+    }
+    this.#index.addPoint(Array.from(vector), slot);
+    if (!this.#labels.has(slot)) {
+      this.#labels.add(slot);
+      this.#live++;
+    } else if (this.#deleted.delete(slot)) {
+      this.#live++;
+    }
+  }
+
+  remove(slot: number): void {
+    if (this.#labels.has(slot) && !this.#deleted.has(slot)) {
+      this.#index.markDelete(slot);
+      this.#deleted.add(slot);
+      this.#live--;
+    }
+  }
+
+  /** Up to k candidate slots, nearest first. `accept` is consulted per visited label. */
+  search(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): number[] {
+    if (this.#live === 0) return [];
+    const kk = Math.min(k, this.#live);
+    if (ef !== this.#efSet) {
+      this.#index.setEf(ef);
+      this.#efSet = ef;
+    }
+    const res = accept
+      ? this.#index.searchKnn(Array.from(query), kk, accept)
+      : this.#index.searchKnn(Array.from(query), kk);
+    return res.neighbors;
+  }
+}

@@ -1,0 +1,89 @@
+// The shards one worker owns, and the dispatch of protocol requests to them.
+
+import type { QuiverDb } from '../shared/db.js';
+import { QuiverError } from '../shared/errors.js';
+import { workerOf } from '../shared/placement.js';
+import { PROTOCOL_VERSION, assertNever, type Op, type ResultOf, type ShardRequest } from '../shared/protocol.js';
+import type { CollectionMeta } from '../shared/types.js';
+import { Shard } from './shard/shard.js';
+
+export class ShardHost {
+  readonly #worker: number;
+  readonly #workerCount: number;
+  readonly #db: QuiverDb;
+  readonly #shards = new Map<string, Shard>();
+
+  constructor(worker: number, workerCount: number, db: QuiverDb) {
+    this.#worker = worker;
+    this.#workerCount = workerCount;
+    this.#db = db;
+  }
+
+  /** Opens and loads every shard of every live collection placed on this worker. */
+  loadAll(): void {
+    for (const { value: meta } of this.#db.catalog.getRange()) {
+      if (meta.deleting === true) continue;
+      for (let s = 0; s < meta.config.shard_number; s++) {
+        if (workerOf(meta.id, s, this.#workerCount) === this.#worker) this.#open(meta, s).load();
+      }
+    }
+  }
+
+  #open(meta: CollectionMeta, shard: number): Shard {
+    const key = `${meta.id}/${shard}`;
+    let s = this.#shards.get(key);
+    if (s === undefined) {
+      s = new Shard(meta, shard, this.#db);
+      this.#shards.set(key, s);
+    }
+    return s;
+  }
+
+  #get(collection: number, shard: number): Shard {
+    const s = this.#shards.get(`${collection}/${shard}`);
+    if (s === undefined) throw QuiverError.internal(`shard ${collection}/${shard} is not on worker ${this.#worker}`);
+    return s;
+  }
+
+  async handle(req: ShardRequest): Promise<ResultOf<Op>> {
+    switch (req.op) {
+      case 'ping': {
+        const maxVersions: Record<number, number> = {};
+        for (const s of this.#shards.values()) {
+          maxVersions[s.collection] = Math.max(maxVersions[s.collection] ?? 0, s.maxVersion);
+        }
+        return { workerIndex: this.#worker, protocolVersion: PROTOCOL_VERSION, maxVersions, shardsLoaded: this.#shards.size };
+      }
+      case 'openShards':
+        for (const s of req.shards) this.#open(req.meta, s);
+        return null;
+      case 'updateConfig':
+        for (const s of this.#shards.values()) if (s.collection === req.meta.id) s.updateMeta(req.meta);
+        return null;
+      case 'dropShards':
+        // Memory only: the main thread reclaims the LMDB records once no worker serves them.
+        for (const shard of req.shards) this.#shards.delete(`${req.collection}/${shard}`);
+        return null;
+      case 'upsert':
+        return { applied: await this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait) };
+      case 'updateVectors':
+        return { applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait) };
+      case 'delete':
+        return { deleted: await this.#get(req.collection, req.shard).delete(req.ids, req.filter, req.opId, req.wait) };
+      case 'retrieve':
+        return this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector);
+      case 'search': {
+        const shard = this.#get(req.collection, req.shard);
+        return req.searches.map((s) => shard.search(s));
+      }
+      case 'count':
+        return this.#get(req.collection, req.shard).count(req.filter);
+      case 'scroll':
+        return this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector);
+      case 'shardInfo':
+        return this.#get(req.collection, req.shard).info(this.#worker);
+      default:
+        return assertNever(req);
+    }
+  }
+}

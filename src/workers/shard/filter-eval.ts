@@ -1,0 +1,282 @@
+// Evaluates a (validated) Qdrant filter against one point. Compiled once per request into a
+// predicate over shard slots. Semantics follow Qdrant: key paths flatten arrays (`a.b`, `a[].b`,
+// `a[]`); a condition on a field holding an array matches if any element matches; `except`
+// and the emptiness checks treat a missing field as empty.
+
+import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
+import type { JsonValue, Payload, PointId } from '../../shared/types.js';
+
+export interface FilterView {
+  payload(slot: number): Payload | null;
+  id(slot: number): PointId;
+  hasVector(slot: number, name: string): boolean;
+}
+
+type Ctx = { payload: Payload; slot: number; nestedDepth: number };
+type Pred = (ctx: Ctx) => boolean;
+
+function asList<T>(v: T[] | T | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
+interface PathPart {
+  name: string;
+  flatten: boolean;
+  index: number | null;
+}
+
+export function parsePath(key: string): PathPart[] {
+  return key.split('.').map((raw) => {
+    const m = /^(.*?)(\[\]|\[(\d+)\])?$/.exec(raw)!;
+    return { name: m[1]!, flatten: m[2] === '[]', index: m[3] !== undefined ? Number(m[3]) : null };
+  });
+}
+
+/** All values at a path; arrays met on the way are walked element by element. */
+export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
+  let cur: JsonValue[] = [root];
+  for (const part of path) {
+    const next: JsonValue[] = [];
+    const visit = (v: JsonValue): void => {
+      if (Array.isArray(v)) {
+        for (const e of v) visit(e);
+      } else if (v !== null && typeof v === 'object') {
+        if (part.name === '') {
+          next.push(v);
+          return;
+        }
+        const child = v[part.name];
+        if (child !== undefined) next.push(child);
+      }
+    };
+    for (const v of cur) visit(v);
+    cur = next;
+    if (part.index !== null) {
+      cur = cur.flatMap((v) => (Array.isArray(v) && v[part.index!] !== undefined ? [v[part.index!]!] : []));
+    } else if (part.flatten) {
+      cur = cur.flatMap((v) => (Array.isArray(v) ? v : [v]));
+    }
+  }
+  return cur;
+}
+
+/** Leaf values, arrays flattened: what match and range conditions compare against. */
+function leaves(values: JsonValue[]): JsonValue[] {
+  return values.flatMap((v) => (Array.isArray(v) ? v : [v]));
+}
+
+function matchPred(match: Match): (v: JsonValue) => boolean {
+  if ('value' in match) {
+    const want = match.value;
+    return (v) => v === want;
+  }
+  if ('any' in match) {
+    const set = new Set<unknown>(match.any);
+    return (v) => (typeof v === 'string' || typeof v === 'number') && set.has(v);
+  }
+  if ('except' in match) {
+    const set = new Set<unknown>(match.except);
+    return (v) => !set.has(v);
+  }
+  if ('text' in match) {
+    const needle = match.text;
+    return (v) => typeof v === 'string' && v.includes(needle);
+  }
+  const phrase = match.phrase;
+  return (v) => typeof v === 'string' && v.includes(phrase);
+}
+
+function toComparable(v: JsonValue, datetime: boolean): number | null {
+  if (datetime) {
+    if (typeof v !== 'string') return null;
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? null : t;
+  }
+  return typeof v === 'number' ? v : null;
+}
+
+function rangePred(r: RangeCond): (v: JsonValue) => boolean {
+  const bounds = [r.gt, r.gte, r.lt, r.lte];
+  const datetime = bounds.some((b) => typeof b === 'string');
+  const conv = (b: number | string | null | undefined): number | null =>
+    b === undefined || b === null ? null : typeof b === 'string' ? Date.parse(b) : b;
+  const [gt, gte, lt, lte] = bounds.map(conv);
+  return (v) => {
+    const x = toComparable(v, datetime);
+    if (x === null) return false;
+    return (
+      (gt === null || gt === undefined || x > gt) &&
+      (gte === null || gte === undefined || x >= gte) &&
+      (lt === null || lt === undefined || x < lt) &&
+      (lte === null || lte === undefined || x <= lte)
+    );
+  };
+}
+
+function asGeo(v: JsonValue): GeoPoint | null {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const { lon, lat } = v;
+  return typeof lon === 'number' && typeof lat === 'number' ? { lon, lat } : null;
+}
+
+const EARTH_RADIUS_M = 6_371_008.8;
+
+export function haversine(a: GeoPoint, b: GeoPoint): number {
+  const rad = Math.PI / 180;
+  const dLat = (b.lat - a.lat) * rad;
+  const dLon = (b.lon - a.lon) * rad;
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+function inRing(p: GeoPoint, ring: GeoPoint[]): boolean {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const a = ring[i]!;
+    const b = ring[j]!;
+    if (a.lat > p.lat !== b.lat > p.lat && p.lon < ((b.lon - a.lon) * (p.lat - a.lat)) / (b.lat - a.lat) + a.lon) {
+      inside = !inside;
+    }
+  }
+  return inside;
+}
+
+function isEmptyValues(raw: JsonValue[]): boolean {
+  return raw.every((v) => v === null || (Array.isArray(v) && v.length === 0));
+}
+
+function fieldPred(c: FieldCondition): Pred {
+  const path = parsePath(c.key);
+  const checks: ((raw: JsonValue[]) => boolean)[] = [];
+  const anyLeaf = (p: (v: JsonValue) => boolean) => (raw: JsonValue[]) => leaves(raw).some(p);
+  if (c.match !== undefined) {
+    const p = matchPred(c.match);
+    if ('except' in c.match) {
+      // Qdrant: an empty or missing field satisfies `except`.
+      checks.push((raw) => {
+        const l = leaves(raw);
+        return l.length === 0 || l.some(p);
+      });
+    } else {
+      checks.push(anyLeaf(p));
+    }
+  }
+  if (c.range !== undefined) checks.push(anyLeaf(rangePred(c.range)));
+  if (c.geo_bounding_box !== undefined) {
+    const { top_left: tl, bottom_right: br } = c.geo_bounding_box;
+    const wraps = tl.lon > br.lon; // crosses the antimeridian
+    checks.push(
+      anyLeaf((v) => {
+        const g = asGeo(v);
+        if (g === null || g.lat > tl.lat || g.lat < br.lat) return false;
+        return wraps ? g.lon >= tl.lon || g.lon <= br.lon : g.lon >= tl.lon && g.lon <= br.lon;
+      }),
+    );
+  }
+  if (c.geo_radius !== undefined) {
+    const { center, radius } = c.geo_radius;
+    checks.push(
+      anyLeaf((v) => {
+        const g = asGeo(v);
+        return g !== null && haversine(center, g) <= radius;
+      }),
+    );
+  }
+  if (c.geo_polygon !== undefined) {
+    const ext = c.geo_polygon.exterior.points;
+    const ints = (c.geo_polygon.interiors ?? []).map((r) => r.points);
+    checks.push(
+      anyLeaf((v) => {
+        const g = asGeo(v);
+        return g !== null && inRing(g, ext) && !ints.some((r) => inRing(g, r));
+      }),
+    );
+  }
+  if (c.values_count !== undefined) {
+    const vc = c.values_count;
+    checks.push((raw) => {
+      const n = leaves(raw).length;
+      return (
+        (vc.gt === undefined || n > vc.gt) &&
+        (vc.gte === undefined || n >= vc.gte) &&
+        (vc.lt === undefined || n < vc.lt) &&
+        (vc.lte === undefined || n <= vc.lte)
+      );
+    });
+  }
+  if (c.is_empty !== undefined) {
+    const want = c.is_empty;
+    checks.push((raw) => isEmptyValues(raw) === want);
+  }
+  if (c.is_null !== undefined) {
+    const want = c.is_null;
+    checks.push((raw) => raw.some((v) => v === null) === want);
+  }
+  return (ctx) => {
+    const raw = valuesAt(ctx.payload, path);
+    return checks.every((check) => check(raw));
+  };
+}
+
+function conditionPred(c: Condition, view: FilterView): Pred {
+  if ('key' in c) return fieldPred(c);
+  if ('has_id' in c) {
+    const ids = new Set<PointId>(c.has_id);
+    return (ctx) => ctx.nestedDepth === 0 && ids.has(view.id(ctx.slot));
+  }
+  if ('has_vector' in c) {
+    const name = c.has_vector;
+    return (ctx) => view.hasVector(ctx.slot, name);
+  }
+  if ('is_empty' in c && typeof c.is_empty === 'object') {
+    const path = parsePath(c.is_empty.key);
+    return (ctx) => isEmptyValues(valuesAt(ctx.payload, path));
+  }
+  if ('is_null' in c && typeof c.is_null === 'object') {
+    const path = parsePath(c.is_null.key);
+    return (ctx) => valuesAt(ctx.payload, path).some((v) => v === null);
+  }
+  if ('nested' in c) {
+    const path = parsePath(c.nested.key);
+    const inner = filterPred(c.nested.filter, view);
+    return (ctx) => {
+      const elems = leaves(valuesAt(ctx.payload, path));
+      return elems.some(
+        (e) =>
+          e !== null &&
+          typeof e === 'object' &&
+          !Array.isArray(e) &&
+          inner({ payload: e, slot: ctx.slot, nestedDepth: ctx.nestedDepth + 1 }),
+      );
+    };
+  }
+  if ('filter' in c) return filterPred(c.filter, view);
+  return filterPred(c as Filter, view);
+}
+
+function filterPred(f: Filter, view: FilterView): Pred {
+  const must = asList(f.must).map((c) => conditionPred(c, view));
+  const should = asList(f.should).map((c) => conditionPred(c, view));
+  const mustNot = asList(f.must_not).map((c) => conditionPred(c, view));
+  const min = f.min_should
+    ? { preds: f.min_should.conditions.map((c) => conditionPred(c, view)), count: f.min_should.min_count }
+    : null;
+  return (ctx) => {
+    for (const p of must) if (!p(ctx)) return false;
+    for (const p of mustNot) if (p(ctx)) return false;
+    if (should.length > 0 && !should.some((p) => p(ctx))) return false;
+    if (min !== null) {
+      let n = 0;
+      for (const p of min.preds) if (p(ctx) && ++n >= min.count) break;
+      if (n < min.count) return false;
+    }
+    return true;
+  };
+}
+
+const EMPTY: Payload = {};
+
+export function compileFilter(filter: Filter, view: FilterView): (slot: number) => boolean {
+  const pred = filterPred(filter, view);
+  return (slot) => pred({ payload: view.payload(slot) ?? EMPTY, slot, nestedDepth: 0 });
+}

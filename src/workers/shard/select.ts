@@ -1,0 +1,85 @@
+// Projection of payloads and vectors by the request's selectors (with_payload, with_vector).
+
+import { float32ArrayToNumbers } from '../../shared/float.js';
+import { DEFAULT_VECTOR, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
+
+function getPath(obj: Payload, path: string[]): JsonValue | undefined {
+  let cur: JsonValue | undefined = obj;
+  for (const part of path) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+function setPath(obj: Payload, path: string[], value: JsonValue): void {
+  let cur: Payload = obj;
+  for (let i = 0; i < path.length - 1; i++) {
+    const part = path[i]!;
+    const next = cur[part];
+    if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) {
+      const fresh: Payload = {};
+      cur[part] = fresh;
+      cur = fresh;
+    } else {
+      cur = next;
+    }
+  }
+  cur[path[path.length - 1]!] = value;
+}
+
+function deletePath(obj: Payload, path: string[]): void {
+  const parent = path.length === 1 ? obj : getPath(obj, path.slice(0, -1));
+  if (parent !== null && parent !== undefined && typeof parent === 'object' && !Array.isArray(parent)) {
+    delete parent[path[path.length - 1]!];
+  }
+}
+
+export function selectPayload(payload: Payload | null, sel: PayloadSelector): Payload | undefined {
+  switch (sel.kind) {
+    case 'none':
+      return undefined;
+    case 'all':
+      return payload ?? {};
+    case 'include': {
+      const out: Payload = {};
+      if (payload === null) return out;
+      for (const key of sel.keys) {
+        const path = key.split('.');
+        const v = getPath(payload, path);
+        if (v !== undefined) setPath(out, path, v);
+      }
+      return out;
+    }
+    case 'exclude': {
+      if (payload === null) return {};
+      const out = structuredClone(payload);
+      for (const key of sel.keys) deletePath(out, key.split('.'));
+      return out;
+    }
+  }
+}
+
+/**
+ * `read(name)` gives the stored vector of that name or undefined. An unnamed collection answers
+ * a plain array; a named one a map of the selected names it has.
+ */
+export function selectVector(
+  names: readonly string[],
+  sel: VectorSelector,
+  read: (name: string) => Float32Array | undefined,
+): VectorOutput | undefined {
+  if (sel.kind === 'none') return undefined;
+  if (names.length === 1 && names[0] === DEFAULT_VECTOR) {
+    if (sel.kind === 'names' && !sel.names.includes(DEFAULT_VECTOR)) return undefined;
+    const v = read(DEFAULT_VECTOR);
+    return v === undefined ? undefined : float32ArrayToNumbers(v);
+  }
+  const out: Record<string, number[]> = {};
+  for (const name of names) {
+    if (sel.kind === 'names' && !sel.names.includes(name)) continue;
+    const v = read(name);
+    if (v !== undefined) out[name] = float32ArrayToNumbers(v);
+  }
+  return out;
+}

@@ -1,0 +1,342 @@
+// One shard of one collection, owned by exactly one worker for the life of the process, so its
+// methods never race: every mutation happens synchronously in memory first (reads see it at
+// once), then is queued to LMDB in the same order. Upserts and deletes resolve once LMDB has
+// committed them; with wait=true, once the commit is flushed to disk.
+//
+// In memory: IdTracker (id <-> slot, versions), payloads by slot, and per named vector a
+// VectorStore (SharedArrayBuffer chunks), a presence bitmap and an HNSW index (none for
+// Manhattan, which hnswlib lacks: it is always searched exactly).
+
+import type { PointBatch, SearchSpec, ShardInfo } from '../../shared/protocol.js';
+import { bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
+import { QuiverError } from '../../shared/errors.js';
+import type { Filter } from '../../shared/filter.js';
+import type {
+  CollectionMeta,
+  Payload,
+  PayloadSelector,
+  PointId,
+  PointRecord,
+  ScoredPoint,
+  VectorSelector,
+} from '../../shared/types.js';
+import { HnswIndex } from '../index/hnsw.js';
+import { metricFor, type Metric } from '../index/distance.js';
+import { VectorStore } from '../storage/vector-store.js';
+import { compileFilter, type FilterView } from './filter-eval.js';
+import { IdTracker } from './id-tracker.js';
+import { comparePointIds } from '../../shared/ids.js';
+import { selectPayload, selectVector } from './select.js';
+import { TopK } from './top-k.js';
+
+interface VectorSpace {
+  name: string;
+  store: VectorStore;
+  present: Uint8Array;
+  index: HnswIndex | null;
+  metric: Metric;
+}
+
+export class Shard {
+  readonly collection: number;
+  readonly shard: number;
+  #meta: CollectionMeta;
+  readonly #db: QuiverDb;
+  readonly #ids = new IdTracker();
+  readonly #payloads: (Payload | null)[] = [];
+  readonly #spaces = new Map<string, VectorSpace>();
+  readonly #names: string[];
+  #maxVersion = 0;
+
+  constructor(meta: CollectionMeta, shard: number, db: QuiverDb) {
+    this.collection = meta.id;
+    this.shard = shard;
+    this.#meta = meta;
+    this.#db = db;
+    this.#names = Object.keys(meta.config.vectors);
+    for (const [name, params] of Object.entries(meta.config.vectors)) {
+      const metric = metricFor(params.distance);
+      const hnsw = { ...meta.config.hnsw_config, ...params.hnsw_config };
+      this.#spaces.set(name, {
+        name,
+        store: new VectorStore(params.size),
+        present: new Uint8Array(1024),
+        metric,
+        index:
+          metric.hnswSpace === null
+            ? null
+            : new HnswIndex({ space: metric.hnswSpace, dim: params.size, m: hnsw.m, efConstruct: hnsw.ef_construct }),
+      });
+    }
+  }
+
+  get maxVersion(): number {
+    return this.#maxVersion;
+  }
+
+  updateMeta(meta: CollectionMeta): void {
+    this.#meta = meta;
+  }
+
+  /** Rebuilds memory and indexes from this shard's LMDB range. */
+  load(): void {
+    const { start, end } = shardRange(this.collection, this.shard);
+    for (const { key, value } of this.#db.points.getRange({ start, end })) {
+      const id = key[2];
+      const vectors: Record<string, Float32Array> = {};
+      for (const [name, bytes] of Object.entries(value.x)) vectors[name] = bytesVector(bytes);
+      this.#apply(id, value.v, value.p, vectors);
+    }
+  }
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  #space(name: string): VectorSpace {
+    const s = this.#spaces.get(name);
+    if (s === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    return s;
+  }
+
+  #setPresent(space: VectorSpace, slot: number, on: boolean): void {
+    if (slot >= space.present.length) {
+      let n = space.present.length;
+      while (slot >= n) n *= 2;
+      const grown = new Uint8Array(n);
+      grown.set(space.present);
+      space.present = grown;
+    }
+    space.present[slot] = on ? 1 : 0;
+  }
+
+  /** Writes one whole point into memory (vectors not named are removed). */
+  #apply(id: PointId, version: number, payload: Payload | null, vectors: Record<string, Float32Array>): void {
+    const { slot } = this.#ids.acquire(id);
+    this.#ids.setVersion(slot, version);
+    if (version > this.#maxVersion) this.#maxVersion = version;
+    this.#payloads[slot] = payload;
+    for (const space of this.#spaces.values()) {
+      const v = vectors[space.name];
+      if (v !== undefined) {
+        space.store.set(slot, v);
+        this.#setPresent(space, slot, true);
+        space.index?.add(slot, space.store.get(slot));
+      } else {
+        this.#setPresent(space, slot, false);
+        space.index?.remove(slot);
+      }
+    }
+  }
+
+  #row(batch: PointBatch): (i: number) => Record<string, Float32Array> {
+    // Row offsets per column, computed once: point i's row in a column with a presence mask is
+    // the count of present flags before it.
+    const cols = Object.entries(batch.vectors).map(([name, col]) => {
+      const dim = this.#space(name).store.dim;
+      const rowOf = new Int32Array(batch.ids.length).fill(-1);
+      let r = 0;
+      for (let i = 0; i < batch.ids.length; i++) {
+        if (col.present === null || col.present[i] === 1) rowOf[i] = r++;
+      }
+      return { name, col, dim, rowOf };
+    });
+    return (i) => {
+      const out: Record<string, Float32Array> = {};
+      for (const { name, col, dim, rowOf } of cols) {
+        const r = rowOf[i]!;
+        if (r >= 0) out[name] = col.data.subarray(r * dim, (r + 1) * dim);
+      }
+      return out;
+    };
+  }
+
+  #persist(id: PointId, slot: number): Promise<boolean> {
+    const x: Record<string, Uint8Array> = {};
+    for (const space of this.#spaces.values()) {
+      if (space.present[slot] === 1) x[space.name] = vectorBytes(space.store.get(slot));
+    }
+    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads[slot] ?? null, x };
+    return this.#db.points.put([this.collection, this.shard, id], record);
+  }
+
+  async #durable(last: Promise<unknown> | null, wait: boolean): Promise<void> {
+    if (last !== null) await last;
+    if (wait) await this.#db.points.flushed;
+  }
+
+  async upsert(batch: PointBatch, opId: number, wait: boolean): Promise<number> {
+    const rowOf = this.#row(batch);
+    let last: Promise<boolean> | null = null;
+    let applied = 0;
+    for (let i = 0; i < batch.ids.length; i++) {
+      const id = batch.ids[i]!;
+      const slot = this.#ids.slotOf(id);
+      if (slot !== undefined && this.#ids.versionOf(slot) > opId) continue; // a replay of an older op
+      this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
+      last = this.#persist(id, this.#ids.slotOf(id)!);
+      applied++;
+    }
+    await this.#durable(last, wait);
+    return applied;
+  }
+
+  /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
+  async updateVectors(batch: PointBatch, opId: number, wait: boolean): Promise<number> {
+    const missing = batch.ids.find((id) => this.#ids.slotOf(id) === undefined);
+    if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+    const rowOf = this.#row(batch);
+    let last: Promise<boolean> | null = null;
+    for (let i = 0; i < batch.ids.length; i++) {
+      const id = batch.ids[i]!;
+      const slot = this.#ids.slotOf(id)!;
+      for (const [name, v] of Object.entries(rowOf(i))) {
+        const space = this.#space(name);
+        space.store.set(slot, v);
+        this.#setPresent(space, slot, true);
+        space.index?.add(slot, space.store.get(slot));
+      }
+      this.#ids.setVersion(slot, opId);
+      if (opId > this.#maxVersion) this.#maxVersion = opId;
+      last = this.#persist(id, slot);
+    }
+    await this.#durable(last, wait);
+    return batch.ids.length;
+  }
+
+  async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    const targets = ids ?? this.#matching(filter);
+    let last: Promise<boolean> | null = null;
+    let deleted = 0;
+    for (const id of targets) {
+      const slot = this.#ids.release(id);
+      if (slot === undefined) continue;
+      for (const space of this.#spaces.values()) {
+        space.index?.remove(slot);
+        this.#setPresent(space, slot, false);
+      }
+      this.#payloads[slot] = null;
+      last = this.#db.points.remove([this.collection, this.shard, id]);
+      deleted++;
+    }
+    if (opId > this.#maxVersion) this.#maxVersion = opId;
+    await this.#durable(last, wait);
+    return deleted;
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  readonly #view: FilterView = {
+    payload: (slot) => this.#payloads[slot] ?? null,
+    id: (slot) => this.#ids.idOf(slot)!,
+    hasVector: (slot, name) => this.#spaces.get(name)?.present[slot] === 1,
+  };
+
+  #predicate(filter: Filter | null): ((slot: number) => boolean) | null {
+    return filter === null ? null : compileFilter(filter, this.#view);
+  }
+
+  #matching(filter: Filter | null): PointId[] {
+    const pred = this.#predicate(filter);
+    const out: PointId[] = [];
+    for (const slot of this.#ids.sortedSlots()) {
+      if (pred === null || pred(slot)) out.push(this.#ids.idOf(slot)!);
+    }
+    return out;
+  }
+
+  #record(slot: number, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord {
+    const rec: PointRecord = { id: this.#ids.idOf(slot)! };
+    const payload = selectPayload(this.#payloads[slot] ?? null, withPayload);
+    if (payload !== undefined) rec.payload = payload;
+    const vector = selectVector(this.#names, withVector, (name) => {
+      const space = this.#spaces.get(name);
+      return space !== undefined && space.present[slot] === 1 ? space.store.get(slot) : undefined;
+    });
+    if (vector !== undefined) rec.vector = vector;
+    return rec;
+  }
+
+  retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
+    const out: PointRecord[] = [];
+    for (const id of ids) {
+      const slot = this.#ids.slotOf(id);
+      if (slot !== undefined) out.push(this.#record(slot, withPayload, withVector));
+    }
+    return out;
+  }
+
+  count(filter: Filter | null): number {
+    if (filter === null) return this.#ids.live;
+    const pred = this.#predicate(filter)!;
+    let n = 0;
+    for (const slot of this.#ids.sortedSlots()) if (pred(slot)) n++;
+    return n;
+  }
+
+  /** Up to `limit` points with id >= offset, in id order. */
+  scroll(
+    offset: PointId | null,
+    limit: number,
+    filter: Filter | null,
+    withPayload: PayloadSelector,
+    withVector: VectorSelector,
+  ): PointRecord[] {
+    const sorted = this.#ids.sortedSlots();
+    let lo = 0;
+    if (offset !== null) {
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (comparePointIds(this.#ids.idOf(sorted[mid]!)!, offset) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+    }
+    const pred = this.#predicate(filter);
+    const out: PointRecord[] = [];
+    for (let i = lo; i < sorted.length && out.length < limit; i++) {
+      const slot = sorted[i]!;
+      if (pred === null || pred(slot)) out.push(this.#record(slot, withPayload, withVector));
+    }
+    return out;
+  }
+
+  search(spec: SearchSpec): ScoredPoint[] {
+    const space = this.#space(spec.vector);
+    const { metric } = space;
+    const pred = this.#predicate(spec.filter);
+    const excluded = new Set<number>();
+    for (const id of spec.exclude) {
+      const slot = this.#ids.slotOf(id);
+      if (slot !== undefined) excluded.add(slot);
+    }
+    const accept = (slot: number): boolean =>
+      space.present[slot] === 1 && !excluded.has(slot) && (pred === null || pred(slot));
+
+    const top = new TopK(spec.k, metric.higherIsBetter);
+    if (spec.exact || space.index === null) {
+      for (const slot of this.#ids.sortedSlots()) {
+        if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+      }
+    } else {
+      const needsFilter = pred !== null || excluded.size > 0;
+      const ef = Math.max(spec.ef, spec.k);
+      const candidates = space.index.search(spec.query, spec.k, ef, needsFilter ? accept : undefined);
+      for (const slot of candidates) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+    }
+
+    const out: ScoredPoint[] = [];
+    for (const { slot, score } of top.drain()) {
+      if (spec.scoreThreshold !== null) {
+        if (metric.higherIsBetter ? score < spec.scoreThreshold : score > spec.scoreThreshold) continue;
+      }
+      const rec = this.#record(slot, spec.withPayload, spec.withVector);
+      out.push({ ...rec, version: this.#ids.versionOf(slot), score });
+    }
+    return out;
+  }
+
+  info(worker: number): ShardInfo {
+    const indexedVectors: Record<string, number> = {};
+    for (const space of this.#spaces.values()) indexedVectors[space.name] = space.index?.size ?? 0;
+    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors };
+  }
+}
