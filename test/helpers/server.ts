@@ -1,0 +1,127 @@
+// Starts the real built server (node dist/src/main/index.js) in a child process on ephemeral
+// loopback ports with a temp data dir, and stops it with a signal. Tests talk to it over HTTP.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ENTRY = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'main', 'index.js');
+
+export interface TestServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: ChildProcess;
+  /** Resolves when the engine has loaded every shard. */
+  ready: Promise<void>;
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  shards?: number;
+  env?: Record<string, string>;
+  /** Wait for 'engine ready' before resolving (default true). */
+  waitReady?: boolean;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'quiver-test-'));
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const dataDir = opts.dataDir ?? tempDataDir();
+  const proc = spawn(process.execPath, [ENTRY], {
+    env: {
+      ...process.env,
+      SERVICE_HOST: '127.0.0.1',
+      SERVICE_REST_PORT: '0',
+      SERVICE_GRPC_PORT: '0',
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_SHARDS: String(opts.shards ?? 2),
+      SERVICE_LOG_LEVEL: 'info',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
+  let onReady: () => void = () => undefined;
+  const ready = new Promise<void>((res) => (onReady = res));
+  const port = await new Promise<number>((res, rej) => {
+    const rl = createInterface({ input: proc.stdout! });
+    rl.on('line', (line) => {
+      logs.push(line);
+      try {
+        const rec = JSON.parse(line) as { msg?: string; rest_port?: number };
+        if (rec.msg === 'REST listening' && typeof rec.rest_port === 'number') res(rec.rest_port);
+        if (rec.msg === 'engine ready') onReady();
+      } catch {
+        // not a log record
+      }
+    });
+    createInterface({ input: proc.stderr! }).on('line', (line) => logs.push(line));
+    void exited.then((code) => rej(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`)));
+  });
+  const server: TestServer = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    proc,
+    ready,
+    logs,
+    stop: async (signal = 'SIGTERM') => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+  if (opts.waitReady !== false) await ready;
+  return server;
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/** fetch with a JSON body; returns status and parsed body. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await fetch(base + path, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // plain text answer
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function randomVectors(n: number, dim: number, seed: number): number[][] {
+  const r = rng(seed);
+  return Array.from({ length: n }, () => Array.from({ length: dim }, () => r() * 2 - 1));
+}
