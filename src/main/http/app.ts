@@ -38,6 +38,8 @@ export async function buildApp(config: Config, engine: Engine): Promise<FastifyI
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Bodies are JSON only: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('t0', 0);
 
   app.addHook('onRequest', async (req) => {

@@ -22,10 +22,32 @@ export function vectorSelector(w: WithVector | undefined): VectorSelector {
   return { kind: 'names', names: w };
 }
 
+/** Deeper payloads are refused: they cost stack on every filter and copy, and no real document needs them. */
+export const MAX_PAYLOAD_DEPTH = 64;
+
+function depthOf(v: unknown, limit: number): number {
+  if (v === null || typeof v !== 'object') return 0;
+  if (limit <= 0) return 1;
+  let d = 0;
+  for (const child of Object.values(v as Record<string, unknown>)) d = Math.max(d, depthOf(child, limit - 1));
+  return d + 1;
+}
+
 export function checkPayload(p: unknown, where: string): Payload | null {
   if (p === undefined || p === null) return null;
   if (typeof p !== 'object' || Array.isArray(p)) throw QuiverError.badInput(`${where}: payload must be a JSON object`);
+  if (depthOf(p, MAX_PAYLOAD_DEPTH + 1) > MAX_PAYLOAD_DEPTH) {
+    throw QuiverError.badInput(`${where}: payload is nested deeper than ${MAX_PAYLOAD_DEPTH} levels`);
+  }
   return p as Payload;
+}
+
+/** Qdrant features Quiver does not offer yet are refused, never silently ignored. */
+export function refuseUnsupported(req: object, fields: readonly string[]): void {
+  for (const f of fields) {
+    const v = (req as Record<string, unknown>)[f];
+    if (v !== undefined && v !== null) throw QuiverError.badInput(`${f} is not supported by Quiver yet`);
+  }
 }
 
 export function parseIds(raw: readonly unknown[]): PointId[] {

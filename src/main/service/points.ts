@@ -5,8 +5,9 @@ import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/id
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkPayload, checkPoints, packBatch, parseIds, payloadSelector, vectorSelector, type PointInput } from './convert.js';
+import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, type PointInput } from './convert.js';
 import { parseFilter } from './filter-parse.js';
+import { MAX_RESULT_WINDOW } from './search.js';
 
 export interface UpdateResult {
   operation_id: number;
@@ -47,6 +48,7 @@ function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updat
 
 export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key', 'update_filter']);
   let points: PointInput[];
   if ('points' in req) {
     points = checkPoints(meta, req.points, false);
@@ -76,12 +78,19 @@ export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, 
 
 export async function doUpdateVectors(engine: Engine, name: string, req: UpdateVectors, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key', 'update_filter']);
   const points = checkPoints(meta, req.points, true);
+  // All ids must exist before any shard changes anything: a 404 leaves every vector as it was.
+  const ids = [...new Set(points.map((p) => p.id))];
+  const found = new Set((await retrieve(engine, meta, ids, { with_payload: false, with_vector: false })).map((r) => r.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
   return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait), wait);
 }
 
 export async function doDeletePoints(engine: Engine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key']);
   const opId = engine.nextOpId(meta.id);
   if ('points' in req) {
     const ids = parseIds(req.points);
@@ -117,6 +126,7 @@ async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], re
 
 export async function doRetrieve(engine: Engine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key']);
   return retrieve(engine, meta, parseIds(req.ids), req);
 }
 
@@ -130,6 +140,7 @@ export async function doGetPoint(engine: Engine, name: string, rawId: string): P
 
 export async function doCount(engine: Engine, name: string, req: CountPoints): Promise<{ count: number }> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key']);
   const filter = parseFilter(req.filter);
   const counts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter });
   return { count: counts.reduce((a, b) => a + b, 0) };
@@ -137,8 +148,10 @@ export async function doCount(engine: Engine, name: string, req: CountPoints): P
 
 export async function doScroll(engine: Engine, name: string, req: ScrollPoints): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
   const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key']);
   if (req.order_by !== undefined) throw QuiverError.badInput('order_by needs a payload index on its key; payload indexes are not available yet');
   const limit = req.limit ?? 10;
+  if (limit > MAX_RESULT_WINDOW) throw QuiverError.badInput(`limit must not exceed ${MAX_RESULT_WINDOW}, got ${limit}`);
   const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
   const filter = parseFilter(req.filter);
   const parts = await engine.router.fanOut<'scroll'>(meta, {
@@ -153,4 +166,3 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
   return { points: merged.slice(0, limit), next_page_offset: merged[limit]?.id ?? null };
 }
 
-export { checkPayload };

@@ -8,7 +8,7 @@ import type { SearchSpec } from '../../shared/protocol.js';
 import type { QueryRequest, SearchRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type ScoredPoint } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkVector, payloadSelector, vectorSelector } from './convert.js';
+import { checkVector, payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
 import { parseFilter } from './filter-parse.js';
 
 interface Planned {
@@ -31,11 +31,15 @@ interface Common {
   exclude: PointId[];
 }
 
+/** limit + offset per search: beyond this a request is refused rather than allowed to exhaust memory. */
+export const MAX_RESULT_WINDOW = 100_000;
+
 function plan(meta: CollectionMeta, c: Common): Planned {
   const params = meta.config.vectors[c.vectorName];
   if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${c.vectorName}`);
   const query = checkVector(meta, c.vectorName, c.vector);
   const k = c.limit + c.offset;
+  if (k > MAX_RESULT_WINDOW) throw QuiverError.badInput(`limit + offset must not exceed ${MAX_RESULT_WINDOW}, got ${k}`);
   const efConstruct = params.hnsw_config?.ef_construct ?? meta.config.hnsw_config.ef_construct;
   return {
     spec: {
@@ -68,6 +72,7 @@ async function run(engine: Engine, meta: CollectionMeta, plans: Planned[]): Prom
 }
 
 function fromSearch(meta: CollectionMeta, r: SearchRequest): Planned {
+  refuseUnsupported(r, ['shard_key']);
   const named = Array.isArray(r.vector) ? { name: DEFAULT_VECTOR, vector: r.vector } : r.vector;
   return plan(meta, {
     vectorName: named.name,
@@ -133,8 +138,7 @@ async function queryVector(
 }
 
 async function planQuery(engine: Engine, meta: CollectionMeta, r: QueryRequest): Promise<Planned> {
-  if (r.prefetch !== undefined && r.prefetch !== null) throw QuiverError.badInput('prefetch is not supported yet');
-  if (r.lookup_from !== undefined && r.lookup_from !== null) throw QuiverError.badInput('lookup_from is not supported yet');
+  refuseUnsupported(r, ['prefetch', 'lookup_from', 'shard_key']);
   if (r.query === undefined || r.query === null) throw QuiverError.badInput('query is required');
   const using = r.using ?? DEFAULT_VECTOR;
   const { vector, exclude } = await queryVector(engine, meta, r.query, using);

@@ -4,7 +4,8 @@
 import Type, { type Static } from 'typebox';
 
 /** An unsigned integer or a UUID string (checked and normalised by the service). */
-export const ExtendedPointId = Type.Union([Type.Integer({ minimum: 0 }), Type.String()], {
+/** Kept loose here so that a bad id gets the parser's precise message rather than a schema's. */
+export const ExtendedPointId = Type.Union([Type.Number(), Type.String()], {
   description: 'Point id: unsigned integer or UUID',
 });
 
