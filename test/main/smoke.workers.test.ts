@@ -28,3 +28,16 @@ describe('official REST client', () => {
     expect(res.points[0]!.payload).toEqual({ a: 1 });
   });
 });
+
+describe('npm start', () => {
+  it('runs the entry point the tests start', async () => {
+    const { readFileSync, existsSync } = await import('node:fs');
+    const { resolve } = await import('node:path');
+    const root = resolve(import.meta.dirname, '..', '..');
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const m = /^node (\S+)$/.exec(pkg.scripts.start ?? '');
+    expect(m).not.toBeNull();
+    expect(existsSync(resolve(root, m![1]!))).toBe(true);
+    expect(m![1]).toBe('dist/src/main/index.js');
+  });
+});
