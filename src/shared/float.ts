@@ -2,7 +2,8 @@
 // back to the same float32 (0.1, not 0.10000000149011612), as Qdrant prints them.
 
 export function float32ToNumber(x: number): number {
-  if (!Number.isFinite(x) || Number.isInteger(x)) return x;
+  // Integers below 2^24 are exact in float32; larger floats still want their shortest digits.
+  if (!Number.isFinite(x) || (Number.isInteger(x) && Math.abs(x) < 2 ** 24)) return x;
   for (let p = 1; p <= 9; p++) {
     const y = Number(x.toPrecision(p));
     if (Math.fround(y) === x) return y;

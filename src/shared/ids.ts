@@ -4,14 +4,21 @@
 import { QuiverError } from './errors.js';
 import type { PointId } from './types.js';
 
-const UUID_RE = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+const HEX = '([0-9a-f]{8})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{4})-([0-9a-f]{12})';
+// The four forms the uuid crate (and so Qdrant) reads: hyphenated, simple, braced, URN.
+const UUID_FORMS = [
+  new RegExp(`^${HEX}$`, 'i'),
+  /^([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/i,
+  new RegExp(`^\\{${HEX}\\}$`, 'i'),
+  new RegExp(`^urn:uuid:${HEX}$`, 'i'),
+];
 
 export function parsePointId(raw: unknown): PointId {
   if (typeof raw === 'number') {
     if (Number.isSafeInteger(raw) && raw >= 0) return raw;
   } else if (typeof raw === 'string') {
-    const m = UUID_RE.exec(raw);
-    if (m !== null) return `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}`.toLowerCase();
+    const m = UUID_FORMS.map((re) => re.exec(raw)).find((x) => x !== null);
+    if (m !== undefined) return `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}`.toLowerCase();
   }
   throw QuiverError.badInput(
     `Format error: value ${JSON.stringify(raw)} is not a valid point ID, valid values are either an unsigned integer or a UUID`,

@@ -64,6 +64,9 @@ export function toFailure(err: unknown): { status: number; message: string; inte
     const status = HTTP_STATUS[err.code];
     return { status, message: err.message, internal: status >= 500 };
   }
+  if (err === null || typeof err !== 'object') {
+    return { status: 500, message: `Service internal error: ${String(err)}`, internal: true };
+  }
   const fe = err as Partial<FastifyError> & { validation?: SchemaIssue[]; validationContext?: string };
   if (Array.isArray(fe.validation)) {
     return { status: 400, message: describeValidation(fe.validation, fe.validationContext ?? 'body'), internal: false };

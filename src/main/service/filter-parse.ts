@@ -4,6 +4,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
+import { parseDatetime } from '../../shared/datetime.js';
 import { parsePointId } from '../../shared/ids.js';
 
 type Obj = Record<string, unknown>;
@@ -89,7 +90,7 @@ function range(v: unknown, path: string): RangeCond {
     const x = o[k];
     if (x === undefined || x === null) continue;
     if (typeof x === 'number' && Number.isFinite(x)) out[k] = x;
-    else if (typeof x === 'string' && !Number.isNaN(Date.parse(x))) out[k] = x;
+    else if (typeof x === 'string' && !Number.isNaN(parseDatetime(x))) out[k] = x;
     else fail(`${path}.${k}`, 'expected a number or an RFC 3339 datetime');
   }
   return out;

@@ -4,6 +4,7 @@
 // and the emptiness checks treat a missing field as empty.
 
 import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
+import { parseDatetime } from '../../shared/datetime.js';
 import type { JsonValue, Payload, PointId } from '../../shared/types.js';
 
 export interface FilterView {
@@ -76,7 +77,8 @@ function matchPred(match: Match): (v: JsonValue) => boolean {
   }
   if ('except' in match) {
     const set = new Set<unknown>(match.except);
-    return (v) => !set.has(v);
+    // A stored null is a value, not an absence: it never satisfies `except` (as Qdrant).
+    return (v) => v !== null && !set.has(v);
   }
   if ('text' in match) {
     const needle = match.text;
@@ -89,7 +91,7 @@ function matchPred(match: Match): (v: JsonValue) => boolean {
 function toComparable(v: JsonValue, datetime: boolean): number | null {
   if (datetime) {
     if (typeof v !== 'string') return null;
-    const t = Date.parse(v);
+    const t = parseDatetime(v);
     return Number.isNaN(t) ? null : t;
   }
   return typeof v === 'number' ? v : null;
@@ -99,7 +101,7 @@ function rangePred(r: RangeCond): (v: JsonValue) => boolean {
   const bounds = [r.gt, r.gte, r.lt, r.lte];
   const datetime = bounds.some((b) => typeof b === 'string');
   const conv = (b: number | string | null | undefined): number | null =>
-    b === undefined || b === null ? null : typeof b === 'string' ? Date.parse(b) : b;
+    b === undefined || b === null ? null : typeof b === 'string' ? parseDatetime(b) : b;
   const [gt, gte, lt, lte] = bounds.map(conv);
   return (v) => {
     const x = toComparable(v, datetime);

@@ -29,7 +29,7 @@ export class TopK {
       s.push(slot);
       sc.push(score);
       this.#up(s.length - 1);
-    } else if (this.#better(score, sc[0]!)) {
+    } else if (this.#better(score, sc[0]!) || (score === sc[0]! && slot < s[0]!)) {
       s[0] = slot;
       sc[0] = score;
       this.#down(0);
@@ -43,9 +43,13 @@ export class TopK {
     return out;
   }
 
-  // Heap order: the parent is worse than (or as good as) its children.
+  // Heap order: the parent is worse than its children; among equal scores the larger slot is
+  // worse, matching drain()'s order, so which tied item survives the cut does not depend on
+  // the order of arrival.
   #worse(i: number, j: number): boolean {
-    return this.#better(this.#scores[j]!, this.#scores[i]!);
+    const a = this.#scores[i]!;
+    const b = this.#scores[j]!;
+    return this.#better(b, a) || (a === b && this.#slots[i]! > this.#slots[j]!);
   }
 
   #swap(i: number, j: number): void {

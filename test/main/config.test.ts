@@ -1,0 +1,198 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, PROJECT_ROOT } from '../../src/main/config.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'quiver-config-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let n = 0;
+function file(content: unknown): string {
+  const p = join(dir, `config-${n++}.json`);
+  writeFileSync(p, typeof content === 'string' ? content : JSON.stringify(content));
+  return p;
+}
+
+/** Expects loadConfig(env) to throw a ConfigError whose message matches every pattern. */
+function bad(env: NodeJS.ProcessEnv, ...patterns: (string | RegExp)[]): void {
+  let caught: unknown;
+  try {
+    loadConfig(env);
+  } catch (e) {
+    caught = e;
+  }
+  expect(caught, `expected ${JSON.stringify(env)} to be rejected`).toBeInstanceOf(ConfigError);
+  expect(caught).toBeInstanceOf(Error);
+  for (const p of patterns) expect((caught as Error).message).toMatch(p);
+}
+
+const defaults = JSON.parse(readFileSync(join(PROJECT_ROOT, 'config', 'default.json'), 'utf8')) as Record<string, unknown>;
+
+describe('loadConfig: defaults', () => {
+  it('finds the project root (the folder with package.json and config/default.json)', () => {
+    expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe('quiver');
+  });
+
+  it('an empty environment gives config/default.json, with data_dir made absolute', () => {
+    const cfg = loadConfig({});
+    const shards = defaults.shards as number;
+    expect(cfg).toEqual({
+      ...defaults,
+      data_dir: resolve(defaults.data_dir as string),
+      workers: shards === 0 ? availableParallelism() : shards,
+    });
+    expect(isAbsolute(cfg.data_dir)).toBe(true);
+  });
+
+  it('the defaults are a sane server configuration', () => {
+    const cfg = loadConfig({});
+    expect(cfg.host.length).toBeGreaterThan(0);
+    expect(Number.isInteger(cfg.rest_port)).toBe(true);
+    expect(cfg.rest_port).not.toBe(cfg.grpc_port);
+    expect(cfg.workers).toBeGreaterThanOrEqual(1);
+    expect(cfg.body_limit_mb).toBeGreaterThan(0);
+    expect(cfg.jwt_secret).toBeUndefined();
+    expect(cfg.admin_password).toBeUndefined();
+  });
+
+  it('does not read process.env when given an env object', () => {
+    const saved = process.env.SERVICE_REST_PORT;
+    process.env.SERVICE_REST_PORT = 'abc';
+    try {
+      expect(() => loadConfig({})).not.toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.SERVICE_REST_PORT;
+      else process.env.SERVICE_REST_PORT = saved;
+    }
+  });
+});
+
+describe('loadConfig: SERVICE_* overrides', () => {
+  it('every variable reaches its key, numbers parsed', () => {
+    const cfg = loadConfig({
+      SERVICE_HOST: '0.0.0.0',
+      SERVICE_REST_PORT: '7001',
+      SERVICE_GRPC_PORT: '7002',
+      SERVICE_DATA_DIR: '/var/lib/quiver',
+      SERVICE_SHARDS: '3',
+      SERVICE_LOG_LEVEL: 'debug',
+      SERVICE_BODY_LIMIT_MB: '0.5',
+      SERVICE_JWT_TTL_SECONDS: '60',
+      SERVICE_JWT_SECRET: 's3cret',
+      SERVICE_ADMIN_PASSWORD: 'hunter2',
+    });
+    expect(cfg).toEqual({
+      host: '0.0.0.0',
+      rest_port: 7001,
+      grpc_port: 7002,
+      data_dir: '/var/lib/quiver',
+      shards: 3,
+      log_level: 'debug',
+      body_limit_mb: 0.5,
+      jwt_ttl_seconds: 60,
+      jwt_secret: 's3cret',
+      admin_password: 'hunter2',
+      workers: 3,
+    });
+  });
+
+  it('a relative SERVICE_DATA_DIR is resolved to an absolute path', () => {
+    expect(loadConfig({ SERVICE_DATA_DIR: 'some/rel' }).data_dir).toBe(resolve('some/rel'));
+  });
+
+  it('empty values are ignored', () => {
+    const cfg = loadConfig({ SERVICE_REST_PORT: '', SERVICE_HOST: '', SERVICE_CONFIG: '' });
+    expect(cfg.rest_port).toBe(defaults.rest_port);
+    expect(cfg.host).toBe(defaults.host);
+  });
+
+  it('unrelated variables are ignored', () => {
+    expect(loadConfig({ SERVICE_UNKNOWN: 'x', PORT: '1', REST_PORT: '2' }).rest_port).toBe(defaults.rest_port);
+  });
+
+  it('shards 0 resolves workers to the available parallelism; shards n gives n workers', () => {
+    const auto = loadConfig({ SERVICE_SHARDS: '0' });
+    expect(auto.shards).toBe(0);
+    expect(auto.workers).toBe(availableParallelism());
+    expect(loadConfig({ SERVICE_SHARDS: '1' }).workers).toBe(1);
+    expect(loadConfig({ SERVICE_SHARDS: '256' }).workers).toBe(256);
+  });
+
+  it('port 0 and 65535 are allowed', () => {
+    expect(loadConfig({ SERVICE_REST_PORT: '0', SERVICE_GRPC_PORT: '65535' })).toMatchObject({ rest_port: 0, grpc_port: 65535 });
+  });
+});
+
+describe('loadConfig: SERVICE_CONFIG file', () => {
+  it('a file overrides the defaults, and the environment overrides the file', () => {
+    const p = file({ rest_port: 7100, shards: 2, log_level: 'warn', host: '10.0.0.1' });
+    const cfg = loadConfig({ SERVICE_CONFIG: p, SERVICE_REST_PORT: '7200', SERVICE_LOG_LEVEL: 'error' });
+    expect(cfg.rest_port).toBe(7200);
+    expect(cfg.log_level).toBe('error');
+    expect(cfg.shards).toBe(2);
+    expect(cfg.workers).toBe(2);
+    expect(cfg.host).toBe('10.0.0.1');
+    // Keys the file does not set keep their defaults.
+    expect(cfg.grpc_port).toBe(defaults.grpc_port);
+  });
+
+  it('file-only secrets are kept', () => {
+    const p = file({ jwt_secret: 'from-file', admin_password: 'pw' });
+    expect(loadConfig({ SERVICE_CONFIG: p })).toMatchObject({ jwt_secret: 'from-file', admin_password: 'pw' });
+    expect(loadConfig({ SERVICE_CONFIG: p, SERVICE_JWT_SECRET: 'from-env' }).jwt_secret).toBe('from-env');
+  });
+
+  it('a missing file is a ConfigError naming SERVICE_CONFIG and the path', () => {
+    const p = join(dir, 'does-not-exist.json');
+    bad({ SERVICE_CONFIG: p }, /SERVICE_CONFIG/, p);
+  });
+
+  it('a file that is not JSON, or not a JSON object, is a ConfigError naming SERVICE_CONFIG', () => {
+    bad({ SERVICE_CONFIG: file('{ rest_port: 1 ') }, /SERVICE_CONFIG/);
+    bad({ SERVICE_CONFIG: file([1, 2]) }, /SERVICE_CONFIG/, /not a JSON object/);
+    bad({ SERVICE_CONFIG: file('null') }, /SERVICE_CONFIG/, /not a JSON object/);
+    bad({ SERVICE_CONFIG: file('"x"') }, /SERVICE_CONFIG/, /not a JSON object/);
+  });
+
+  it('a bad value in the file is a ConfigError naming the key', () => {
+    bad({ SERVICE_CONFIG: file({ rest_port: 'x' }) }, /'rest_port'/);
+    bad({ SERVICE_CONFIG: file({ shards: 1000 }) }, /'shards'/);
+  });
+
+  it('an unknown key in the file is a ConfigError naming it', () => {
+    bad({ SERVICE_CONFIG: file({ rest_prot: 1 }) }, /rest_prot/);
+  });
+
+  it('a bad file value can be fixed by the environment', () => {
+    expect(loadConfig({ SERVICE_CONFIG: file({ rest_port: 'x' }), SERVICE_REST_PORT: '8000' }).rest_port).toBe(8000);
+  });
+});
+
+describe('loadConfig: bad values name the variable', () => {
+  it.each([
+    ['SERVICE_REST_PORT', 'abc', /integer/],
+    ['SERVICE_REST_PORT', '1.5', /integer/],
+    ['SERVICE_REST_PORT', '70000', /65535/],
+    ['SERVICE_REST_PORT', '-1', />= 0/],
+    ['SERVICE_GRPC_PORT', 'x', /integer/],
+    ['SERVICE_SHARDS', '-1', />= 0/],
+    ['SERVICE_SHARDS', '257', /256/],
+    ['SERVICE_SHARDS', 'two', /integer/],
+    ['SERVICE_LOG_LEVEL', 'loud', /log_level/],
+    ['SERVICE_BODY_LIMIT_MB', '0', /body_limit_mb/],
+    ['SERVICE_BODY_LIMIT_MB', '-5', /body_limit_mb/],
+    ['SERVICE_BODY_LIMIT_MB', 'lots', /number/],
+    ['SERVICE_BODY_LIMIT_MB', '5000', /4096/],
+    ['SERVICE_JWT_TTL_SECONDS', '0', />= 1/],
+    ['SERVICE_JWT_TTL_SECONDS', 'Infinity', /integer/],
+  ])('%s=%s', (name, value, detail) => {
+    bad({ [name]: value }, new RegExp(name), detail);
+  });
+
+  it('accepts every documented log level', () => {
+    for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+      expect(loadConfig({ SERVICE_LOG_LEVEL: level }).log_level).toBe(level);
+    }
+  });
+});

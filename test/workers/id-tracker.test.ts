@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import { IdTracker } from '../../src/workers/shard/id-tracker.js';
+import type { PointId } from '../../src/shared/types.js';
+
+const U1 = '00000000-0000-0000-0000-000000000001';
+const UA = 'a0000000-0000-0000-0000-000000000000';
+const UF = 'f0000000-0000-0000-0000-000000000000';
+
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function sortedIds(t: IdTracker): PointId[] {
+  return Array.from(t.sortedSlots(), (s) => t.idOf(s)!);
+}
+
+describe('IdTracker', () => {
+  it('acquire allocates dense slots for new ids and returns the same slot for known ids', () => {
+    const t = new IdTracker();
+    expect(t.acquire(10)).toEqual({ slot: 0, fresh: true });
+    expect(t.acquire(U1)).toEqual({ slot: 1, fresh: true });
+    expect(t.acquire(3)).toEqual({ slot: 2, fresh: true });
+    expect(t.acquire(10)).toEqual({ slot: 0, fresh: false });
+    expect(t.acquire(U1)).toEqual({ slot: 1, fresh: false });
+    expect(t.live).toBe(3);
+    expect(t.slotLimit).toBe(3);
+    expect(t.slotOf(3)).toBe(2);
+    expect(t.idOf(1)).toBe(U1);
+    expect(t.slotOf(999)).toBeUndefined();
+    expect(t.idOf(99)).toBeUndefined();
+  });
+
+  it('integer 1 and the string "1" are different ids', () => {
+    const t = new IdTracker();
+    t.acquire(1);
+    expect(t.slotOf('1')).toBeUndefined();
+    expect(t.acquire('1').fresh).toBe(true);
+    expect(t.live).toBe(2);
+  });
+
+  it('release frees the slot; the next new id reuses it before growing', () => {
+    const t = new IdTracker();
+    for (const id of [1, 2, 3, 4]) t.acquire(id);
+    expect(t.release(2)).toBe(1);
+    expect(t.live).toBe(3);
+    expect(t.slotOf(2)).toBeUndefined();
+    expect(t.idOf(1)).toBeUndefined();
+    expect(t.slotLimit).toBe(4); // the slot space does not shrink
+
+    const r = t.acquire(UA);
+    expect(r).toEqual({ slot: 1, fresh: true });
+    expect(t.idOf(1)).toBe(UA);
+    expect(t.slotLimit).toBe(4);
+    // Free list exhausted: the next id grows the slot space.
+    expect(t.acquire(5)).toEqual({ slot: 4, fresh: true });
+    expect(t.slotLimit).toBe(5);
+  });
+
+  it('reuses every freed slot before allocating new ones', () => {
+    const t = new IdTracker();
+    for (let i = 0; i < 10; i++) t.acquire(i);
+    const freed = [2, 5, 7].map((id) => t.release(id)!);
+    const reused = [100, 101, 102].map((id) => t.acquire(id).slot);
+    expect([...reused].sort((a, b) => a - b)).toEqual([...freed].sort((a, b) => a - b));
+    expect(t.slotLimit).toBe(10);
+    expect(t.acquire(103).slot).toBe(10);
+  });
+
+  it('releasing an unknown or already released id is a no-op that frees nothing twice', () => {
+    const t = new IdTracker();
+    t.acquire(1);
+    t.acquire(2);
+    expect(t.release(42)).toBeUndefined();
+    expect(t.release(1)).toBe(0);
+    expect(t.release(1)).toBeUndefined();
+    expect(t.live).toBe(1);
+    // If slot 0 had been pushed twice on the free list, two new ids would share it.
+    const a = t.acquire(3).slot;
+    const b = t.acquire(4).slot;
+    expect(a).not.toBe(b);
+    expect(t.slotOf(2)).toBe(1);
+    expect(new Set([a, b, 1]).size).toBe(3);
+  });
+
+  it('tracks versions per slot; a reused slot starts again at version 0', () => {
+    const t = new IdTracker();
+    const { slot } = t.acquire(7);
+    expect(t.versionOf(slot)).toBe(0);
+    t.setVersion(slot, 12);
+    expect(t.versionOf(slot)).toBe(12);
+    expect(t.acquire(7)).toEqual({ slot, fresh: false });
+    expect(t.versionOf(slot)).toBe(12); // re-acquiring a live id keeps its version
+    t.release(7);
+    const again = t.acquire(8);
+    expect(again.slot).toBe(slot);
+    expect(t.versionOf(again.slot)).toBe(0);
+    expect(t.versionOf(1234)).toBe(0);
+  });
+
+  it('sortedSlots lists live slots by id: integers ascending (numerically), then UUIDs', () => {
+    const t = new IdTracker();
+    for (const id of [UF, 10, U1, 2, 100, UA, 9]) t.acquire(id);
+    expect(sortedIds(t)).toEqual([2, 9, 10, 100, U1, UA, UF]);
+    // The slots themselves are the allocation slots of those ids.
+    expect(Array.from(t.sortedSlots())).toEqual([3, 6, 1, 4, 2, 5, 0]);
+    expect(t.sortedSlots()).toBeInstanceOf(Int32Array);
+  });
+
+  it('sortedSlots is cached while ids are unchanged and invalidated by acquire and release', () => {
+    const t = new IdTracker();
+    t.acquire(5);
+    t.acquire(UA);
+    const first = t.sortedSlots();
+    expect(t.sortedSlots()).toBe(first);
+    // Re-acquiring a live id and setting versions change no ids.
+    t.acquire(5);
+    t.setVersion(0, 3);
+    expect(t.sortedSlots()).toBe(first);
+
+    t.acquire(1);
+    const second = t.sortedSlots();
+    expect(second).not.toBe(first);
+    expect(sortedIds(t)).toEqual([1, 5, UA]);
+
+    t.release(5);
+    expect(sortedIds(t)).toEqual([1, UA]);
+    expect(t.sortedSlots()).toHaveLength(2);
+
+    // A failed release changes nothing.
+    const third = t.sortedSlots();
+    t.release(5);
+    expect(t.sortedSlots()).toBe(third);
+
+    // Reusing the freed slot for a new id shows up too.
+    t.acquire(U1);
+    expect(sortedIds(t)).toEqual([1, U1, UA]);
+  });
+
+  it('random acquire/release keeps the maps consistent and the slot space dense', () => {
+    const rand = rng(7);
+    const t = new IdTracker();
+    const model = new Map<PointId, number>();
+    let peakLive = 0;
+    for (let step = 0; step < 3000; step++) {
+      const n = Math.floor(rand() * 200);
+      const id: PointId = rand() < 0.5 ? n : `00000000-0000-0000-0000-${String(n).padStart(12, '0')}`;
+      if (rand() < 0.6) {
+        const r = t.acquire(id);
+        expect(r.fresh).toBe(!model.has(id));
+        if (model.has(id)) expect(r.slot).toBe(model.get(id));
+        model.set(id, r.slot);
+      } else {
+        expect(t.release(id)).toBe(model.get(id));
+        model.delete(id);
+      }
+      peakLive = Math.max(peakLive, model.size);
+    }
+    expect(t.live).toBe(model.size);
+    // Slots are reused before new ones are made, so the slot space never exceeds the peak.
+    expect(t.slotLimit).toBe(peakLive);
+    const slots = new Set<number>();
+    for (const [id, slot] of model) {
+      expect(t.slotOf(id)).toBe(slot);
+      expect(t.idOf(slot)).toBe(id);
+      slots.add(slot);
+    }
+    expect(slots.size).toBe(model.size);
+    const sorted = sortedIds(t);
+    expect(sorted).toHaveLength(model.size);
+    const ints = sorted.filter((x) => typeof x === 'number') as number[];
+    const uuids = sorted.filter((x) => typeof x === 'string') as string[];
+    expect(sorted).toEqual([...ints, ...uuids]);
+    expect(ints).toEqual([...ints].sort((a, b) => a - b));
+    expect(uuids).toEqual([...uuids].sort());
+  });
+});
