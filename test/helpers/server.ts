@@ -6,6 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { rng } from './random.js';
+
+export { rng };
 
 const ENTRY = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'main', 'index.js');
 
@@ -107,18 +110,6 @@ export async function call(
     // plain text answer
   }
   return { status: res.status, body: parsed };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function randomVectors(n: number, dim: number, seed: number): number[][] {

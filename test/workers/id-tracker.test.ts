@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../helpers/random.js';
 import { IdTracker } from '../../src/workers/shard/id-tracker.js';
 import type { PointId } from '../../src/shared/types.js';
 
@@ -6,16 +7,6 @@ const U1 = '00000000-0000-0000-0000-000000000001';
 const UA = 'a0000000-0000-0000-0000-000000000000';
 const UF = 'f0000000-0000-0000-0000-000000000000';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sortedIds(t: IdTracker): PointId[] {
   return Array.from(t.sortedSlots(), (s) => t.idOf(s)!);

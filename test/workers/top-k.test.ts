@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { rng } from '../helpers/random.js';
 import { TopK } from '../../src/workers/shard/top-k.js';
 
 type Hit = { slot: number; score: number };
 
-/** Small deterministic PRNG (mulberry32), so failures reproduce. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(xs: T[], rand: () => number): T[] {
   const out = [...xs];

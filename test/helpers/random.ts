@@ -1,0 +1,13 @@
+// Seeded pseudo-random numbers for tests, so failures reproduce. No server imports: unit tests use it too.
+
+/** Deterministic pseudo-random numbers (mulberry32), so failures reproduce. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
