@@ -84,6 +84,35 @@ describe('HNSW recall', () => {
   });
 });
 
+describe('filtered search', () => {
+  const data = randomVectors(3000, 16, 77);
+  const points = data.map((vector, id) => ({ id, vector }));
+  const queries = randomVectors(20, 16, 78);
+
+  async function recall(name: string, filter: object, keep: (id: number) => boolean): Promise<number> {
+    let hits = 0;
+    let total = 0;
+    for (const q of queries) {
+      const got = new Set((await client.query(name, { query: q, limit: 10, filter })).points.map((p) => p.id as number));
+      const want = exactTopK('Cosine', q, points.filter((p) => keep(p.id)), 10);
+      hits += want.filter((p) => got.has(p.id)).length;
+      total += want.length;
+    }
+    return hits / total;
+  }
+
+  it('keeps recall for selective filters (exact over few candidates) and broad ones (HNSW with the filter)', async () => {
+    // full_scan_threshold 100: a 1% filter (30 points) is scored exactly, a 50% one goes through HNSW.
+    await fill('filtered', 'Cosine', data, { hnsw_config: { full_scan_threshold: 100 } });
+    const onePercent = { must: [{ key: 'n', range: { lt: 30 } }] };
+    expect(await recall('filtered', onePercent, (id) => id < 30)).toBe(1);
+    const half = { must: [{ key: 'even', match: { value: true } }] };
+    expect(await recall('filtered', half, (id) => id % 2 === 0)).toBeGreaterThanOrEqual(0.95);
+    const none = await client.query('filtered', { query: queries[0]!, limit: 10, filter: { must: [{ key: 'n', range: { gt: 1e9 } }] } });
+    expect(none.points).toEqual([]);
+  });
+});
+
 describe('shards', () => {
   const data = randomVectors(600, 16, 55);
   beforeAll(async () => {

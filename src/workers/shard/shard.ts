@@ -255,6 +255,12 @@ export class Shard {
     return rec;
   }
 
+  #filtered(accept: (slot: number) => boolean): number[] {
+    const out: number[] = [];
+    for (const slot of this.#ids.sortedSlots()) if (accept(slot)) out.push(slot);
+    return out;
+  }
+
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
     const out: PointRecord[] = [];
     for (const id of ids) {
@@ -312,7 +318,14 @@ export class Shard {
       space.present[slot] === 1 && !excluded.has(slot) && (pred === null || pred(slot));
 
     const top = new TopK(spec.k, metric.higherIsBetter);
-    if (spec.exact || space.index === null) {
+    // A filter that leaves few candidates is scored exactly: HNSW walking a graph whose nodes
+    // mostly fail the filter loses recall. Without payload indexes the candidates are found by
+    // a scan (issue 3 brings index-driven candidates).
+    const candidates = pred !== null && !spec.exact && space.index !== null ? this.#filtered(accept) : null;
+    const threshold = Math.max(this.#meta.config.hnsw_config.full_scan_threshold, spec.k);
+    if (candidates !== null && candidates.length <= threshold) {
+      for (const slot of candidates) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+    } else if (spec.exact || space.index === null) {
       for (const slot of this.#ids.sortedSlots()) {
         if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
       }
