@@ -1,7 +1,7 @@
 // Qdrant's filter language, as it crosses the worker boundary after validation in the main
 // thread. The evaluator lives in src/workers/shard/filter-eval.ts.
 
-import type { JsonValue, PointId } from './types.js';
+import type { PointId } from './types.js';
 
 export interface Filter {
   must?: Condition[] | Condition;
@@ -51,4 +51,3 @@ export type Condition =
   | { filter: Filter }
   | Filter;
 
-export type { JsonValue };

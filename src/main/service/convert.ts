@@ -6,7 +6,7 @@ import { parsePointId } from '../../shared/ids.js';
 import type { PointBatch, VectorColumn } from '../../shared/protocol.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type CollectionMeta, type JsonValue, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
 
 export function payloadSelector(w: WithPayload | undefined, dflt: boolean): PayloadSelector {
   if (w === undefined) return { kind: dflt ? 'all' : 'none' };
@@ -125,4 +125,3 @@ export function packBatch(meta: CollectionMeta, points: readonly PointInput[]): 
   return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors }, transfer };
 }
 
-export type { JsonValue };

@@ -71,19 +71,26 @@ async function run(engine: Engine, meta: CollectionMeta, plans: Planned[]): Prom
   });
 }
 
-function fromSearch(meta: CollectionMeta, r: SearchRequest): Planned {
-  refuseUnsupported(r, ['shard_key']);
-  const named = Array.isArray(r.vector) ? { name: DEFAULT_VECTOR, vector: r.vector } : r.vector;
-  return plan(meta, {
-    vectorName: named.name,
-    vector: named.vector,
-    limit: r.limit,
+/** The options search and query requests share, in the planner's terms. */
+function options(r: Pick<SearchRequest, 'offset' | 'filter' | 'params' | 'score_threshold' | 'with_payload' | 'with_vector'>) {
+  return {
     offset: r.offset ?? 0,
     filter: r.filter,
     params: r.params,
     scoreThreshold: r.score_threshold,
     withPayload: r.with_payload,
     withVector: r.with_vector,
+  };
+}
+
+function fromSearch(meta: CollectionMeta, r: SearchRequest): Planned {
+  refuseUnsupported(r, ['shard_key']);
+  const named = Array.isArray(r.vector) ? { name: DEFAULT_VECTOR, vector: r.vector } : r.vector;
+  return plan(meta, {
+    ...options(r),
+    vectorName: named.name,
+    vector: named.vector,
+    limit: r.limit,
     exclude: [],
   });
 }
@@ -143,15 +150,10 @@ async function planQuery(engine: Engine, meta: CollectionMeta, r: QueryRequest):
   const using = r.using ?? DEFAULT_VECTOR;
   const { vector, exclude } = await queryVector(engine, meta, r.query, using);
   return plan(meta, {
+    ...options(r),
     vectorName: using,
     vector,
     limit: r.limit ?? 10,
-    offset: r.offset ?? 0,
-    filter: r.filter,
-    params: r.params,
-    scoreThreshold: r.score_threshold,
-    withPayload: r.with_payload,
-    withVector: r.with_vector,
     exclude,
   });
 }
