@@ -4,7 +4,7 @@
 
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { CollectionConfig, CollectionMeta } from '../shared/types.js';
+import type { CollectionConfig, CollectionMeta, FieldIndexSchema } from '../shared/types.js';
 import type { ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter } from './router/shard-router.js';
 
@@ -99,6 +99,21 @@ export class Engine {
     this.#catalog.set(meta.name, entry);
     await this.#db.catalog.put(meta.name, entry);
     await this.router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+  }
+
+  /** Adds (schema) or removes (null) the field index on `key`, in the catalog and in every shard. */
+  async setIndex(meta: CollectionMeta, key: string, schema: FieldIndexSchema | null): Promise<void> {
+    const config: CollectionConfig = { ...meta.config, payload_schema: { ...meta.config.payload_schema } };
+    if (schema === null) delete config.payload_schema[key];
+    else config.payload_schema[key] = schema;
+    const entry: CatalogEntry = { ...meta, config };
+    this.#catalog.set(meta.name, entry);
+    await this.#db.catalog.put(meta.name, entry);
+    await this.router.control(entry, (shards) =>
+      schema === null
+        ? { op: 'dropIndex', collection: entry.id, shards, key }
+        : { op: 'createIndex', collection: entry.id, shards, key, schema },
+    );
   }
 
   /** Marks the collection and drops its data in the background. False if there is no such name. */

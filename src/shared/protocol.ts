@@ -2,7 +2,7 @@
 // op; ResultOf maps each op to the typed value the worker answers with. Vectors travel as
 // Float32Array (moved, never cloned as JS arrays); everything else is structured-clone data.
 
-import type { CollectionMeta, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
+import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -47,6 +47,22 @@ export interface SearchSpec {
   withVector: VectorSelector;
 }
 
+export interface OrderBySpec {
+  key: string;
+  direction: 'asc' | 'desc';
+  /** Inclusive bound to start from (epoch milliseconds for datetimes), or null for the end. */
+  startFrom: number | null;
+}
+
+export type OrderedRecord = PointRecord & { order_value: number };
+
+/** Payload changes, as the worker applies them to each selected point. */
+export type PayloadOp =
+  | { kind: 'set'; payload: Payload; key: string | null }
+  | { kind: 'overwrite'; payload: Payload }
+  | { kind: 'delete'; keys: string[] }
+  | { kind: 'clear' };
+
 interface ShardAddress {
   collection: number;
   shard: number;
@@ -57,15 +73,26 @@ export type ShardRequest =
   | { op: 'openShards'; meta: CollectionMeta; shards: number[] }
   | { op: 'updateConfig'; meta: CollectionMeta }
   | { op: 'dropShards'; collection: number; shards: number[] }
+  | { op: 'createIndex'; collection: number; shards: number[]; key: string; schema: FieldIndexSchema }
+  | { op: 'dropIndex'; collection: number; shards: number[]; key: string }
   | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
   | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
   | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'retrieve'; ids: PointId[]; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
   | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)
-  | ({ op: 'count'; filter: Filter | null } & ShardAddress)
+  | ({ op: 'payload'; opId: number; wait: boolean; change: PayloadOp; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
+  | ({ op: 'count'; filter: Filter | null; exact: boolean } & ShardAddress)
   | ({
       op: 'scroll';
       offset: PointId | null;
+      limit: number;
+      filter: Filter | null;
+      withPayload: PayloadSelector;
+      withVector: VectorSelector;
+    } & ShardAddress)
+  | ({
+      op: 'scrollOrdered';
+      orderBy: OrderBySpec;
       limit: number;
       filter: Filter | null;
       withPayload: PayloadSelector;
@@ -90,6 +117,8 @@ export interface ShardInfo {
   points: number;
   /** Per vector name: how many vectors the HNSW index holds. */
   indexedVectors: Record<string, number>;
+  /** Per indexed payload key: how many points have an indexed value. */
+  indexedPayload: Record<string, number>;
 }
 
 export interface ResultMap {
@@ -97,6 +126,10 @@ export interface ResultMap {
   openShards: null;
   updateConfig: null;
   dropShards: null;
+  createIndex: null;
+  dropIndex: null;
+  payload: { applied: number };
+  scrollOrdered: OrderedRecord[];
   upsert: { applied: number };
   updateVectors: { applied: number };
   delete: { deleted: number };

@@ -28,12 +28,36 @@ export interface VectorParams {
 /** The unnamed vector is stored under this name, so messages read `vector ''` as the spec's examples do. */
 export const DEFAULT_VECTOR = '';
 
+export const PAYLOAD_SCHEMA_TYPES = ['keyword', 'integer', 'float', 'geo', 'text', 'bool', 'datetime', 'uuid'] as const;
+export type PayloadSchemaType = (typeof PAYLOAD_SCHEMA_TYPES)[number];
+
+export const TOKENIZERS = ['prefix', 'whitespace', 'word', 'multilingual'] as const;
+export type Tokenizer = (typeof TOKENIZERS)[number];
+
+export interface TextIndexParams {
+  tokenizer: Tokenizer;
+  min_token_len: number | null;
+  max_token_len: number | null;
+  lowercase: boolean;
+}
+
+/** A field index as configured (normalised from Qdrant's string and object forms). */
+export interface FieldIndexSchema {
+  type: PayloadSchemaType;
+  /** Only for text indexes. */
+  text?: TextIndexParams;
+  /** Other params as the client sent them, reported back in payload_schema. */
+  params?: Record<string, JsonValue>;
+}
+
 export interface CollectionConfig {
   /** Named vectors; an unnamed collection has exactly one entry, under DEFAULT_VECTOR. */
   vectors: Record<string, VectorParams>;
   shard_number: number;
   hnsw_config: HnswConfig;
   on_disk_payload: boolean;
+  /** Field indexes by payload key. */
+  payload_schema: Record<string, FieldIndexSchema>;
 }
 
 /** A catalog record. `id` is unique per incarnation, so a re-created name never meets old data. */

@@ -64,6 +64,14 @@ export class ShardHost {
         // Memory only: the main thread reclaims the LMDB records once no worker serves them.
         for (const shard of req.shards) this.#shards.delete(`${req.collection}/${shard}`);
         return null;
+      case 'createIndex':
+        for (const shard of req.shards) this.#get(req.collection, shard).createIndex(req.key, req.schema);
+        return null;
+      case 'dropIndex':
+        for (const shard of req.shards) this.#get(req.collection, shard).dropIndex(req.key);
+        return null;
+      case 'payload':
+        return { applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) };
       case 'upsert':
         return { applied: await this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait) };
       case 'updateVectors':
@@ -77,9 +85,11 @@ export class ShardHost {
         return req.searches.map((s) => shard.search(s));
       }
       case 'count':
-        return this.#get(req.collection, req.shard).count(req.filter);
+        return this.#get(req.collection, req.shard).count(req.filter, req.exact);
       case 'scroll':
         return this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector);
+      case 'scrollOrdered':
+        return this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector);
       case 'shardInfo':
         return this.#get(req.collection, req.shard).info(this.#worker);
       default:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilter, haversine, type FilterView } from '../../src/workers/shard/filter-eval.js';
 import type { Condition, Filter } from '../../src/shared/filter.js';
-import type { Payload, PointId } from '../../src/shared/types.js';
+import type { Payload, PointId, TextIndexParams } from '../../src/shared/types.js';
 
 interface Point {
   id?: PointId;
@@ -9,17 +9,18 @@ interface Point {
   vectors?: string[];
 }
 
-function view(points: Point[]): FilterView {
+function view(points: Point[], text: Record<string, TextIndexParams> = {}): FilterView {
   return {
     payload: (slot) => points[slot]!.payload,
     id: (slot) => points[slot]!.id ?? slot,
     hasVector: (slot, name) => (points[slot]!.vectors ?? []).includes(name),
+    textIndex: (key) => text[key],
   };
 }
 
 /** Slots (indices into `points`) that the filter accepts. */
-function select(filter: Filter, points: Point[]): number[] {
-  const pred = compileFilter(filter, view(points));
+function select(filter: Filter, points: Point[], text: Record<string, TextIndexParams> = {}): number[] {
+  const pred = compileFilter(filter, view(points, text));
   return points.map((_, i) => i).filter((i) => pred(i));
 }
 
@@ -625,5 +626,32 @@ describe('compileFilter: clauses', () => {
       should: [{ must: [london], must_not: [red] }, { must: [moscow, green] }],
     };
     expect(select(f, points)).toEqual([0, 2, 4]);
+  });
+});
+
+describe('text match with a full-text index', () => {
+  const word: TextIndexParams = { tokenizer: 'word', min_token_len: null, max_token_len: null, lowercase: true };
+  const points: Point[] = [
+    { payload: { t: 'The quick brown fox' } },
+    { payload: { t: 'quickly browning' } },
+    { payload: { t: 'Brown, the FOX; quick!' } },
+  ];
+
+  it('without an index, text is a substring match', () => {
+    expect(select({ must: [{ key: 't', match: { text: 'quick' } }] }, points)).toEqual([0, 1, 2]);
+  });
+
+  it('with an index, every query token must be a token of the document, case folded', () => {
+    expect(select({ must: [{ key: 't', match: { text: 'quick' } }] }, points, { t: word })).toEqual([0, 2]);
+    expect(select({ must: [{ key: 't', match: { text: 'fox BROWN' } }] }, points, { t: word })).toEqual([0, 2]);
+  });
+
+  it('phrase needs the tokens consecutively and in order', () => {
+    expect(select({ must: [{ key: 't', match: { phrase: 'brown fox' } }] }, points, { t: word })).toEqual([0]);
+  });
+
+  it('the prefix tokenizer matches a query token against prefixes of document tokens', () => {
+    const prefix: TextIndexParams = { ...word, tokenizer: 'prefix' };
+    expect(select({ must: [{ key: 't', match: { text: 'quic brow' } }] }, points, { t: prefix })).toEqual([0, 1, 2]);
   });
 });

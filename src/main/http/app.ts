@@ -10,6 +10,7 @@ import type { Engine } from '../engine.js';
 import { failure, toFailure } from './envelope.js';
 import { collectionRoutes } from './routes/collections.js';
 import { HEALTH_PATHS, healthRoutes } from './routes/health.js';
+import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
 
@@ -64,5 +65,6 @@ export async function buildApp(config: Config, engine: Engine): Promise<FastifyI
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine });
   await app.register(searchRoutes, { engine });
+  await app.register(payloadRoutes, { engine });
   return app;
 }

@@ -6,7 +6,8 @@ import type { Op, RequestOf, ResultOf } from '../../shared/protocol.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
-type ShardOp = Exclude<Op, 'ping' | 'openShards' | 'updateConfig' | 'dropShards'>;
+type ControlOp = 'openShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
+type ShardOp = Exclude<Op, 'ping' | ControlOp>;
 /** A shard request without its address (collection, shard), which the router fills in. */
 export type ShardCall<O extends ShardOp> = Omit<RequestOf<O>, 'collection' | 'shard'>;
 
@@ -54,7 +55,7 @@ export class ShardRouter {
   }
 
   /** Control messages to every worker owning one of the collection's shards. */
-  async control(meta: CollectionMeta, make: (shards: number[]) => RequestOf<'openShards' | 'updateConfig' | 'dropShards'>): Promise<void> {
+  async control(meta: CollectionMeta, make: (shards: number[]) => RequestOf<ControlOp>): Promise<void> {
     const byWorker = new Map<number, number[]>();
     for (let s = 0; s < meta.config.shard_number; s++) {
       const w = this.workerOf(meta, s);

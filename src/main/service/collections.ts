@@ -56,6 +56,7 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
     shard_number: req.shard_number ?? defaultShards,
     hnsw_config: hnsw,
     on_disk_payload: req.on_disk_payload ?? true,
+    payload_schema: {},
   };
 }
 
@@ -103,6 +104,14 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
   const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
   const points = shards.reduce((n, s) => n + s.points, 0);
   const indexed = shards.reduce((n, s) => n + Object.values(s.indexedVectors).reduce((a, b) => a + b, 0), 0);
+  const payloadSchema: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(meta.config.payload_schema)) {
+    payloadSchema[key] = {
+      data_type: schema.type,
+      ...(schema.params !== undefined ? { params: schema.params } : {}),
+      points: shards.reduce((n, s) => n + (s.indexedPayload[key] ?? 0), 0),
+    };
+  }
   return {
     status: 'green',
     optimizer_status: 'ok',
@@ -131,7 +140,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
       wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
       quantization_config: null,
     },
-    payload_schema: {},
+    payload_schema: payloadSchema,
   };
 }
 

@@ -1,6 +1,8 @@
 // Point operations: upsert, retrieve, delete, update vectors, count, scroll.
 
+import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
+import type { OrderBySpec } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord } from '../../shared/types.js';
@@ -14,12 +16,12 @@ export interface UpdateResult {
   status: 'acknowledged' | 'completed';
 }
 
-function updateResult(opId: number, wait: boolean): UpdateResult {
+export function updateResult(opId: number, wait: boolean): UpdateResult {
   return { operation_id: opId, status: wait ? 'completed' : 'acknowledged' };
 }
 
 /** Runs one write per shard; a failure after some shards applied says so (spec 7.3 rule 1). */
-async function perShard(parts: Promise<unknown>[]): Promise<void> {
+export async function perShard(parts: Promise<unknown>[]): Promise<void> {
   const settled = await Promise.allSettled(parts);
   const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed.length === 0) return;
@@ -80,11 +82,7 @@ export async function doUpdateVectors(engine: Engine, name: string, req: UpdateV
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key', 'update_filter']);
   const points = checkPoints(meta, req.points, true);
-  // All ids must exist before any shard changes anything: a 404 leaves every vector as it was.
-  const ids = [...new Set(points.map((p) => p.id))];
-  const found = new Set((await retrieve(engine, meta, ids, { with_payload: false, with_vector: false })).map((r) => r.id));
-  const missing = ids.find((id) => !found.has(id));
-  if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+  await requireExisting(engine, meta, points.map((p) => p.id));
   return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait), wait);
 }
 
@@ -108,6 +106,14 @@ export async function doDeletePoints(engine: Engine, name: string, req: PointsSe
     );
   }
   return updateResult(opId, wait);
+}
+
+/** Every id must exist before any shard changes anything: a 404 leaves every point as it was. */
+export async function requireExisting(engine: Engine, meta: CollectionMeta, ids: readonly PointId[]): Promise<void> {
+  const unique = [...new Set(ids)];
+  const found = new Set((await retrieve(engine, meta, unique, { with_payload: false, with_vector: false })).map((r) => r.id));
+  const missing = unique.find((id) => !found.has(id));
+  if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
 }
 
 async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector'>): Promise<PointRecord[]> {
@@ -142,18 +148,21 @@ export async function doCount(engine: Engine, name: string, req: CountPoints): P
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const filter = parseFilter(req.filter);
-  const counts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter });
+  const counts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter, exact: req.exact ?? true });
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
 
 export async function doScroll(engine: Engine, name: string, req: ScrollPoints): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
-  if (req.order_by !== undefined) throw QuiverError.badInput('order_by needs a payload index on its key; payload indexes are not available yet');
   const limit = req.limit ?? 10;
   if (limit > MAX_RESULT_WINDOW) throw QuiverError.badInput(`limit must not exceed ${MAX_RESULT_WINDOW}, got ${limit}`);
   const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
   const filter = parseFilter(req.filter);
+  if (req.order_by !== undefined && req.order_by !== null) {
+    if (offset !== null) throw QuiverError.badInput('Cannot use an `offset` when using `order_by`; use `order_by.start_from` instead');
+    return scrollOrdered(engine, meta, orderBySpec(req.order_by), limit, filter, req);
+  }
   const parts = await engine.router.fanOut<'scroll'>(meta, {
     op: 'scroll',
     offset,
@@ -166,3 +175,36 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
   return { points: merged.slice(0, limit), next_page_offset: merged[limit]?.id ?? null };
 }
 
+
+function orderBySpec(o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
+  if (typeof o === 'string') return { key: o, direction: 'asc', startFrom: null };
+  let startFrom: number | null = null;
+  if (typeof o.start_from === 'number') startFrom = o.start_from;
+  else if (typeof o.start_from === 'string') {
+    startFrom = parseDatetime(o.start_from);
+    if (Number.isNaN(startFrom)) throw QuiverError.badInput(`order_by.start_from: '${o.start_from}' is neither a number nor an RFC 3339 datetime`);
+  }
+  return { key: o.key, direction: o.direction ?? 'asc', startFrom };
+}
+
+/** Scroll in the order of an indexed payload value: each shard's first `limit`, merged. No next page offset (as Qdrant). */
+async function scrollOrdered(
+  engine: Engine,
+  meta: CollectionMeta,
+  orderBy: OrderBySpec,
+  limit: number,
+  filter: ReturnType<typeof parseFilter>,
+  req: ScrollPoints,
+): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
+  const parts = await engine.router.fanOut<'scrollOrdered'>(meta, {
+    op: 'scrollOrdered',
+    orderBy,
+    limit,
+    filter,
+    withPayload: payloadSelector(req.with_payload, true),
+    withVector: vectorSelector(req.with_vector),
+  });
+  const dir = orderBy.direction === 'asc' ? 1 : -1;
+  const merged = parts.flat().sort((a, b) => dir * (a.order_value - b.order_value) || comparePointIds(a.id, b.id));
+  return { points: merged.slice(0, limit), next_page_offset: null };
+}

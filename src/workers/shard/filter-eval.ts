@@ -5,12 +5,15 @@
 
 import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
 import { parseDatetime } from '../../shared/datetime.js';
-import type { JsonValue, Payload, PointId } from '../../shared/types.js';
+import type { JsonValue, Payload, PointId, TextIndexParams } from '../../shared/types.js';
+import { phraseMatches, textMatches } from '../index/tokenizer.js';
 
 export interface FilterView {
   payload(slot: number): Payload | null;
   id(slot: number): PointId;
   hasVector(slot: number, name: string): boolean;
+  /** The text index on a key, if any: with one, text matches compare tokens, not substrings. */
+  textIndex(key: string): TextIndexParams | undefined;
 }
 
 type Ctx = { payload: Payload; slot: number; nestedDepth: number };
@@ -20,7 +23,7 @@ function asList<T>(v: T[] | T | undefined): T[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-interface PathPart {
+export interface PathPart {
   name: string;
   flatten: boolean;
   index: number | null;
@@ -66,7 +69,12 @@ function leaves(values: JsonValue[]): JsonValue[] {
   return values.flatMap((v) => (Array.isArray(v) ? v : [v]));
 }
 
-function matchPred(match: Match): (v: JsonValue) => boolean {
+/** The values a condition on `path` compares against: what a field index on that key holds. */
+export function fieldValues(payload: Payload, path: PathPart[]): JsonValue[] {
+  return leaves(valuesAt(payload, path));
+}
+
+function matchPred(match: Match, text: TextIndexParams | undefined): (v: JsonValue) => boolean {
   if ('value' in match) {
     const want = match.value;
     return (v) => v === want;
@@ -82,9 +90,11 @@ function matchPred(match: Match): (v: JsonValue) => boolean {
   }
   if ('text' in match) {
     const needle = match.text;
+    if (text !== undefined) return (v) => typeof v === 'string' && textMatches(v, needle, text);
     return (v) => typeof v === 'string' && v.includes(needle);
   }
   const phrase = match.phrase;
+  if (text !== undefined) return (v) => typeof v === 'string' && phraseMatches(v, phrase, text);
   return (v) => typeof v === 'string' && v.includes(phrase);
 }
 
@@ -147,12 +157,12 @@ function isEmptyValues(raw: JsonValue[]): boolean {
   return raw.every((v) => v === null || (Array.isArray(v) && v.length === 0));
 }
 
-function fieldPred(c: FieldCondition): Pred {
+function fieldPred(c: FieldCondition, view: FilterView): Pred {
   const path = parsePath(c.key);
   const checks: ((raw: JsonValue[]) => boolean)[] = [];
   const anyLeaf = (p: (v: JsonValue) => boolean) => (raw: JsonValue[]) => leaves(raw).some(p);
   if (c.match !== undefined) {
-    const p = matchPred(c.match);
+    const p = matchPred(c.match, view.textIndex(c.key));
     if ('except' in c.match) {
       // Qdrant: an empty or missing field satisfies `except`.
       checks.push((raw) => {
@@ -221,7 +231,7 @@ function fieldPred(c: FieldCondition): Pred {
 }
 
 function conditionPred(c: Condition, view: FilterView): Pred {
-  if ('key' in c) return fieldPred(c);
+  if ('key' in c) return fieldPred(c, view);
   if ('has_id' in c) {
     const ids = new Set<PointId>(c.has_id);
     return (ctx) => ctx.nestedDepth === 0 && ids.has(view.id(ctx.slot));

@@ -7,12 +7,13 @@
 // VectorStore (SharedArrayBuffer chunks), a presence bitmap and an HNSW index (none for
 // Manhattan, which hnswlib lacks: it is always searched exactly).
 
-import type { PointBatch, SearchSpec, ShardInfo } from '../../shared/protocol.js';
+import type { OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo } from '../../shared/protocol.js';
 import { bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import type {
   CollectionMeta,
+  FieldIndexSchema,
   Payload,
   PayloadSelector,
   PointId,
@@ -23,7 +24,9 @@ import type {
 import { HnswIndex } from '../index/hnsw.js';
 import { metricFor, type Metric } from '../index/distance.js';
 import { VectorStore } from '../storage/vector-store.js';
-import { compileFilter, type FilterView } from './filter-eval.js';
+import { createFieldIndex, planCandidates, RangeIndex, type FieldIndex } from '../index/payload-index.js';
+import { compileFilter, fieldValues, parsePath, type FilterView, type PathPart } from './filter-eval.js';
+import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
 import { IdTracker } from './id-tracker.js';
 import { comparePointIds } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
@@ -46,6 +49,8 @@ export class Shard {
   readonly #payloads: (Payload | null)[] = [];
   readonly #spaces = new Map<string, VectorSpace>();
   readonly #names: string[];
+  readonly #indexes = new Map<string, FieldIndex>();
+  readonly #indexPaths = new Map<string, PathPart[]>();
   #maxVersion = 0;
 
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb) {
@@ -67,6 +72,34 @@ export class Shard {
             ? null
             : new HnswIndex({ space: metric.hnswSpace, dim: params.size, m: hnsw.m, efConstruct: hnsw.ef_construct }),
       });
+    }
+    for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
+  }
+
+  // ---- payload indexes ----------------------------------------------------------------------
+
+  /** Builds (or rebuilds) the index on `key` from every live point's payload. */
+  createIndex(key: string, schema: FieldIndexSchema): void {
+    const index = createFieldIndex(schema);
+    const path = parsePath(key);
+    for (const slot of this.#ids.sortedSlots()) {
+      const payload = this.#payloads[slot];
+      if (payload) index.add(slot, fieldValues(payload, path));
+    }
+    this.#indexes.set(key, index);
+    this.#indexPaths.set(key, path);
+  }
+
+  dropIndex(key: string): void {
+    this.#indexes.delete(key);
+    this.#indexPaths.delete(key);
+  }
+
+  /** Keeps every index in step with the slot's current payload (null: the slot is gone). */
+  #reindex(slot: number, payload: Payload | null): void {
+    for (const [key, index] of this.#indexes) {
+      index.remove(slot);
+      if (payload) index.add(slot, fieldValues(payload, this.#indexPaths.get(key)!));
     }
   }
 
@@ -114,6 +147,7 @@ export class Shard {
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads[slot] = payload;
+    this.#reindex(slot, payload);
     for (const space of this.#spaces.values()) {
       const v = vectors[space.name];
       if (v !== undefined) {
@@ -214,6 +248,7 @@ export class Shard {
         this.#setPresent(space, slot, false);
       }
       this.#payloads[slot] = null;
+      this.#reindex(slot, null);
       last = this.#db.points.remove([this.collection, this.shard, id]);
       deleted++;
     }
@@ -222,13 +257,56 @@ export class Shard {
     return deleted;
   }
 
+  /** Set, overwrite, delete keys or clear the payload of the points named or matched; all named ids must exist. */
+  async updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    if (ids !== null) {
+      const missing = ids.find((id) => this.#ids.slotOf(id) === undefined);
+      if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+    }
+    const targets = ids ?? this.#matching(filter);
+    let last: Promise<boolean> | null = null;
+    for (const id of targets) {
+      const slot = this.#ids.slotOf(id)!;
+      const payload = applyPayloadOp(this.#payloads[slot] ?? null, op);
+      this.#payloads[slot] = payload;
+      this.#reindex(slot, payload);
+      this.#ids.setVersion(slot, opId);
+      last = this.#persist(id, slot);
+    }
+    if (opId > this.#maxVersion) this.#maxVersion = opId;
+    await this.#durable(last, wait);
+    return targets.length;
+  }
+
   // ---- reads --------------------------------------------------------------------------------
 
   readonly #view: FilterView = {
     payload: (slot) => this.#payloads[slot] ?? null,
     id: (slot) => this.#ids.idOf(slot)!,
     hasVector: (slot, name) => this.#spaces.get(name)?.present[slot] === 1,
+    textIndex: (key) => {
+      const schema = this.#indexes.get(key)?.schema;
+      return schema?.type === 'text' ? schema.text : undefined;
+    },
   };
+
+  /** Candidate slots from the payload indexes, or null when no index narrows the filter. */
+  #candidates(filter: Filter | null): Set<number> | null {
+    if (filter === null) return null;
+    return planCandidates(filter, this.#indexes, (ids) => {
+      const out = new Set<number>();
+      for (const id of ids) {
+        const slot = this.#ids.slotOf(id);
+        if (slot !== undefined) out.add(slot);
+      }
+      return out;
+    });
+  }
+
+  /** Candidate slots in external id order. */
+  #sortedById(slots: Iterable<number>): number[] {
+    return [...slots].sort((a, b) => comparePointIds(this.#ids.idOf(a)!, this.#ids.idOf(b)!));
+  }
 
   #predicate(filter: Filter | null): ((slot: number) => boolean) | null {
     return filter === null ? null : compileFilter(filter, this.#view);
@@ -237,7 +315,7 @@ export class Shard {
   #matching(filter: Filter | null): PointId[] {
     const pred = this.#predicate(filter);
     const out: PointId[] = [];
-    for (const slot of this.#ids.sortedSlots()) {
+    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
       if (pred === null || pred(slot)) out.push(this.#ids.idOf(slot)!);
     }
     return out;
@@ -270,11 +348,14 @@ export class Shard {
     return out;
   }
 
-  count(filter: Filter | null): number {
+  /** Exact, or (exact=false) the index's candidate count where an index narrows the filter. */
+  count(filter: Filter | null, exact: boolean): number {
     if (filter === null) return this.#ids.live;
+    const candidates = this.#candidates(filter);
+    if (!exact && candidates !== null) return candidates.size;
     const pred = this.#predicate(filter)!;
     let n = 0;
-    for (const slot of this.#ids.sortedSlots()) if (pred(slot)) n++;
+    for (const slot of candidates ?? this.#ids.sortedSlots()) if (pred(slot)) n++;
     return n;
   }
 
@@ -286,7 +367,8 @@ export class Shard {
     withPayload: PayloadSelector,
     withVector: VectorSelector,
   ): PointRecord[] {
-    const sorted = this.#ids.sortedSlots();
+    const candidates = this.#candidates(filter);
+    const sorted = candidates === null ? this.#ids.sortedSlots() : this.#sortedById(candidates);
     let lo = 0;
     if (offset !== null) {
       let hi = sorted.length;
@@ -305,6 +387,36 @@ export class Shard {
     return out;
   }
 
+  /**
+   * Up to `limit` points in the order of an indexed numeric or datetime key, from `startFrom`
+   * (inclusive) on. A point with several values appears once per value, as in Qdrant.
+   */
+  scrollOrdered(
+    order: OrderBySpec,
+    limit: number,
+    filter: Filter | null,
+    withPayload: PayloadSelector,
+    withVector: VectorSelector,
+  ): OrderedRecord[] {
+    const index = this.#indexes.get(order.key);
+    if (!(index instanceof RangeIndex)) {
+      throw QuiverError.badInput(`No range index for \`order_by\` key \`${order.key}\`. Please create one to use \`order_by\`.`);
+    }
+    const { values, slots } = index.column();
+    const pred = this.#predicate(filter);
+    const out: OrderedRecord[] = [];
+    const take = (i: number): void => {
+      const slot = slots[i]!;
+      if (pred === null || pred(slot)) out.push({ ...this.#record(slot, withPayload, withVector), order_value: values[i]! });
+    };
+    if (order.direction === 'asc') {
+      for (let i = order.startFrom === null ? 0 : index.lowerBound(order.startFrom); i < values.length && out.length < limit; i++) take(i);
+    } else {
+      for (let i = (order.startFrom === null ? values.length : index.lowerBound(order.startFrom, true)) - 1; i >= 0 && out.length < limit; i--) take(i);
+    }
+    return out;
+  }
+
   search(spec: SearchSpec): ScoredPoint[] {
     const space = this.#space(spec.vector);
     const { metric } = space;
@@ -318,13 +430,26 @@ export class Shard {
       space.present[slot] === 1 && !excluded.has(slot) && (pred === null || pred(slot));
 
     const top = new TopK(spec.k, metric.higherIsBetter);
-    // A filter that leaves few candidates is scored exactly: HNSW walking a graph whose nodes
-    // mostly fail the filter loses recall. Without payload indexes the candidates are found by
-    // a scan (issue 3 brings index-driven candidates).
-    const candidates = pred !== null && !spec.exact && space.index !== null ? this.#filtered(accept) : null;
+    // Plan as Qdrant does: a filter that leaves few candidates is scored exactly (HNSW walking a
+    // graph whose nodes mostly fail the filter loses recall); many candidates go through HNSW
+    // with the filter applied during the walk. Payload indexes give the candidates (and so the
+    // cardinality) cheaply; without one they come from a scan of the payloads.
+    let candidates: Iterable<number> | null = null;
+    let cardinality = 0;
+    if (pred !== null && !spec.exact && space.index !== null) {
+      const fromIndex = this.#candidates(spec.filter);
+      if (fromIndex !== null) {
+        candidates = fromIndex;
+        cardinality = fromIndex.size;
+      } else {
+        const scanned = this.#filtered(accept);
+        candidates = scanned;
+        cardinality = scanned.length;
+      }
+    }
     const threshold = Math.max(this.#meta.config.hnsw_config.full_scan_threshold, spec.k);
-    if (candidates !== null && candidates.length <= threshold) {
-      for (const slot of candidates) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+    if (candidates !== null && cardinality <= threshold) {
+      for (const slot of candidates) if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
     } else if (spec.exact || space.index === null) {
       for (const slot of this.#ids.sortedSlots()) {
         if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
@@ -350,6 +475,8 @@ export class Shard {
   info(worker: number): ShardInfo {
     const indexedVectors: Record<string, number> = {};
     for (const space of this.#spaces.values()) indexedVectors[space.name] = space.index?.size ?? 0;
-    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors };
+    const indexedPayload: Record<string, number> = {};
+    for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
+    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, indexedPayload };
   }
 }

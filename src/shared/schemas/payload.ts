@@ -1,0 +1,53 @@
+import Type, { type Static } from 'typebox';
+import { ExtendedPointId, Filter, ShardKeySelector } from './common.js';
+
+const PayloadObject = Type.Record(Type.String(), Type.Unknown());
+const Selection = {
+  points: Type.Optional(Type.Union([Type.Array(ExtendedPointId), Type.Null()])),
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  shard_key: Type.Optional(ShardKeySelector),
+};
+
+export const SetPayload = Type.Object({
+  payload: PayloadObject,
+  ...Selection,
+  key: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+});
+export type SetPayload = Static<typeof SetPayload>;
+
+export const DeletePayload = Type.Object({ keys: Type.Array(Type.String({ minLength: 1 })), ...Selection });
+export type DeletePayload = Static<typeof DeletePayload>;
+
+export const ClearPayload = Type.Object(Selection);
+export type ClearPayload = Static<typeof ClearPayload>;
+
+const SchemaType = Type.Union(
+  ['keyword', 'integer', 'float', 'geo', 'text', 'bool', 'datetime', 'uuid'].map((t) => Type.Literal(t)),
+);
+
+export const FieldSchemaParams = Type.Object(
+  {
+    type: SchemaType,
+    tokenizer: Type.Optional(Type.Union([Type.Literal('prefix'), Type.Literal('whitespace'), Type.Literal('word'), Type.Literal('multilingual')])),
+    min_token_len: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    max_token_len: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    lowercase: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    lookup: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    range: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    is_principal: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    is_tenant: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  },
+  { additionalProperties: true },
+);
+
+export const CreateFieldIndex = Type.Object({
+  field_name: Type.String({ minLength: 1 }),
+  field_schema: Type.Optional(Type.Union([SchemaType, FieldSchemaParams, Type.Null()])),
+});
+export type CreateFieldIndex = Static<typeof CreateFieldIndex>;
+
+export const FieldNameParams = Type.Object({
+  collection_name: Type.String({ minLength: 1, maxLength: 255 }),
+  field_name: Type.String({ minLength: 1 }),
+});
