@@ -43,6 +43,8 @@ export interface SearchSpec {
   filter: Filter | null;
   /** Ids left out of the results (query by point id leaves the point itself out). */
   exclude: PointId[];
+  /** When set, only these points are scored (exactly): re-ranking of prefetched candidates. */
+  only: PointId[] | null;
   withPayload: PayloadSelector;
   withVector: VectorSelector;
 }
@@ -98,6 +100,7 @@ export type ShardRequest =
       withPayload: PayloadSelector;
       withVector: VectorSelector;
     } & ShardAddress)
+  | ({ op: 'sample'; limit: number; filter: Filter | null; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
   | ({ op: 'shardInfo' } & ShardAddress);
 
 export type Op = ShardRequest['op'];
@@ -130,6 +133,7 @@ export interface ResultMap {
   dropIndex: null;
   payload: { applied: number };
   scrollOrdered: OrderedRecord[];
+  sample: PointRecord[];
   upsert: { applied: number };
   updateVectors: { applied: number };
   delete: { deleted: number };

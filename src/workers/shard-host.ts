@@ -90,6 +90,8 @@ export class ShardHost {
         return this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector);
       case 'scrollOrdered':
         return this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector);
+      case 'sample':
+        return this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector);
       case 'shardInfo':
         return this.#get(req.collection, req.shard).info(this.#worker);
       default:

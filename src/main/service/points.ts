@@ -176,7 +176,7 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
 }
 
 
-function orderBySpec(o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
+export function orderBySpec(o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
   if (typeof o === 'string') return { key: o, direction: 'asc', startFrom: null };
   let startFrom: number | null = null;
   if (typeof o.start_from === 'number') startFrom = o.start_from;

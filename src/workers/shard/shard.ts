@@ -417,6 +417,19 @@ export class Shard {
     return out;
   }
 
+  /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
+  sample(limit: number, filter: Filter | null, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
+    const pred = this.#predicate(filter);
+    const pool: number[] = [];
+    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) if (pred === null || pred(slot)) pool.push(slot);
+    const n = Math.min(limit, pool.length);
+    for (let i = 0; i < n; i++) {
+      const j = i + Math.floor(Math.random() * (pool.length - i));
+      [pool[i], pool[j]] = [pool[j]!, pool[i]!];
+    }
+    return pool.slice(0, n).map((slot) => this.#record(slot, withPayload, withVector));
+  }
+
   search(spec: SearchSpec): ScoredPoint[] {
     const space = this.#space(spec.vector);
     const { metric } = space;
@@ -436,7 +449,14 @@ export class Shard {
     // cardinality) cheaply; without one they come from a scan of the payloads.
     let candidates: Iterable<number> | null = null;
     let cardinality = 0;
-    if (pred !== null && !spec.exact && space.index !== null) {
+    if (spec.only !== null) {
+      const slots: number[] = [];
+      for (const id of spec.only) {
+        const slot = this.#ids.slotOf(id);
+        if (slot !== undefined) slots.push(slot);
+      }
+      candidates = slots;
+    } else if (pred !== null && !spec.exact && space.index !== null) {
       const fromIndex = this.#candidates(spec.filter);
       if (fromIndex !== null) {
         candidates = fromIndex;
@@ -448,7 +468,7 @@ export class Shard {
       }
     }
     const threshold = Math.max(this.#meta.config.hnsw_config.full_scan_threshold, spec.k);
-    if (candidates !== null && cardinality <= threshold) {
+    if (candidates !== null && (spec.only !== null || cardinality <= threshold)) {
       for (const slot of candidates) if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
     } else if (spec.exact || space.index === null) {
       for (const slot of this.#ids.sortedSlots()) {
