@@ -1,0 +1,74 @@
+// The client against a real server: every endpoint family, and the start-up retry while a
+// server with data is still loading its shards.
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { QuiverClient, QuiverClientError } from '../../src/client/index.js';
+import { randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+
+const dataDir = tempDataDir();
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop('SIGKILL');
+  removeDir(dataDir);
+});
+
+describe('QuiverClient', () => {
+  it('drives every endpoint family', async () => {
+    const s = await startServer({ dataDir, shards: 2 });
+    servers.push(s);
+    const c = new QuiverClient({ url: s.url });
+    expect((await c.health()).version).toMatch(/^1\./);
+    expect(await c.createCollection('cl', { vectors: { size: 3, distance: 'Euclid' } })).toBe(true);
+    expect((await c.collectionExists('cl')).exists).toBe(true);
+    expect((await c.upsert('cl', { points: [{ id: 1, vector: [0, 0, 0], payload: { k: 'a' } }, { id: 2, vector: [1, 1, 1] }] })).status).toBe('completed');
+    expect((await c.getPoint('cl', 1)).payload).toEqual({ k: 'a' });
+    expect((await c.retrieve('cl', { ids: [2] }))[0]!.id).toBe(2);
+    expect((await c.search('cl', { vector: [1, 1, 1], limit: 1 }))[0]!.id).toBe(2);
+    expect((await c.query('cl', { query: [0, 0, 0], limit: 1 })).points[0]!.id).toBe(1);
+    expect((await c.searchBatch('cl', [{ vector: [0, 0, 0], limit: 1 }]))[0]![0]!.id).toBe(1);
+    expect((await c.queryBatch('cl', [{ query: [1, 1, 1], limit: 1 }]))[0]!.points[0]!.id).toBe(2);
+    await c.updateVectors('cl', { points: [{ id: 2, vector: [5, 5, 5] }] });
+    await c.setPayload('cl', { points: [2], payload: { k: 'b' } });
+    await c.createIndex('cl', { field_name: 'k', field_schema: 'keyword' });
+    expect((await c.getCollection('cl')).payload_schema.k).toEqual({ data_type: 'keyword', points: 2 });
+    expect((await c.count('cl', { filter: { must: [{ key: 'k', match: { value: 'b' } }] } })).count).toBe(1);
+    await c.overwritePayload('cl', { points: [1], payload: { z: 1 } });
+    await c.deletePayload('cl', { points: [1], keys: ['z'] });
+    await c.clearPayload('cl', { points: [2] });
+    expect((await c.scroll('cl', { limit: 10 })).points.map((p) => p.payload)).toEqual([{}, {}]);
+    await c.deleteIndex('cl', 'k');
+    await c.deletePoints('cl', { points: [1] });
+    expect((await c.count('cl')).count).toBe(1);
+    expect(await c.updateCollection('cl', { hnsw_config: { m: 32 } })).toBe(true);
+    const err = await c.getCollection('nope').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QuiverClientError);
+    expect((err as QuiverClientError).status).toBe(404);
+    expect(await c.deleteCollection('cl')).toBe(true);
+    expect((await c.listCollections()).collections.map((x) => x.name)).not.toContain('cl');
+
+    // Data for the next test, so that loading takes a moment.
+    await c.createCollection('big', { vectors: { size: 32, distance: 'Cosine' } });
+    const data = randomVectors(10_000, 32, 9);
+    for (let i = 0; i < data.length; i += 2000) {
+      await c.upsert('big', { points: data.slice(i, i + 2000).map((v, j) => ({ id: i + j, vector: v })) });
+    }
+    await s.stop('SIGTERM');
+  }, 180_000);
+
+  it('retries through 412 while a restarted server loads, then answers', async () => {
+    const s = await startServer({ dataDir, shards: 2, waitReady: false });
+    servers.push(s);
+    const statuses: number[] = [];
+    const counting: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      statuses.push(res.status);
+      return res;
+    };
+    const c = new QuiverClient({ url: s.url, fetch: counting });
+    const count = await c.count('big');
+    expect(count.count).toBe(10_000);
+    expect(statuses[0]).toBe(412);
+    expect(statuses[statuses.length - 1]).toBe(200);
+    expect(statuses.length).toBeLessThanOrEqual(6);
+  });
+});
