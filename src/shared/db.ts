@@ -25,6 +25,8 @@ export interface StoredPoint {
   p: Payload | null;
   /** Raw little-endian Float32 bytes per vector name. */
   x: Record<string, Uint8Array>;
+  /** Sparse vectors per name: Uint32 index bytes and Float32 value bytes. */
+  s?: Record<string, { i: Uint8Array; v: Uint8Array }>;
 }
 
 export type PointKey = [number, number, PointId];
@@ -52,7 +54,7 @@ export function shardRange(collection: number, shard: number): { start: PointKey
   return { start: [collection, shard, 0], end: [collection, shard + 1] };
 }
 
-export function vectorBytes(v: Float32Array): Uint8Array {
+export function vectorBytes(v: Float32Array | Uint32Array): Uint8Array {
   return Buffer.from(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
 }
 
@@ -60,4 +62,10 @@ export function bytesVector(b: Uint8Array): Float32Array {
   const copy = new Uint8Array(b.byteLength);
   copy.set(b);
   return new Float32Array(copy.buffer);
+}
+
+export function bytesU32(b: Uint8Array): Uint32Array {
+  const copy = new Uint8Array(b.byteLength);
+  copy.set(b);
+  return new Uint32Array(copy.buffer);
 }

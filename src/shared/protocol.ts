@@ -24,17 +24,37 @@ export interface VectorColumn {
   present: Uint8Array | null;
 }
 
+/** A sparse vector, indices ascending and unique. */
+export interface SparseVec {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
+/**
+ * Sparse vectors of one name for a batch: point i's entries are [offsets[i], offsets[i+1]) of
+ * `indices`/`values`, when present[i] is 1.
+ */
+export interface SparseColumn {
+  offsets: Int32Array;
+  indices: Uint32Array;
+  values: Float32Array;
+  present: Uint8Array;
+}
+
 export interface PointBatch {
   ids: PointId[];
   /** Upsert: the whole payload (null = empty). Unused by updateVectors. */
   payloads: (Payload | null)[];
   vectors: Record<string, VectorColumn>;
+  sparse: Record<string, SparseColumn>;
 }
 
 export interface SearchSpec {
   vector: string;
-  /** Already normalised for Cosine. */
+  /** Already normalised for Cosine. Empty for a sparse search. */
   query: Float32Array;
+  /** A sparse query (weights already multiplied by idf where the vector's modifier says so), or null. */
+  sparse: SparseVec | null;
   /** How many results this shard returns (limit + offset of the request). */
   k: number;
   ef: number;
@@ -101,6 +121,8 @@ export type ShardRequest =
       withVector: VectorSelector;
     } & ShardAddress)
   | ({ op: 'sample'; limit: number; filter: Filter | null; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
+  | ({ op: 'sparseStats'; vector: string; terms: number[] } & ShardAddress)
+  | ({ op: 'deleteVectors'; opId: number; wait: boolean; names: string[]; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'shardInfo' } & ShardAddress);
 
 export type Op = ShardRequest['op'];
@@ -134,6 +156,8 @@ export interface ResultMap {
   payload: { applied: number };
   scrollOrdered: OrderedRecord[];
   sample: PointRecord[];
+  sparseStats: { points: number; df: number[] };
+  deleteVectors: { applied: number };
   upsert: { applied: number };
   updateVectors: { applied: number };
   delete: { deleted: number };

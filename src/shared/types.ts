@@ -50,9 +50,16 @@ export interface FieldIndexSchema {
   params?: Record<string, JsonValue>;
 }
 
+export interface SparseVectorParams {
+  modifier: 'none' | 'idf';
+  index?: { full_scan_threshold?: number; on_disk?: boolean };
+}
+
 export interface CollectionConfig {
   /** Named vectors; an unnamed collection has exactly one entry, under DEFAULT_VECTOR. */
   vectors: Record<string, VectorParams>;
+  /** Sparse vectors by name (always named). */
+  sparse_vectors: Record<string, SparseVectorParams>;
   shard_number: number;
   hnsw_config: HnswConfig;
   on_disk_payload: boolean;
@@ -82,8 +89,13 @@ export interface PointRecord {
   vector?: VectorOutput | null;
 }
 
+export interface SparseVector {
+  indices: number[];
+  values: number[];
+}
+
 /** A vector as returned to clients: a plain array for an unnamed collection, a map of names otherwise. */
-export type VectorOutput = number[] | Record<string, number[]>;
+export type VectorOutput = number[] | Record<string, number[] | SparseVector>;
 
 /** What a request wants back of each point's payload and vectors, after the REST/gRPC forms are normalised. */
 export type PayloadSelector =

@@ -92,6 +92,10 @@ export class ShardHost {
         return this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector);
       case 'sample':
         return this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector);
+      case 'sparseStats':
+        return this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms);
+      case 'deleteVectors':
+        return { applied: await this.#get(req.collection, req.shard).deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) };
       case 'shardInfo':
         return this.#get(req.collection, req.shard).info(this.#worker);
       default:

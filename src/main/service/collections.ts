@@ -1,8 +1,14 @@
 // Collection operations: create, inspect, update, delete, list.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn, VectorsConfig } from '../../shared/schemas/collections.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type CollectionConfig, type CollectionMeta, type HnswConfig, type VectorParams } from '../../shared/types.js';
+import type {
+  CreateCollection,
+  SparseVectorParams as SparseVectorParamsIn,
+  UpdateCollection,
+  VectorParams as VectorParamsIn,
+  VectorsConfig,
+} from '../../shared/schemas/collections.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type VectorParams } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
 
 const NAME_RE = /^[^/\\:*?"<>|\0]+$/;
@@ -36,23 +42,37 @@ function isSingle(v: VectorsConfig): v is VectorParamsIn {
   return typeof (v as { size?: unknown }).size === 'number' && typeof (v as { distance?: unknown }).distance === 'string';
 }
 
+function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): SparseVectorParams {
+  const out: SparseVectorParams = { modifier: p.modifier ?? current?.modifier ?? 'none' };
+  const index = { ...current?.index };
+  if (p.index?.full_scan_threshold !== undefined && p.index.full_scan_threshold !== null) index.full_scan_threshold = p.index.full_scan_threshold;
+  if (typeof p.index?.on_disk === 'boolean') index.on_disk = p.index.on_disk;
+  if (Object.keys(index).length > 0) out.index = index;
+  return out;
+}
+
 export function buildConfig(req: CreateCollection, defaultShards: number): CollectionConfig {
   const v = req.vectors ?? req.vectors_config;
-  if (v === undefined) throw QuiverError.badInput('vectors_config is required');
-  if (req.sparse_vectors !== undefined && req.sparse_vectors !== null) {
-    throw QuiverError.badInput('sparse_vectors are not supported yet');
-  }
+  const sparse: Record<string, SparseVectorParams> = {};
+  for (const [name, p] of Object.entries(req.sparse_vectors ?? {})) sparse[name] = sparseParams(p);
+  if (v === undefined && Object.keys(sparse).length === 0) throw QuiverError.badInput('vectors_config is required');
   const vectors: Record<string, VectorParams> = {};
-  if (isSingle(v)) {
+  if (v !== undefined && isSingle(v)) {
     vectors[DEFAULT_VECTOR] = vectorParams(v);
-  } else {
+  } else if (v !== undefined) {
     const entries = Object.entries(v);
-    if (entries.length === 0) throw QuiverError.badInput('vectors_config is required: at least one vector must be configured');
+    if (entries.length === 0 && Object.keys(sparse).length === 0) {
+      throw QuiverError.badInput('vectors_config is required: at least one vector must be configured');
+    }
     for (const [name, p] of entries) vectors[name] = vectorParams(p);
+  }
+  for (const name of Object.keys(sparse)) {
+    if (vectors[name] !== undefined) throw QuiverError.badInput(`Vector name '${name}' is both dense and sparse`);
   }
   const hnsw: HnswConfig = { ...DEFAULT_HNSW, ...hnswDiff(req.hnsw_config) };
   return {
     vectors,
+    sparse_vectors: sparse,
     shard_number: req.shard_number ?? defaultShards,
     hnsw_config: hnsw,
     on_disk_payload: req.on_disk_payload ?? true,
@@ -77,6 +97,11 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
   }
+  for (const [sname, diff] of Object.entries(req.sparse_vectors ?? {})) {
+    const current = config.sparse_vectors[sname];
+    if (current === undefined) throw QuiverError.badInput(`Wrong input: Not existing sparse vector name error: ${sname}`);
+    config.sparse_vectors[sname] = sparseParams(diff, current);
+  }
   await engine.updateCollection({ ...meta, config });
   return true;
 }
@@ -97,6 +122,11 @@ function vectorsOut(meta: CollectionMeta): unknown {
   const v = meta.config.vectors;
   const names = Object.keys(v);
   return names.length === 1 && names[0] === DEFAULT_VECTOR ? v[DEFAULT_VECTOR] : v;
+}
+
+function sparseOut(meta: CollectionMeta): Record<string, unknown> {
+  const s = meta.config.sparse_vectors;
+  return Object.keys(s).length === 0 ? {} : { sparse_vectors: s };
 }
 
 export async function doGetCollection(engine: Engine, name: string): Promise<Record<string, unknown>> {
@@ -121,6 +151,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
     config: {
       params: {
         vectors: vectorsOut(meta),
+        ...sparseOut(meta),
         shard_number: meta.config.shard_number,
         replication_factor: 1,
         write_consistency_factor: 1,

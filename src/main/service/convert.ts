@@ -3,10 +3,10 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
-import type { PointBatch, VectorColumn } from '../../shared/protocol.js';
+import type { PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../shared/protocol.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
 
 export function payloadSelector(w: WithPayload | undefined, dflt: boolean): PayloadSelector {
   if (w === undefined) return { kind: dflt ? 'all' : 'none' };
@@ -57,7 +57,10 @@ export function parseIds(raw: readonly unknown[]): PointId[] {
 /** Checks one vector against the collection's params; returns it as float32, normalised for Cosine. */
 export function checkVector(meta: CollectionMeta, name: string, v: readonly number[]): Float32Array {
   const params = meta.config.vectors[name];
-  if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+  if (params === undefined) {
+    if (meta.config.sparse_vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is sparse: send {indices, values}`);
+    throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+  }
   if (v.length !== params.size) {
     throw QuiverError.badInput(`Dimension mismatch for vector '${name}': expected ${params.size}, got ${v.length}`);
   }
@@ -76,14 +79,41 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
   return out;
 }
 
-/** A point's vector struct as a map of names to arrays (a plain array is the unnamed vector). */
-export function namedVectors(v: VectorStruct): Record<string, readonly number[]> {
-  return Array.isArray(v) ? { [DEFAULT_VECTOR]: v } : v;
+/** Checks a sparse vector: a configured sparse name, equal lengths, unique u32 indices, finite values. Sorted by index. */
+export function checkSparse(meta: CollectionMeta, name: string, v: SparseVector): SparseVec {
+  if (meta.config.sparse_vectors[name] === undefined) {
+    if (meta.config.vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is dense: send an array of numbers`);
+    throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+  }
+  if (v.indices.length !== v.values.length) {
+    throw QuiverError.badInput(`Sparse vector '${name}': indices and values must have the same length, got ${v.indices.length} and ${v.values.length}`);
+  }
+  const order = v.indices.map((_, i) => i).sort((a, b) => v.indices[a]! - v.indices[b]!);
+  const indices = new Uint32Array(order.length);
+  const values = new Float32Array(order.length);
+  order.forEach((from, to) => {
+    const idx = v.indices[from]!;
+    const val = v.values[from]!;
+    if (!Number.isInteger(idx) || idx < 0 || idx > 0xffff_ffff) throw QuiverError.badInput(`Sparse vector '${name}': index ${idx} is not an unsigned 32-bit integer`);
+    if (!Number.isFinite(val)) throw QuiverError.badInput(`Sparse vector '${name}' has a non-finite value at index ${idx}`);
+    if (to > 0 && indices[to - 1] === idx) throw QuiverError.badInput(`Sparse vector '${name}': index ${idx} appears more than once`);
+    indices[to] = idx;
+    values[to] = val;
+  });
+  return { indices, values };
+}
+
+type AnyVector = readonly number[] | SparseVector;
+
+/** A point's vector struct as a map of names to vectors (a plain array is the unnamed vector). */
+export function namedVectors(v: VectorStruct): Record<string, AnyVector> {
+  return Array.isArray(v) ? { [DEFAULT_VECTOR]: v } : (v as Record<string, AnyVector>);
 }
 
 export interface PointInput {
   id: PointId;
   vectors: Record<string, Float32Array>;
+  sparse: Record<string, SparseVec>;
   payload: Payload | null;
 }
 
@@ -96,9 +126,15 @@ export function checkPoints(
   return raw.map((p, i) => {
     const id = parsePointId(p.id);
     const vectors: Record<string, Float32Array> = {};
-    for (const [name, v] of Object.entries(namedVectors(p.vector))) vectors[name] = checkVector(meta, name, v);
-    if (requireAll && Object.keys(vectors).length === 0) throw QuiverError.badInput(`points[${i}]: no vector given`);
-    return { id, vectors, payload: checkPayload(p.payload, `points[${i}]`) };
+    const sparse: Record<string, SparseVec> = {};
+    for (const [name, v] of Object.entries(namedVectors(p.vector))) {
+      if (Array.isArray(v)) vectors[name] = checkVector(meta, name, v);
+      else sparse[name] = checkSparse(meta, name, v as SparseVector);
+    }
+    if (requireAll && Object.keys(vectors).length + Object.keys(sparse).length === 0) {
+      throw QuiverError.badInput(`points[${i}]: no vector given`);
+    }
+    return { id, vectors, sparse, payload: checkPayload(p.payload, `points[${i}]`) };
   });
 }
 
@@ -122,6 +158,31 @@ export function packBatch(meta: CollectionMeta, points: readonly PointInput[]): 
     vectors[name] = { data, present };
     transfer.push(data.buffer as ArrayBuffer);
   }
-  return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors }, transfer };
+  const sparse: Record<string, SparseColumn> = {};
+  for (const name of Object.keys(meta.config.sparse_vectors)) {
+    if (!points.some((p) => p.sparse[name] !== undefined)) continue;
+    const offsets = new Int32Array(points.length + 1);
+    const present = new Uint8Array(points.length);
+    let total = 0;
+    points.forEach((p, i) => {
+      const v = p.sparse[name];
+      if (v !== undefined) {
+        present[i] = 1;
+        total += v.indices.length;
+      }
+      offsets[i + 1] = total;
+    });
+    const indices = new Uint32Array(total);
+    const values = new Float32Array(total);
+    points.forEach((p, i) => {
+      const v = p.sparse[name];
+      if (v === undefined) return;
+      indices.set(v.indices, offsets[i]!);
+      values.set(v.values, offsets[i]!);
+    });
+    sparse[name] = { offsets, indices, values, present };
+    transfer.push(offsets.buffer as ArrayBuffer, indices.buffer as ArrayBuffer, values.buffer as ArrayBuffer, present.buffer as ArrayBuffer);
+  }
+  return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors, sparse }, transfer };
 }
 

@@ -13,7 +13,8 @@ import { perShard, requireExisting, updateResult, type UpdateResult } from './po
 
 type Selection = Pick<ClearPayload, 'points' | 'filter' | 'shard_key'>;
 
-function selection(req: Selection): { ids: PointId[] | null; filter: Filter | null } {
+/** The points a request names (all must exist) or the filter it selects them by; exactly one. */
+export function selection(req: Selection): { ids: PointId[] | null; filter: Filter | null } {
   refuseUnsupported(req, ['shard_key']);
   const hasPoints = req.points !== undefined && req.points !== null;
   const filter = parseFilter(req.filter);

@@ -5,7 +5,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { OrderBySpec } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
-import type { CollectionMeta, PointId, PointRecord } from '../../shared/types.js';
+import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
 import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, type PointInput } from './convert.js';
 import { parseFilter } from './filter-parse.js';
@@ -56,7 +56,7 @@ export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, 
     points = checkPoints(meta, req.points, false);
   } else {
     const { ids, vectors, payloads } = req.batch;
-    const named: Record<string, number[][]> = Array.isArray(vectors) ? { '': vectors } : vectors;
+    const named: Record<string, (number[] | SparseVector)[]> = Array.isArray(vectors) ? { '': vectors } : vectors;
     for (const [vname, rows] of Object.entries(named)) {
       if (rows.length !== ids.length) {
         throw QuiverError.badInput(`Wrong input: batch has ${ids.length} ids but ${rows.length} vectors for '${vname}'`);

@@ -7,7 +7,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { comparePointIds, parsePointId } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
-import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
 import { payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
 import { parseFilter } from './filter-parse.js';
@@ -60,14 +60,19 @@ function classify(q: QueryRequest['query']): Kind {
     if ('sample' in o && o.sample !== 'random') throw QuiverError.badInput(`Unknown sample '${String(o.sample)}', expected random`);
     return { kind: 'sample' };
   }
-  if ('indices' in o && 'values' in o) throw QuiverError.badInput('Sparse vector queries are not supported yet');
+  if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o };
   const kind = Object.keys(o)[0] ?? '(empty)';
   if (UNSUPPORTED_QUERY_KINDS.includes(kind)) throw QuiverError.badInput(`Query kind '${kind}' is not supported`);
   throw QuiverError.badInput(`Unknown query kind '${kind}'`);
 }
 
 /** A vector as given, or a point's stored vector (the point itself then left out of results). */
-async function resolveVector(engine: Engine, meta: CollectionMeta, q: unknown, using: string): Promise<{ vector: readonly number[]; exclude: PointId[] }> {
+async function resolveVector(
+  engine: Engine,
+  meta: CollectionMeta,
+  q: unknown,
+  using: string,
+): Promise<{ vector: readonly number[] | SparseVector; exclude: PointId[] }> {
   if (Array.isArray(q)) {
     if (q.length > 0 && Array.isArray(q[0])) throw QuiverError.badInput('Multi-vector queries are not supported');
     return { vector: q as number[], exclude: [] };
@@ -86,7 +91,11 @@ async function resolveVector(engine: Engine, meta: CollectionMeta, q: unknown, u
     if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${using}'`);
     return { vector: vec, exclude: [id] };
   }
-  if (q !== null && typeof q === 'object' && 'indices' in q) throw QuiverError.badInput('Sparse vector queries are not supported yet');
+  if (q !== null && typeof q === 'object' && 'indices' in q && 'values' in q) {
+    const { indices, values } = q as { indices: unknown; values: unknown };
+    if (!Array.isArray(indices) || !Array.isArray(values)) throw QuiverError.badInput('query: a sparse vector needs arrays `indices` and `values`');
+    return { vector: { indices: indices as number[], values: values as number[] }, exclude: [] };
+  }
   throw QuiverError.badInput('query: expected a vector, a point id or a query object');
 }
 

@@ -27,13 +27,29 @@ export type VectorParams = Static<typeof VectorParams>;
 export const VectorsConfig = Type.Union([VectorParams, Type.Record(Type.String(), VectorParams)]);
 export type VectorsConfig = Static<typeof VectorsConfig>;
 
+export const SparseVectorParams = Type.Object({
+  index: Type.Optional(
+    Type.Union([
+      Type.Object({
+        full_scan_threshold: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+        on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+        datatype: Type.Optional(Type.Unknown()),
+        memory: Type.Optional(Type.Unknown()),
+      }),
+      Type.Null(),
+    ]),
+  ),
+  modifier: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('idf'), Type.Null()])),
+});
+export type SparseVectorParams = Static<typeof SparseVectorParams>;
+
 export const CreateCollection = Type.Object({
   vectors: Type.Optional(VectorsConfig),
   vectors_config: Type.Optional(VectorsConfig),
   shard_number: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1024 }), Type.Null()])),
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  sparse_vectors: Type.Optional(Type.Unknown()),
+  sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   // Accepted for client compatibility; Quiver has no replicas, WAL tuning or optimizers to set.
   sharding_method: Type.Optional(Type.Unknown()),
   replication_factor: Type.Optional(Type.Unknown()),
@@ -59,7 +75,7 @@ export const UpdateCollection = Type.Object({
   params: Type.Optional(Type.Unknown()),
   optimizers_config: Type.Optional(Type.Unknown()),
   quantization_config: Type.Optional(Type.Unknown()),
-  sparse_vectors: Type.Optional(Type.Unknown()),
+  sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(Type.Unknown()),
 });

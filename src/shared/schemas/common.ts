@@ -40,6 +40,12 @@ export type WithVector = Static<typeof WithVector>;
 /** A dense vector. Finiteness and size are checked against the collection by the service. */
 export const DenseVector = Type.Array(Type.Number(), { minItems: 1 });
 
+/** A sparse vector; equal lengths, unique indices and finite values are checked by the service. */
+export const SparseVector = Type.Object({
+  indices: Type.Array(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),
+  values: Type.Array(Type.Number()),
+});
+
 /** Qdrant's filter language; its grammar is checked, with precise messages, by the filter parser. */
 export const Filter = Type.Object(
   {

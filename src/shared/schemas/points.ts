@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, WithPayload, WithVector } from './common.js';
+import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, WithPayload, WithVector } from './common.js';
 
-/** One point's vectors: a plain array (unnamed vector) or a map of names to arrays. */
-export const VectorStruct = Type.Union([DenseVector, Type.Record(Type.String(), DenseVector)]);
+/** One point's vectors: a plain array (unnamed vector) or a map of names to dense or sparse vectors. */
+export const VectorStruct = Type.Union([DenseVector, Type.Record(Type.String(), Type.Union([DenseVector, SparseVector]))]);
 export type VectorStruct = Static<typeof VectorStruct>;
 
 const PayloadObject = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
@@ -22,7 +22,7 @@ export const PointsList = Type.Object({
 export const PointsBatch = Type.Object({
   batch: Type.Object({
     ids: Type.Array(ExtendedPointId),
-    vectors: Type.Union([Type.Array(DenseVector), Type.Record(Type.String(), Type.Array(DenseVector))]),
+    vectors: Type.Union([Type.Array(DenseVector), Type.Record(Type.String(), Type.Array(Type.Union([DenseVector, SparseVector])))]),
     payloads: Type.Optional(Type.Union([Type.Array(PayloadObject), Type.Null()])),
   }),
   shard_key: Type.Optional(ShardKeySelector),
@@ -84,3 +84,11 @@ export const ScrollPoints = Type.Object({
   shard_key: Type.Optional(ShardKeySelector),
 });
 export type ScrollPoints = Static<typeof ScrollPoints>;
+
+export const DeleteVectors = Type.Object({
+  points: Type.Optional(Type.Union([Type.Array(ExtendedPointId), Type.Null()])),
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  vector: Type.Array(Type.String(), { minItems: 1 }),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type DeleteVectors = Static<typeof DeleteVectors>;

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, WithPayload, WithVector } from './common.js';
+import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, WithPayload, WithVector } from './common.js';
 
 export const SearchParams = Type.Object({
   hnsw_ef: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
@@ -10,7 +10,11 @@ export const SearchParams = Type.Object({
 });
 export type SearchParams = Static<typeof SearchParams>;
 
-export const NamedVectorStruct = Type.Union([DenseVector, Type.Object({ name: Type.String(), vector: DenseVector })]);
+export const NamedVectorStruct = Type.Union([
+  DenseVector,
+  Type.Object({ name: Type.String(), vector: DenseVector }),
+  Type.Object({ name: Type.String(), vector: SparseVector }),
+]);
 
 const Limit = Type.Integer({ minimum: 0 });
 

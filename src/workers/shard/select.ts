@@ -1,7 +1,8 @@
 // Projection of payloads and vectors by the request's selectors (with_payload, with_vector).
 
 import { float32ArrayToNumbers } from '../../shared/float.js';
-import { DEFAULT_VECTOR, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
+import type { SparseVec } from '../../shared/protocol.js';
+import { DEFAULT_VECTOR, type SparseVector, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
 
 function getPath(obj: Payload, path: string[]): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
@@ -67,19 +68,20 @@ export function selectPayload(payload: Payload | null, sel: PayloadSelector): Pa
 export function selectVector(
   names: readonly string[],
   sel: VectorSelector,
-  read: (name: string) => Float32Array | undefined,
+  read: (name: string) => Float32Array | SparseVec | undefined,
 ): VectorOutput | undefined {
   if (sel.kind === 'none') return undefined;
   if (names.length === 1 && names[0] === DEFAULT_VECTOR) {
     if (sel.kind === 'names' && !sel.names.includes(DEFAULT_VECTOR)) return undefined;
     const v = read(DEFAULT_VECTOR);
-    return v === undefined ? undefined : float32ArrayToNumbers(v);
+    return v instanceof Float32Array ? float32ArrayToNumbers(v) : undefined;
   }
-  const out: Record<string, number[]> = {};
+  const out: Record<string, number[] | SparseVector> = {};
   for (const name of names) {
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
     const v = read(name);
-    if (v !== undefined) out[name] = float32ArrayToNumbers(v);
+    if (v instanceof Float32Array) out[name] = float32ArrayToNumbers(v);
+    else if (v !== undefined) out[name] = { indices: Array.from(v.indices), values: float32ArrayToNumbers(v.values) };
   }
   return out;
 }

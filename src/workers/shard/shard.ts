@@ -7,8 +7,8 @@
 // VectorStore (SharedArrayBuffer chunks), a presence bitmap and an HNSW index (none for
 // Manhattan, which hnswlib lacks: it is always searched exactly).
 
-import type { OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo } from '../../shared/protocol.js';
-import { bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
+import type { OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo, SparseVec } from '../../shared/protocol.js';
+import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import type {
@@ -22,6 +22,7 @@ import type {
   VectorSelector,
 } from '../../shared/types.js';
 import { HnswIndex } from '../index/hnsw.js';
+import { SparseIndex } from '../index/sparse-index.js';
 import { metricFor, type Metric } from '../index/distance.js';
 import { VectorStore } from '../storage/vector-store.js';
 import { createFieldIndex, planCandidates, RangeIndex, type FieldIndex } from '../index/payload-index.js';
@@ -31,6 +32,17 @@ import { IdTracker } from './id-tracker.js';
 import { comparePointIds } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { TopK } from './top-k.js';
+
+/** One point's vectors as a write carries them. */
+interface Row {
+  dense: Record<string, Float32Array>;
+  sparse: Record<string, SparseVec>;
+}
+
+interface SparseSpace {
+  name: string;
+  index: SparseIndex;
+}
 
 interface VectorSpace {
   name: string;
@@ -48,6 +60,8 @@ export class Shard {
   readonly #ids = new IdTracker();
   readonly #payloads: (Payload | null)[] = [];
   readonly #spaces = new Map<string, VectorSpace>();
+  readonly #sparse = new Map<string, SparseSpace>();
+  /** Dense names then sparse names: what with_vector can return. */
   readonly #names: string[];
   readonly #indexes = new Map<string, FieldIndex>();
   readonly #indexPaths = new Map<string, PathPart[]>();
@@ -58,7 +72,8 @@ export class Shard {
     this.shard = shard;
     this.#meta = meta;
     this.#db = db;
-    this.#names = Object.keys(meta.config.vectors);
+    this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
+    for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, { name, index: new SparseIndex() });
     for (const [name, params] of Object.entries(meta.config.vectors)) {
       const metric = metricFor(params.distance);
       const hnsw = { ...meta.config.hnsw_config, ...params.hnsw_config };
@@ -116,9 +131,10 @@ export class Shard {
     const { start, end } = shardRange(this.collection, this.shard);
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
-      const vectors: Record<string, Float32Array> = {};
-      for (const [name, bytes] of Object.entries(value.x)) vectors[name] = bytesVector(bytes);
-      this.#apply(id, value.v, value.p, vectors);
+      const row: Row = { dense: {}, sparse: {} };
+      for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
+      for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
+      this.#apply(id, value.v, value.p, row);
     }
   }
 
@@ -141,27 +157,39 @@ export class Shard {
     space.present[slot] = on ? 1 : 0;
   }
 
+  #setDense(space: VectorSpace, slot: number, v: Float32Array | undefined): void {
+    if (v !== undefined) {
+      space.store.set(slot, v);
+      this.#setPresent(space, slot, true);
+      space.index?.add(slot, space.store.get(slot));
+    } else {
+      this.#setPresent(space, slot, false);
+      space.index?.remove(slot);
+    }
+  }
+
+  #sparseSpace(name: string): SparseSpace {
+    const s = this.#sparse.get(name);
+    if (s === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    return s;
+  }
+
   /** Writes one whole point into memory (vectors not named are removed). */
-  #apply(id: PointId, version: number, payload: Payload | null, vectors: Record<string, Float32Array>): void {
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row): void {
     const { slot } = this.#ids.acquire(id);
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads[slot] = payload;
     this.#reindex(slot, payload);
-    for (const space of this.#spaces.values()) {
-      const v = vectors[space.name];
-      if (v !== undefined) {
-        space.store.set(slot, v);
-        this.#setPresent(space, slot, true);
-        space.index?.add(slot, space.store.get(slot));
-      } else {
-        this.#setPresent(space, slot, false);
-        space.index?.remove(slot);
-      }
+    for (const space of this.#spaces.values()) this.#setDense(space, slot, row.dense[space.name]);
+    for (const space of this.#sparse.values()) {
+      const v = row.sparse[space.name];
+      if (v !== undefined) space.index.set(slot, v);
+      else space.index.remove(slot);
     }
   }
 
-  #row(batch: PointBatch): (i: number) => Record<string, Float32Array> {
+  #row(batch: PointBatch): (i: number) => Row {
     // Row offsets per column, computed once: point i's row in a column with a presence mask is
     // the count of present flags before it.
     const cols = Object.entries(batch.vectors).map(([name, col]) => {
@@ -173,11 +201,19 @@ export class Shard {
       }
       return { name, col, dim, rowOf };
     });
+    for (const name of Object.keys(batch.sparse)) this.#sparseSpace(name);
     return (i) => {
-      const out: Record<string, Float32Array> = {};
+      const out: Row = { dense: {}, sparse: {} };
       for (const { name, col, dim, rowOf } of cols) {
         const r = rowOf[i]!;
-        if (r >= 0) out[name] = col.data.subarray(r * dim, (r + 1) * dim);
+        if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
+      }
+      for (const [name, col] of Object.entries(batch.sparse)) {
+        if (col.present[i] !== 1) continue;
+        const from = col.offsets[i]!;
+        const to = col.offsets[i + 1]!;
+        // Copies: the batch's buffers are not kept after the write.
+        out.sparse[name] = { indices: col.indices.slice(from, to), values: col.values.slice(from, to) };
       }
       return out;
     };
@@ -189,6 +225,10 @@ export class Shard {
       if (space.present[slot] === 1) x[space.name] = vectorBytes(space.store.get(slot));
     }
     const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads[slot] ?? null, x };
+    for (const space of this.#sparse.values()) {
+      const v = space.index.get(slot);
+      if (v !== undefined) (record.s ??= {})[space.name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
+    }
     return this.#db.points.put([this.collection, this.shard, id], record);
   }
 
@@ -222,12 +262,9 @@ export class Shard {
     for (let i = 0; i < batch.ids.length; i++) {
       const id = batch.ids[i]!;
       const slot = this.#ids.slotOf(id)!;
-      for (const [name, v] of Object.entries(rowOf(i))) {
-        const space = this.#space(name);
-        space.store.set(slot, v);
-        this.#setPresent(space, slot, true);
-        space.index?.add(slot, space.store.get(slot));
-      }
+      const row = rowOf(i);
+      for (const [name, v] of Object.entries(row.dense)) this.#setDense(this.#space(name), slot, v);
+      for (const [name, v] of Object.entries(row.sparse)) this.#sparseSpace(name).index.set(slot, v);
       this.#ids.setVersion(slot, opId);
       if (opId > this.#maxVersion) this.#maxVersion = opId;
       last = this.#persist(id, slot);
@@ -243,10 +280,8 @@ export class Shard {
     for (const id of targets) {
       const slot = this.#ids.release(id);
       if (slot === undefined) continue;
-      for (const space of this.#spaces.values()) {
-        space.index?.remove(slot);
-        this.#setPresent(space, slot, false);
-      }
+      for (const space of this.#spaces.values()) this.#setDense(space, slot, undefined);
+      for (const space of this.#sparse.values()) space.index.remove(slot);
       this.#payloads[slot] = null;
       this.#reindex(slot, null);
       last = this.#db.points.remove([this.collection, this.shard, id]);
@@ -283,7 +318,7 @@ export class Shard {
   readonly #view: FilterView = {
     payload: (slot) => this.#payloads[slot] ?? null,
     id: (slot) => this.#ids.idOf(slot)!,
-    hasVector: (slot, name) => this.#spaces.get(name)?.present[slot] === 1,
+    hasVector: (slot, name) => this.#spaces.get(name)?.present[slot] === 1 || this.#sparse.get(name)?.index.has(slot) === true,
     textIndex: (key) => {
       const schema = this.#indexes.get(key)?.schema;
       return schema?.type === 'text' ? schema.text : undefined;
@@ -327,7 +362,8 @@ export class Shard {
     if (payload !== undefined) rec.payload = payload;
     const vector = selectVector(this.#names, withVector, (name) => {
       const space = this.#spaces.get(name);
-      return space !== undefined && space.present[slot] === 1 ? space.store.get(slot) : undefined;
+      if (space !== undefined) return space.present[slot] === 1 ? space.store.get(slot) : undefined;
+      return this.#sparse.get(name)?.index.get(slot);
     });
     if (vector !== undefined) rec.vector = vector;
     return rec;
@@ -430,7 +466,56 @@ export class Shard {
     return pool.slice(0, n).map((slot) => this.#record(slot, withPayload, withVector));
   }
 
+  /** Points having the sparse vector, and per term how many of them hold it (for idf). */
+  sparseStats(name: string, terms: readonly number[]): { points: number; df: number[] } {
+    const { index } = this.#sparseSpace(name);
+    return { points: index.size, df: terms.map((t) => index.df(t)) };
+  }
+
+  /** Removes the named vectors (dense or sparse) from the points named or matched. */
+  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    for (const name of names) if (!this.#spaces.has(name)) this.#sparseSpace(name);
+    const targets = ids ?? this.#matching(filter);
+    let last: Promise<boolean> | null = null;
+    let applied = 0;
+    for (const id of targets) {
+      const slot = this.#ids.slotOf(id);
+      if (slot === undefined) continue;
+      for (const name of names) {
+        const dense = this.#spaces.get(name);
+        if (dense !== undefined) this.#setDense(dense, slot, undefined);
+        else this.#sparse.get(name)!.index.remove(slot);
+      }
+      this.#ids.setVersion(slot, opId);
+      last = this.#persist(id, slot);
+      applied++;
+    }
+    if (opId > this.#maxVersion) this.#maxVersion = opId;
+    await this.#durable(last, wait);
+    return applied;
+  }
+
+  #searchSparse(spec: SearchSpec, sparse: SparseVec): ScoredPoint[] {
+    const { index } = this.#sparseSpace(spec.vector);
+    const pred = this.#predicate(spec.filter);
+    const only = spec.only === null ? null : new Set(spec.only);
+    const excluded = new Set(spec.exclude);
+    const top = new TopK(spec.k, true);
+    index.scores(sparse, (slot, score) => {
+      const id = this.#ids.idOf(slot)!;
+      if (excluded.has(id) || (only !== null && !only.has(id)) || (pred !== null && !pred(slot))) return;
+      if (spec.scoreThreshold !== null && score < spec.scoreThreshold) return;
+      top.push(slot, score);
+    });
+    return top.drain().map(({ slot, score }) => ({
+      ...this.#record(slot, spec.withPayload, spec.withVector),
+      version: this.#ids.versionOf(slot),
+      score,
+    }));
+  }
+
   search(spec: SearchSpec): ScoredPoint[] {
+    if (spec.sparse !== null) return this.#searchSparse(spec, spec.sparse);
     const space = this.#space(spec.vector);
     const { metric } = space;
     const pred = this.#predicate(spec.filter);
@@ -495,6 +580,7 @@ export class Shard {
   info(worker: number): ShardInfo {
     const indexedVectors: Record<string, number> = {};
     for (const space of this.#spaces.values()) indexedVectors[space.name] = space.index?.size ?? 0;
+    for (const space of this.#sparse.values()) indexedVectors[space.name] = space.index.size;
     const indexedPayload: Record<string, number> = {};
     for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
     return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, indexedPayload };

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
-import { CountPoints, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
+import { CountPoints, DeleteVectors, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
 import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../../service/points.js';
+import { doDeleteVectors } from '../../service/vectors.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
 
@@ -23,6 +24,9 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   );
   app.put('/collections/:collection_name/points/vectors', { schema: { params, querystring, body: UpdateVectors } }, async (req) =>
     ok(await doUpdateVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
+  );
+  app.post('/collections/:collection_name/points/vectors/delete', { schema: { params, querystring, body: DeleteVectors } }, async (req) =>
+    ok(await doDeleteVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
   );
   app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints } }, async (req) =>
     ok(await doCount(engine, req.params.collection_name, req.body), req.t0),
