@@ -416,5 +416,7 @@ export function planCandidates(
     const parts = should.map(forCondition);
     if (parts.every((p): p is Set<number> => p !== null)) sets.push(union(parts));
   }
-  return sets.length === 0 ? null : intersect(sets);
+  // The sets are fresh (never an index's own postings), so a lone one is returned uncopied.
+  if (sets.length <= 1) return sets[0] ?? null;
+  return intersect(sets);
 }

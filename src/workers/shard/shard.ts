@@ -403,7 +403,10 @@ export class Shard {
     withPayload: PayloadSelector,
     withVector: VectorSelector,
   ): PointRecord[] {
-    const candidates = this.#candidates(filter);
+    // Index candidates pay a sort by id; worth it only when they are few. A broad filter is
+    // cheaper walked in id order, stopping at `limit`.
+    const fromIndex = this.#candidates(filter);
+    const candidates = fromIndex !== null && fromIndex.size * 8 < this.#ids.live ? fromIndex : null;
     const sorted = candidates === null ? this.#ids.sortedSlots() : this.#sortedById(candidates);
     let lo = 0;
     if (offset !== null) {
