@@ -58,6 +58,20 @@ describe('payload operations', () => {
     expect((await client.retrieve('pay', { ids: [3], with_vector: true }))[0]!.vector).toEqual([1, 1]);
   });
 
+  it('never lets __proto__ reach a prototype: refused as a JSON key, ordinary as a nested key path', async () => {
+    await client.upsert('pay', { wait: true, points: [{ id: 50, vector: [1, 1], payload: { a: 1 } }] });
+    // fastify's JSON parser refuses __proto__ keys in bodies outright.
+    const raw = '{"points":[50],"payload":{"__proto__":{"polluted":true},"b":2}}';
+    expect((await call(server.url, 'POST', '/collections/pay/points/payload?wait=true', raw)).status).toBe(400);
+    // As a `key` path it is data: the worker stores it as an own property.
+    expect((await call(server.url, 'POST', '/collections/pay/points/payload?wait=true', { points: [50], key: '__proto__', payload: { x: 1 } })).status).toBe(200);
+    const got = await call(server.url, 'POST', '/collections/pay/points', { ids: [50] });
+    expect(JSON.stringify(got.body.result[0].payload)).toBe('{"a":1,"__proto__":{"x":1}}');
+    // Nothing leaked into shared prototypes: other points have no `x`.
+    expect((await client.count('pay', { filter: { must: [{ key: 'x', match: { value: 1 } }] } })).count).toBe(0);
+    await client.delete('pay', { wait: true, points: [50] });
+  });
+
   it('rejects a missing id with 404 and changes nothing', async () => {
     const before = await payloadOf('pay', 1);
     const r = await call(server.url, 'POST', '/collections/pay/points/payload?wait=true', { points: [1, 999], payload: { z: 1 } });

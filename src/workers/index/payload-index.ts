@@ -232,7 +232,8 @@ class GeoIndex extends TypedIndex implements FieldIndex {
     for (const v of values) {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
       const { lon, lat } = v;
-      if (typeof lon === 'number' && typeof lat === 'number') {
+      // Out-of-range points stay with the other-typed ones: no cell holds them, every query sees them.
+      if (typeof lon === 'number' && typeof lat === 'number' && Math.abs(lon) <= 180 && Math.abs(lat) <= 90) {
         cells.add(cellOf({ lon, lat }));
         accepted++;
       }

@@ -5,6 +5,7 @@
 
 import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
 import { parseDatetime } from '../../shared/datetime.js';
+import { getOwn } from '../../shared/json.js';
 import type { JsonValue, Payload, PointId, TextIndexParams } from '../../shared/types.js';
 import { phraseMatches, textMatches } from '../index/tokenizer.js';
 
@@ -49,7 +50,7 @@ export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
           next.push(v);
           return;
         }
-        const child = v[part.name];
+        const child = getOwn(v, part.name);
         if (child !== undefined) next.push(child);
       }
     };

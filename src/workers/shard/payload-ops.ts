@@ -2,6 +2,7 @@
 // the result is a new object, so a reader never sees a half-applied change).
 
 import type { PayloadOp } from '../../shared/protocol.js';
+import { getOwn, setOwn } from '../../shared/json.js';
 import type { JsonValue, Payload } from '../../shared/types.js';
 
 export type { PayloadOp };
@@ -10,20 +11,24 @@ function isObject(v: JsonValue | undefined): v is Payload {
   return v !== null && v !== undefined && typeof v === 'object' && !Array.isArray(v);
 }
 
+function merge(target: Payload, patch: Payload): void {
+  for (const [k, v] of Object.entries(patch)) setOwn(target, k, v);
+}
+
 /** Merges `patch` into the object at the dotted `key` path, creating objects on the way. */
 function setAt(root: Payload, key: string, patch: Payload): void {
   let cur = root;
   for (const part of key.split('.')) {
-    const next = cur[part];
+    const next = getOwn(cur, part);
     if (isObject(next)) {
       cur = next;
     } else {
       const fresh: Payload = {};
-      cur[part] = fresh;
+      setOwn(cur, part, fresh);
       cur = fresh;
     }
   }
-  Object.assign(cur, patch);
+  merge(cur, patch);
 }
 
 /** Removes the value at a dotted path; `a[].b` removes `b` from every object in array `a`. */
@@ -36,6 +41,7 @@ function deleteAt(node: JsonValue | undefined, parts: string[]): void {
     for (const e of node) deleteAt(e, parts);
     return;
   }
+  if (!Object.hasOwn(node, name)) return;
   if (rest.length === 0 && !flatten) {
     delete node[name];
     return;
@@ -49,7 +55,7 @@ export function applyPayloadOp(current: Payload | null, op: PayloadOp): Payload 
   switch (op.kind) {
     case 'set': {
       const next = structuredClone(current ?? {});
-      if (op.key === null) Object.assign(next, structuredClone(op.payload));
+      if (op.key === null) merge(next, structuredClone(op.payload));
       else setAt(next, op.key, structuredClone(op.payload));
       return next;
     }

@@ -1,6 +1,7 @@
 // Projection of payloads and vectors by the request's selectors (with_payload, with_vector).
 
 import { float32ArrayToNumbers } from '../../shared/float.js';
+import { getOwn, setOwn } from '../../shared/json.js';
 import type { SparseVec } from '../../shared/protocol.js';
 import { DEFAULT_VECTOR, type SparseVector, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
 
@@ -8,7 +9,7 @@ function getPath(obj: Payload, path: string[]): JsonValue | undefined {
   let cur: JsonValue | undefined = obj;
   for (const part of path) {
     if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = cur[part];
+    cur = getOwn(cur, part);
   }
   return cur;
 }
@@ -17,22 +18,23 @@ function setPath(obj: Payload, path: string[], value: JsonValue): void {
   let cur: Payload = obj;
   for (let i = 0; i < path.length - 1; i++) {
     const part = path[i]!;
-    const next = cur[part];
+    const next = getOwn(cur, part);
     if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) {
       const fresh: Payload = {};
-      cur[part] = fresh;
+      setOwn(cur, part, fresh);
       cur = fresh;
     } else {
       cur = next;
     }
   }
-  cur[path[path.length - 1]!] = value;
+  setOwn(cur, path[path.length - 1]!, value);
 }
 
 function deletePath(obj: Payload, path: string[]): void {
   const parent = path.length === 1 ? obj : getPath(obj, path.slice(0, -1));
-  if (parent !== null && parent !== undefined && typeof parent === 'object' && !Array.isArray(parent)) {
-    delete parent[path[path.length - 1]!];
+  const last = path[path.length - 1]!;
+  if (parent !== null && parent !== undefined && typeof parent === 'object' && !Array.isArray(parent) && Object.hasOwn(parent, last)) {
+    delete parent[last];
   }
 }
 
