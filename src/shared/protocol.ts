@@ -158,7 +158,8 @@ export interface ResultMap {
   sample: PointRecord[];
   sparseStats: { points: number; df: number[] };
   deleteVectors: { applied: number };
-  upsert: { applied: number };
+  /** `error`: the batch stopped at a failing point; `applied` points before it were written. */
+  upsert: { applied: number; error?: string };
   updateVectors: { applied: number };
   delete: { deleted: number };
   retrieve: PointRecord[];

@@ -73,7 +73,7 @@ export class ShardHost {
       case 'payload':
         return { applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) };
       case 'upsert':
-        return { applied: await this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait) };
+        return this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait);
       case 'updateVectors':
         return { applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait) };
       case 'delete':

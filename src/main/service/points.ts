@@ -34,9 +34,9 @@ export async function perShard(parts: Promise<unknown>[]): Promise<void> {
   throw QuiverError.internal(`Update failed: ${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
 }
 
-function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updateVectors', points: PointInput[], wait: boolean): Promise<number> {
+async function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updateVectors', points: PointInput[], wait: boolean): Promise<number> {
   const opId = engine.nextOpId(meta.id);
-  const parts: Promise<unknown>[] = [];
+  const parts: Promise<{ applied: number; error?: string }>[] = [];
   for (const [shard, idx] of engine.router.partition(meta, points.map((p) => p.id))) {
     const { batch, transfer } = packBatch(meta, idx.map((i) => points[i]!));
     parts.push(
@@ -45,7 +45,18 @@ function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updat
         : engine.router.call<'updateVectors'>(meta, shard, { op, opId, wait, batch }, transfer),
     );
   }
-  return perShard(parts).then(() => opId);
+  const settled = await Promise.allSettled(parts);
+  const partial = settled.find((s) => s.status === 'fulfilled' && s.value.error !== undefined);
+  if (partial !== undefined) {
+    // Shards that failed outright count as nothing applied (they threw before writing).
+    const applied = settled.reduce((n, s) => n + (s.status === 'fulfilled' ? s.value.applied : 0), 0);
+    const error = (partial as PromiseFulfilledResult<{ error?: string }>).value.error!;
+    throw QuiverError.internal(
+      `Upsert failed at ${error}; ${applied} of ${points.length} points were applied, each fully. Check the data before retrying`,
+    );
+  }
+  await perShard(parts);
+  return opId;
 }
 
 export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {

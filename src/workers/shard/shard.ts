@@ -32,6 +32,7 @@ import { IdTracker } from './id-tracker.js';
 import { comparePointIds } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { TopK } from './top-k.js';
+import { failpoint } from '../failpoints.js';
 
 /** One point's vectors as a write carries them. */
 interface Row {
@@ -237,20 +238,33 @@ export class Shard {
     if (wait) await this.#db.points.flushed;
   }
 
-  async upsert(batch: PointBatch, opId: number, wait: boolean): Promise<number> {
+  /**
+   * Applies the batch point by point. If a point fails, the points before it stay applied (each
+   * fully, in memory and on disk) and the answer says how far it got, so the main thread can
+   * report a partial failure (spec 7.3 rule 1) instead of a silent one.
+   */
+  async upsert(batch: PointBatch, opId: number, wait: boolean): Promise<{ applied: number; error?: string }> {
     const rowOf = this.#row(batch);
+    const failAfter = failpoint('upsert_after');
     let last: Promise<boolean> | null = null;
     let applied = 0;
+    let error: string | undefined;
     for (let i = 0; i < batch.ids.length; i++) {
       const id = batch.ids[i]!;
-      const slot = this.#ids.slotOf(id);
-      if (slot !== undefined && this.#ids.versionOf(slot) > opId) continue; // a replay of an older op
-      this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
-      last = this.#persist(id, this.#ids.slotOf(id)!);
-      applied++;
+      try {
+        if (failAfter !== null && i === failAfter) throw new Error(`failpoint upsert_after=${failAfter}`);
+        const slot = this.#ids.slotOf(id);
+        if (slot !== undefined && this.#ids.versionOf(slot) > opId) continue; // a replay of an older op
+        this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
+        last = this.#persist(id, this.#ids.slotOf(id)!);
+        applied++;
+      } catch (err) {
+        error = `point ${JSON.stringify(id)}: ${err instanceof Error ? err.message : String(err)}`;
+        break;
+      }
     }
     await this.#durable(last, wait);
-    return applied;
+    return error === undefined ? { applied } : { applied, error };
   }
 
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */

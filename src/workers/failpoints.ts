@@ -1,0 +1,15 @@
+// Failpoints: faults a test can switch on through the environment to see how Quiver behaves
+// when a write breaks half-way (spec 7.3: a batch can partly succeed before a 500). Off unless
+// QUIVER_FAILPOINTS is set, e.g. QUIVER_FAILPOINTS=upsert_after=3 fails every upsert batch of a
+// shard after its third point. Read once, at worker start.
+
+const points = new Map<string, number>();
+for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
+  const [name, value] = part.split('=');
+  if (name && value !== undefined && Number.isInteger(Number(value))) points.set(name.trim(), Number(value));
+}
+
+/** The failpoint's number, or null when it is off. */
+export function failpoint(name: 'upsert_after'): number | null {
+  return points.get(name) ?? null;
+}
