@@ -21,6 +21,8 @@ export const ConfigSchema = Type.Object(
     shards: Type.Integer({ minimum: 0, maximum: 256 }),
     log_level: LogLevel,
     body_limit_mb: Type.Number({ exclusiveMinimum: 0, maximum: 4096 }),
+    /** Largest gRPC message accepted (and sent), in MiB; larger ones answer RESOURCE_EXHAUSTED. gRPC caps lengths below 2 GiB. */
+    grpc_max_message_mb: Type.Number({ exclusiveMinimum: 0, maximum: 2047 }),
     jwt_ttl_seconds: Type.Integer({ minimum: 1 }),
     jwt_secret: Type.Optional(Type.String({ minLength: 1 })),
     admin_password: Type.Optional(Type.String({ minLength: 1 })),
@@ -43,6 +45,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_SHARDS: { key: 'shards', kind: 'int' },
   SERVICE_LOG_LEVEL: { key: 'log_level', kind: 'string' },
   SERVICE_BODY_LIMIT_MB: { key: 'body_limit_mb', kind: 'number' },
+  SERVICE_GRPC_MAX_MESSAGE_MB: { key: 'grpc_max_message_mb', kind: 'number' },
   SERVICE_JWT_TTL_SECONDS: { key: 'jwt_ttl_seconds', kind: 'int' },
   SERVICE_JWT_SECRET: { key: 'jwt_secret', kind: 'string' },
   SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },

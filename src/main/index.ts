@@ -14,7 +14,17 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const server = await startServer(config);
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (e) {
+    // Settings that only start-up can check (e.g. the auth secrets) stop it the same way.
+    if (e instanceof ConfigError) {
+      process.stderr.write(`quiver: ${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
   const stop = (signal: string): void => {
     server.app.log.info({ signal }, 'shutting down');
     server.close().then(

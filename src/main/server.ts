@@ -2,25 +2,35 @@
 // shard is loaded), and on SIGTERM/SIGINT stop intake, drain, stop workers and close LMDB.
 
 import type { FastifyInstance } from 'fastify';
-import { openDb } from '../shared/db.js';
+import { openAuthDb, openDb } from '../shared/db.js';
+import { AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { Engine } from './engine.js';
+import { startGrpcServer, type GrpcServer } from './grpc/server.js';
 import { buildApp } from './http/app.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
 
 export interface RunningServer {
   app: FastifyInstance;
   engine: Engine;
+  auth: AuthService;
   restPort: number;
+  grpc: GrpcServer;
   ready: Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
   const db = openDb(config.data_dir);
+  const auth = await AuthService.open(openAuthDb(db.root), {
+    jwtTtlSeconds: config.jwt_ttl_seconds,
+    jwtSecret: config.jwt_secret,
+    adminPassword: config.admin_password,
+  });
   const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir);
   const engine = new Engine(db, dispatcher);
-  const app = await buildApp(config, engine);
+  const app = await buildApp(config, engine, auth);
+  for (const note of auth.notes) app.log.info(note);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
     app.log.error({ err, worker }, 'shard worker failed; a new one reloads its shards from LMDB');
   });
@@ -28,6 +38,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
+  const grpc = await startGrpcServer(config, engine, auth, app.log);
+  app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
   const ready = engine.start().then(() => {
     app.log.info({ rest_port: restPort, load_ms: Math.round(performance.now() - t0) }, 'engine ready');
@@ -36,11 +48,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
   return {
     app,
     engine,
+    auth,
     restPort,
+    grpc,
     ready,
     close: () => {
       closing ??= (async () => {
-        await app.close();
+        await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
         await engine.close();
       })();

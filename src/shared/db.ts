@@ -5,6 +5,10 @@
 //   catalog  name                         -> CatalogEntry (collection config, deletion mark)
 //   meta     string                       -> number (id counters)
 //   points   [collectionId, shard, id]    -> StoredPoint
+//   auth     'state'                      -> AuthStateRecord (auth switch, JWT secret, admin, counters)
+//   auth_tokens  token id                 -> TokenRecord (access tokens: the key's digest, never the key)
+//
+// The auth databases are opened by the main thread only (openAuthDb).
 //
 // Keys are ordered-binary tuples, so one shard's points are one contiguous range in id order
 // (integers before UUID strings, as Qdrant orders them).
@@ -40,12 +44,56 @@ export interface QuiverDb {
 
 export function openDb(dataDir: string): QuiverDb {
   mkdirSync(dataDir, { recursive: true });
-  const root = open({ path: join(dataDir, 'quiver.mdb'), maxDbs: 8 });
+  const root = open({ path: join(dataDir, 'quiver.mdb'), maxDbs: 16 });
   return {
     root,
     catalog: root.openDB<CatalogEntry, string>({ name: 'catalog' }),
     meta: root.openDB<number, string>({ name: 'meta' }),
     points: root.openDB<StoredPoint, PointKey>({ name: 'points' }),
+  };
+}
+
+export interface AdminRecord {
+  /** argon2id, PHC string format. */
+  password_hash: string;
+  /** Raised by every password change; admin JWTs carry it, so a change revokes older ones. */
+  password_epoch: number;
+}
+
+export interface AuthStateRecord {
+  auth_enabled: boolean;
+  /** HS256 key of admin JWTs: generated on first start, or SERVICE_JWT_SECRET's bytes. */
+  jwt_secret: Uint8Array;
+  admin: AdminRecord | null;
+  next_token_id: number;
+}
+
+export interface TokenRecord {
+  id: number;
+  name: string;
+  description: string;
+  /** SHA-256 of the raw key. */
+  digest: Uint8Array;
+  /** Unix milliseconds. */
+  created_at: number;
+  /** Unix milliseconds, null when the token does not expire. */
+  expires_at: number | null;
+  /** Bitmask: read 1, write 2, admin 4. */
+  permission: number;
+}
+
+export interface AuthDb {
+  root: RootDatabase;
+  state: Database<AuthStateRecord, string>;
+  tokens: Database<TokenRecord, number>;
+}
+
+/** The auth databases of an open environment (main thread only). */
+export function openAuthDb(root: RootDatabase): AuthDb {
+  return {
+    root,
+    state: root.openDB<AuthStateRecord, string>({ name: 'auth' }),
+    tokens: root.openDB<TokenRecord, number>({ name: 'auth_tokens' }),
   };
 }
 

@@ -35,6 +35,41 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   ShardUnavailable: 503,
 };
 
+/**
+ * gRPC status codes (the numbers every gRPC implementation shares), kept here so that workers,
+ * which import this file, never load a gRPC library. A test checks them against @grpc/grpc-js.
+ */
+export const GrpcCode = {
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
+
+export const GRPC_STATUS: Record<ErrorCode, GrpcCode> = {
+  BadInput: GrpcCode.INVALID_ARGUMENT,
+  Unauthorized: GrpcCode.UNAUTHENTICATED,
+  Forbidden: GrpcCode.PERMISSION_DENIED,
+  NotFound: GrpcCode.NOT_FOUND,
+  AlreadyExists: GrpcCode.ALREADY_EXISTS,
+  Timeout: GrpcCode.DEADLINE_EXCEEDED,
+  PreconditionFailed: GrpcCode.FAILED_PRECONDITION,
+  PayloadTooLarge: GrpcCode.RESOURCE_EXHAUSTED,
+  UnsupportedMediaType: GrpcCode.INVALID_ARGUMENT,
+  RateLimited: GrpcCode.RESOURCE_EXHAUSTED,
+  Internal: GrpcCode.INTERNAL,
+  NotImplemented: GrpcCode.UNIMPLEMENTED,
+  ShardUnavailable: GrpcCode.UNAVAILABLE,
+};
+
 export interface WireError {
   code: ErrorCode;
   message: string;

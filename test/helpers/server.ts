@@ -1,5 +1,6 @@
 // Starts the real built server (node dist/src/main/index.js) in a child process on ephemeral
-// loopback ports with a temp data dir, and stops it with a signal. Tests talk to it over HTTP.
+// loopback ports with a temp data dir, and stops it with a signal. Tests talk to it over HTTP
+// (url, port) and gRPC (grpcUrl, grpcPort).
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,9 @@ const ENTRY = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'main', 'i
 export interface TestServer {
   url: string;
   port: number;
+  /** `http://127.0.0.1:<grpcPort>`, the form @qdrant/js-client-grpc takes as `url`. */
+  grpcUrl: string;
+  grpcPort: number;
   dataDir: string;
   proc: ChildProcess;
   /** Resolves when the engine has loaded every shard. */
@@ -54,13 +58,18 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((res) => (onReady = res));
-  const port = await new Promise<number>((res, rej) => {
+  // Resolves once both ports are known: the server logs 'REST listening' and 'gRPC listening'.
+  const { port, grpcPort } = await new Promise<{ port: number; grpcPort: number }>((res, rej) => {
+    let rest: number | null = null;
+    let grpc: number | null = null;
     const rl = createInterface({ input: proc.stdout! });
     rl.on('line', (line) => {
       logs.push(line);
       try {
-        const rec = JSON.parse(line) as { msg?: string; rest_port?: number };
-        if (rec.msg === 'REST listening' && typeof rec.rest_port === 'number') res(rec.rest_port);
+        const rec = JSON.parse(line) as { msg?: string; rest_port?: number; grpc_port?: number };
+        if (rec.msg === 'REST listening' && typeof rec.rest_port === 'number') rest = rec.rest_port;
+        if (rec.msg === 'gRPC listening' && typeof rec.grpc_port === 'number') grpc = rec.grpc_port;
+        if (rest !== null && grpc !== null) res({ port: rest, grpcPort: grpc });
         if (rec.msg === 'engine ready') onReady();
       } catch {
         // not a log record
@@ -72,6 +81,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   const server: TestServer = {
     url: `http://127.0.0.1:${port}`,
     port,
+    grpcUrl: `http://127.0.0.1:${grpcPort}`,
+    grpcPort,
     dataDir,
     proc,
     ready,

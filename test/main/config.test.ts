@@ -52,6 +52,8 @@ describe('loadConfig: defaults', () => {
     expect(cfg.rest_port).not.toBe(cfg.grpc_port);
     expect(cfg.workers).toBeGreaterThanOrEqual(1);
     expect(cfg.body_limit_mb).toBeGreaterThan(0);
+    // gRPC accepts vector batches of at least 64 MiB per request by default.
+    expect(cfg.grpc_max_message_mb).toBeGreaterThanOrEqual(64);
     expect(cfg.jwt_secret).toBeUndefined();
     expect(cfg.admin_password).toBeUndefined();
   });
@@ -78,6 +80,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_SHARDS: '3',
       SERVICE_LOG_LEVEL: 'debug',
       SERVICE_BODY_LIMIT_MB: '0.5',
+      SERVICE_GRPC_MAX_MESSAGE_MB: '128',
       SERVICE_JWT_TTL_SECONDS: '60',
       SERVICE_JWT_SECRET: 's3cret',
       SERVICE_ADMIN_PASSWORD: 'hunter2',
@@ -90,6 +93,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       shards: 3,
       log_level: 'debug',
       body_limit_mb: 0.5,
+      grpc_max_message_mb: 128,
       jwt_ttl_seconds: 60,
       jwt_secret: 's3cret',
       admin_password: 'hunter2',
@@ -184,6 +188,8 @@ describe('loadConfig: bad values name the variable', () => {
     ['SERVICE_BODY_LIMIT_MB', '-5', /body_limit_mb/],
     ['SERVICE_BODY_LIMIT_MB', 'lots', /number/],
     ['SERVICE_BODY_LIMIT_MB', '5000', /4096/],
+    ['SERVICE_GRPC_MAX_MESSAGE_MB', '0', /grpc_max_message_mb/],
+    ['SERVICE_GRPC_MAX_MESSAGE_MB', '4096', /2047/],
     ['SERVICE_JWT_TTL_SECONDS', '0', />= 1/],
     ['SERVICE_JWT_TTL_SECONDS', 'Infinity', /integer/],
   ])('%s=%s', (name, value, detail) => {

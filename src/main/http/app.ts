@@ -1,18 +1,26 @@
 // buildApp assembles the REST server without listening, so tests can inject() and main can
 // listen. One error handler and one not-found handler make every failure, fastify's own too,
-// a spec envelope; one onRequest hook gates everything but health checks on readiness.
+// a spec envelope; one onRequest hook gates everything but health checks on readiness, and the
+// auth hook (src/main/auth/http.ts) checks every route against the permission table.
 
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine.js';
+import { QUIVER_VERSION } from '../version.js';
+import { installAuth } from '../auth/http.js';
+import type { AuthService } from '../auth/service.js';
 import { failure, toFailure } from './envelope.js';
+import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
 import { HEALTH_PATHS, healthRoutes } from './routes/health.js';
 import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
+import { unimplementedRoutes } from './routes/unimplemented.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,7 +29,7 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(config: Config, engine: Engine): Promise<FastifyInstance> {
+export async function buildApp(config: Config, engine: Engine, auth: AuthService): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.log_level,
@@ -47,6 +55,8 @@ export async function buildApp(config: Config, engine: Engine): Promise<FastifyI
     req.t0 = performance.now();
     if (!engine.ready && !HEALTH_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
   });
+  // Before any route is registered: its onRoute hook gives each route its rule.
+  installAuth(app, auth);
 
   app.setErrorHandler((err, req, reply) => {
     const f = toFailure(err);
@@ -61,10 +71,22 @@ export async function buildApp(config: Config, engine: Engine): Promise<FastifyI
     return reply.code(404).send(failure(`Not found: ${req.method} ${req.url.split('?')[0]}`, t0));
   });
 
+  // The OpenAPI document is built from the route schemas as they register (so first), served
+  // at /openapi.json, with the interactive page at /docs.
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Quiver', description: "A vector database speaking Qdrant's REST API", version: QUIVER_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { engine });
+  await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine });
   await app.register(searchRoutes, { engine });
   await app.register(payloadRoutes, { engine });
+  await app.register(unimplementedRoutes);
   return app;
 }

@@ -1,0 +1,215 @@
+// Who may call what: the permission bits of access tokens (spec 2.2) and the one table that
+// gives every route an access rule (DESIGN.md section 3). The REST hook and the gRPC
+// interceptor both look a request up here; nothing else decides.
+//
+// A route with no entry is refused, never open. Adding a route means adding its line below;
+// the route x credential matrix test lists the routes the running app registers and fails on
+// any without an entry.
+
+/** Permission bits of an access token. `admin` is independent of `read` and `write`. */
+export const PERM = { read: 1, write: 2, admin: 4 } as const;
+export type PermName = keyof typeof PERM;
+const CANONICAL: readonly PermName[] = ['read', 'write', 'admin'];
+
+/**
+ * The access rule of a route. With auth enabled:
+ * - `public`: anyone, credentials are not looked at (health checks, login).
+ * - `read` / `write`: an access token with that bit, or an admin JWT.
+ * - `admin`: an access token with the admin bit, or an admin JWT.
+ * - `token_admin`: as `admin`; while auth is disabled, refused with 403 for everyone (spec 3.1, 5.3).
+ * - `admin_jwt`: an admin JWT only, whether auth is enabled or not.
+ * - `admin_bootstrap`: anyone while no admin user exists, afterwards as `admin`.
+ * - `authenticated`: any valid credential (the not-found handler: no probing without one).
+ * While auth is disabled, `read`, `write` and `authenticated` are open to everyone; `admin`,
+ * `admin_jwt` and `admin_bootstrap` keep asking for the credential.
+ */
+export type Access = 'public' | 'read' | 'write' | 'admin' | 'token_admin' | 'admin_jwt' | 'admin_bootstrap' | 'authenticated';
+
+/**
+ * REST routes, keyed `METHOD url` exactly as fastify registers them (parameter names do not
+ * matter: `:collection_name` and `:name` match alike). HEAD takes its GET's rule.
+ */
+export const REST_ACCESS: Readonly<Record<string, Access>> = {
+  // health: always open
+  'GET /': 'public',
+  'GET /healthz': 'public',
+  'GET /livez': 'public',
+  'GET /readyz': 'public',
+
+  // the API description (OpenAPI document and its interactive page): public, it holds no data
+  'GET /openapi.json': 'public',
+  'GET /docs': 'public',
+  'GET /docs/': 'public',
+  'GET /docs/json': 'public',
+  'GET /docs/yaml': 'public',
+  'GET /docs/static/*': 'public',
+  'GET /docs/static/index.html': 'public',
+  'GET /docs/static/swagger-initializer.js': 'public',
+
+  // authentication (spec 4.1-4.6, DESIGN.md section 3)
+  'POST /auth/login': 'public',
+  'POST /auth/admin': 'admin_bootstrap',
+  'POST /auth/admin/reset-password': 'admin',
+  'PATCH /auth/enabled': 'admin_jwt',
+  'POST /auth/api_key': 'token_admin',
+  'GET /auth/api_keys': 'token_admin',
+  'DELETE /auth/api_key/:token_id': 'token_admin',
+  'POST /auth/api_key/:token_id/rotate': 'token_admin',
+
+  // collections
+  'GET /collections': 'read',
+  'GET /collections/:collection_name': 'read',
+  'GET /collections/:collection_name/exists': 'read',
+  'GET /collections/:collection_name/cluster': 'read',
+  'PUT /collections/:collection_name': 'write',
+  'PATCH /collections/:collection_name': 'write',
+  'DELETE /collections/:collection_name': 'write',
+
+  // points: reads
+  'POST /collections/:collection_name/points': 'read',
+  'GET /collections/:collection_name/points/:id': 'read',
+  'POST /collections/:collection_name/points/count': 'read',
+  'POST /collections/:collection_name/points/scroll': 'read',
+  'POST /collections/:collection_name/points/search': 'read',
+  'POST /collections/:collection_name/points/search/batch': 'read',
+  'POST /collections/:collection_name/points/search/groups': 'read',
+  'POST /collections/:collection_name/points/query': 'read',
+  'POST /collections/:collection_name/points/query/batch': 'read',
+  'POST /collections/:collection_name/points/query/groups': 'read',
+  'POST /collections/:collection_name/points/recommend': 'read',
+  'POST /collections/:collection_name/points/recommend/batch': 'read',
+  'POST /collections/:collection_name/points/recommend/groups': 'read',
+  'POST /collections/:collection_name/points/discover': 'read',
+  'POST /collections/:collection_name/points/discover/batch': 'read',
+  'POST /collections/:collection_name/facet': 'read',
+
+  // points and payload: writes
+  'PUT /collections/:collection_name/points': 'write',
+  'POST /collections/:collection_name/points/delete': 'write',
+  'PUT /collections/:collection_name/points/vectors': 'write',
+  'POST /collections/:collection_name/points/vectors/delete': 'write',
+  'POST /collections/:collection_name/points/batch': 'write',
+  'POST /collections/:collection_name/points/payload': 'write',
+  'PUT /collections/:collection_name/points/payload': 'write',
+  'POST /collections/:collection_name/points/payload/delete': 'write',
+  'POST /collections/:collection_name/points/payload/clear': 'write',
+
+  // field indexes
+  'PUT /collections/:collection_name/index': 'write',
+  'DELETE /collections/:collection_name/index/:field_name': 'write',
+
+  // spec 4.8 (501 today): reads are read, anything that would change state is write
+  'GET /aliases': 'read',
+  'GET /collections/:collection_name/aliases': 'read',
+  'POST /aliases': 'write',
+  'POST /collections/aliases': 'write',
+  'GET /collections/:collection_name/snapshots': 'read',
+  'POST /collections/:collection_name/snapshots': 'write',
+  'GET /collections/:collection_name/snapshots/:snapshot_name': 'read',
+  'DELETE /collections/:collection_name/snapshots/:snapshot_name': 'write',
+  'PUT /collections/:collection_name/snapshots/:snapshot_name/recover': 'write',
+  'PUT /collections/:collection_name/snapshots/recover': 'write',
+  'POST /collections/:collection_name/operations/flush': 'write',
+  'POST /collections/:collection_name/operations/optimize': 'write',
+  'POST /collections/:collection_name/operations/rebuild_index': 'write',
+  'GET /collections/:collection_name/status': 'read',
+};
+
+/**
+ * gRPC methods, keyed by the full method path (`/package.Service/Method`), for the gRPC
+ * interceptor. Same rules as REST; a method with no entry is refused.
+ */
+export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
+  '/qdrant.Qdrant/HealthCheck': 'public',
+
+  '/qdrant.Collections/Get': 'read',
+  '/qdrant.Collections/List': 'read',
+  '/qdrant.Collections/CollectionExists': 'read',
+  '/qdrant.Collections/CollectionClusterInfo': 'read',
+  '/qdrant.Collections/ListCollectionAliases': 'read',
+  '/qdrant.Collections/ListAliases': 'read',
+  '/qdrant.Collections/Create': 'write',
+  '/qdrant.Collections/Update': 'write',
+  '/qdrant.Collections/Delete': 'write',
+  '/qdrant.Collections/UpdateAliases': 'write',
+  // Unimplemented in Quiver (they answer UNIMPLEMENTED once let through), ruled like their kin.
+  '/qdrant.Collections/ListShardKeys': 'read',
+  '/qdrant.Collections/UpdateCollectionClusterSetup': 'write',
+  '/qdrant.Collections/CreateShardKey': 'write',
+  '/qdrant.Collections/DeleteShardKey': 'write',
+
+  '/qdrant.Points/Get': 'read',
+  '/qdrant.Points/Count': 'read',
+  '/qdrant.Points/Scroll': 'read',
+  '/qdrant.Points/Search': 'read',
+  '/qdrant.Points/SearchBatch': 'read',
+  '/qdrant.Points/SearchGroups': 'read',
+  '/qdrant.Points/Query': 'read',
+  '/qdrant.Points/QueryBatch': 'read',
+  '/qdrant.Points/QueryGroups': 'read',
+  '/qdrant.Points/Recommend': 'read',
+  '/qdrant.Points/RecommendBatch': 'read',
+  '/qdrant.Points/RecommendGroups': 'read',
+  '/qdrant.Points/Discover': 'read',
+  '/qdrant.Points/DiscoverBatch': 'read',
+  '/qdrant.Points/Facet': 'read',
+  '/qdrant.Points/SearchMatrixPairs': 'read',
+  '/qdrant.Points/SearchMatrixOffsets': 'read',
+  '/qdrant.Points/CreateVectorName': 'write',
+  '/qdrant.Points/DeleteVectorName': 'write',
+  '/qdrant.Points/Upsert': 'write',
+  '/qdrant.Points/Delete': 'write',
+  '/qdrant.Points/UpdateVectors': 'write',
+  '/qdrant.Points/DeleteVectors': 'write',
+  '/qdrant.Points/SetPayload': 'write',
+  '/qdrant.Points/OverwritePayload': 'write',
+  '/qdrant.Points/DeletePayload': 'write',
+  '/qdrant.Points/ClearPayload': 'write',
+  '/qdrant.Points/UpdateBatch': 'write',
+  '/qdrant.Points/CreateFieldIndex': 'write',
+  '/qdrant.Points/DeleteFieldIndex': 'write',
+};
+
+/** `:collection_name` and `:name` alike become `:`, so a table key matches any parameter names. */
+export function routeKey(method: string, url: string): string {
+  return `${method.toUpperCase()} ${url.replace(/:[^/]+/g, ':')}`;
+}
+
+const REST_BY_KEY: ReadonlyMap<string, Access> = new Map(Object.entries(REST_ACCESS).map(([k, v]) => {
+  const space = k.indexOf(' ');
+  return [routeKey(k.slice(0, space), k.slice(space + 1)), v];
+}));
+
+/** The rule of a REST route as fastify registered it, or undefined: then the route is refused. */
+export function restAccess(method: string, url: string): Access | undefined {
+  const m = method.toUpperCase();
+  return REST_BY_KEY.get(routeKey(m === 'HEAD' ? 'GET' : m, url));
+}
+
+/** The rule of a gRPC method path, or undefined: then the call is refused. */
+export function grpcAccess(path: string): Access | undefined {
+  return Object.hasOwn(GRPC_ACCESS, path) ? GRPC_ACCESS[path] : undefined;
+}
+
+/**
+ * A permission string as a bitmask: comma-separated names from read, write, admin, in any order,
+ * each at most once, nothing else (no spaces, no empty names). Null when it breaks the rule.
+ */
+export function parsePermission(text: string): number | null {
+  if (text === '') return null;
+  let mask = 0;
+  for (const name of text.split(',')) {
+    if (!Object.hasOwn(PERM, name)) return null;
+    const bit = PERM[name as PermName];
+    if ((mask & bit) !== 0) return null;
+    mask |= bit;
+  }
+  return mask;
+}
+
+/** The canonical permission string: names in the order read, write, admin. */
+export function formatPermission(mask: number): string {
+  return CANONICAL.filter((n) => (mask & PERM[n]) !== 0).join(',');
+}
+
+export const PERMISSION_RULE = 'permission must be a comma-separated set of read, write, admin (each at most once, nothing else)';
