@@ -1,0 +1,40 @@
+// Service `qdrant.Collections`: each handler converts the message to the REST request shape,
+// checks it with the REST route's schema, calls the same do* function as REST, and converts back.
+
+import { CollectionNameParams } from '../../shared/schemas/common.js';
+import { CreateCollection, UpdateCollection } from '../../shared/schemas/collections.js';
+import {
+  doCollectionCluster,
+  doCollectionExists,
+  doCreateCollection,
+  doDeleteCollection,
+  doGetCollection,
+  doListCollections,
+  doUpdateCollection,
+} from '../service/collections.js';
+import { clusterInfoOut, collectionInfoOut, createCollectionIn, schemaCheck, updateCollectionIn } from './convert.js';
+import type { CollectionsHandlers } from './generated/qdrant/Collections.js';
+import { timed, unimplemented, type GrpcContext } from './unary.js';
+
+export function collectionHandlers({ engine, log }: GrpcContext): CollectionsHandlers {
+  const checkName = schemaCheck(CollectionNameParams, 'params');
+  const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
+  const create = schemaCheck(CreateCollection);
+  const update = schemaCheck(UpdateCollection);
+  return {
+    Get: timed(log, async (r) => ({ result: collectionInfoOut(await doGetCollection(engine, name(r))) })),
+    List: timed(log, async () => doListCollections(engine)),
+    Create: timed(log, async (r) => ({ result: await doCreateCollection(engine, name(r), create(createCollectionIn(r))) })),
+    Update: timed(log, async (r) => ({ result: await doUpdateCollection(engine, name(r), update(updateCollectionIn(r))) })),
+    Delete: timed(log, async (r) => ({ result: await doDeleteCollection(engine, name(r)) })),
+    CollectionExists: timed(log, async (r) => ({ result: doCollectionExists(engine, name(r)) })),
+    CollectionClusterInfo: timed(log, async (r) => clusterInfoOut(await doCollectionCluster(engine, name(r)))),
+    UpdateAliases: unimplemented(log, 'Aliases'),
+    ListAliases: unimplemented(log, 'Aliases'),
+    ListCollectionAliases: unimplemented(log, 'Aliases'),
+    UpdateCollectionClusterSetup: unimplemented(log, 'Cluster setup changes'),
+    CreateShardKey: unimplemented(log, 'Shard keys'),
+    DeleteShardKey: unimplemented(log, 'Shard keys'),
+    ListShardKeys: unimplemented(log, 'Shard keys'),
+  };
+}

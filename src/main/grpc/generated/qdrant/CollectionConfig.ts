@@ -1,0 +1,20 @@
+// Original file: proto/collections.proto
+
+import type { CollectionParams as _qdrant_CollectionParams, CollectionParams__Output as _qdrant_CollectionParams__Output } from '../qdrant/CollectionParams.js';
+import type { HnswConfigDiff as _qdrant_HnswConfigDiff, HnswConfigDiff__Output as _qdrant_HnswConfigDiff__Output } from '../qdrant/HnswConfigDiff.js';
+import type { OptimizersConfigDiff as _qdrant_OptimizersConfigDiff, OptimizersConfigDiff__Output as _qdrant_OptimizersConfigDiff__Output } from '../qdrant/OptimizersConfigDiff.js';
+import type { WalConfigDiff as _qdrant_WalConfigDiff, WalConfigDiff__Output as _qdrant_WalConfigDiff__Output } from '../qdrant/WalConfigDiff.js';
+
+export interface CollectionConfig {
+  'params'?: (_qdrant_CollectionParams | null);
+  'hnsw_config'?: (_qdrant_HnswConfigDiff | null);
+  'optimizer_config'?: (_qdrant_OptimizersConfigDiff | null);
+  'wal_config'?: (_qdrant_WalConfigDiff | null);
+}
+
+export interface CollectionConfig__Output {
+  'params'?: (_qdrant_CollectionParams__Output);
+  'hnsw_config'?: (_qdrant_HnswConfigDiff__Output);
+  'optimizer_config'?: (_qdrant_OptimizersConfigDiff__Output);
+  'wal_config'?: (_qdrant_WalConfigDiff__Output);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/collections.proto
+
+
+export interface CollectionDescription {
+  'name'?: (string);
+}
+
+export interface CollectionDescription__Output {
+  'name'?: (string);
+}

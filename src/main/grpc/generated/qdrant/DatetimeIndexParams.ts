@@ -1,0 +1,16 @@
+// Original file: proto/collections.proto
+
+
+export interface DatetimeIndexParams {
+  'on_disk'?: (boolean);
+  'is_principal'?: (boolean);
+  '_on_disk'?: "on_disk";
+  '_is_principal'?: "is_principal";
+}
+
+export interface DatetimeIndexParams__Output {
+  'on_disk'?: (boolean);
+  'is_principal'?: (boolean);
+  '_on_disk'?: "on_disk";
+  '_is_principal'?: "is_principal";
+}

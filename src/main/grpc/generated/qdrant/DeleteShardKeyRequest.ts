@@ -1,0 +1,10 @@
+// Original file: proto/collections.proto
+
+
+export interface DeleteShardKeyRequest {
+  'collection_name'?: (string);
+}
+
+export interface DeleteShardKeyRequest__Output {
+  'collection_name'?: (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/points.proto
+
+
+export interface DiscoverBatchPoints {
+  'collection_name'?: (string);
+}
+
+export interface DiscoverBatchPoints__Output {
+  'collection_name'?: (string);
+}

@@ -1,0 +1,8 @@
+// Original file: proto/qdrant.proto
+
+
+export interface HealthCheckRequest {
+}
+
+export interface HealthCheckRequest__Output {
+}

@@ -1,0 +1,10 @@
+// Original file: proto/qdrant_common.proto
+
+
+export interface IsNullCondition {
+  'key'?: (string);
+}
+
+export interface IsNullCondition__Output {
+  'key'?: (string);
+}

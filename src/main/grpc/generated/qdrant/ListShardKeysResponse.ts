@@ -1,0 +1,10 @@
+// Original file: proto/collections.proto
+
+
+export interface ListShardKeysResponse {
+  'time'?: (number | string);
+}
+
+export interface ListShardKeysResponse__Output {
+  'time'?: (number);
+}

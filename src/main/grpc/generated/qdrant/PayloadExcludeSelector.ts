@@ -1,0 +1,10 @@
+// Original file: proto/points.proto
+
+
+export interface PayloadExcludeSelector {
+  'fields'?: (string)[];
+}
+
+export interface PayloadExcludeSelector__Output {
+  'fields': (string)[];
+}

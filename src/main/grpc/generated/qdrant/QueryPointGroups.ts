@@ -1,0 +1,10 @@
+// Original file: proto/points.proto
+
+
+export interface QueryPointGroups {
+  'collection_name'?: (string);
+}
+
+export interface QueryPointGroups__Output {
+  'collection_name'?: (string);
+}

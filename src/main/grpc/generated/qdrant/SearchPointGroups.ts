@@ -1,0 +1,10 @@
+// Original file: proto/points.proto
+
+
+export interface SearchPointGroups {
+  'collection_name'?: (string);
+}
+
+export interface SearchPointGroups__Output {
+  'collection_name'?: (string);
+}

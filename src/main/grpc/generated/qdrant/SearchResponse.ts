@@ -1,0 +1,13 @@
+// Original file: proto/points.proto
+
+import type { ScoredPoint as _qdrant_ScoredPoint, ScoredPoint__Output as _qdrant_ScoredPoint__Output } from '../qdrant/ScoredPoint.js';
+
+export interface SearchResponse {
+  'result'?: (_qdrant_ScoredPoint)[];
+  'time'?: (number | string);
+}
+
+export interface SearchResponse__Output {
+  'result': (_qdrant_ScoredPoint__Output)[];
+  'time'?: (number);
+}

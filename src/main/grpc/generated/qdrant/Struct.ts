@@ -1,0 +1,11 @@
+// Original file: proto/json_with_int.proto
+
+import type { Value as _qdrant_Value, Value__Output as _qdrant_Value__Output } from '../qdrant/Value.js';
+
+export interface Struct {
+  'fields'?: ({[key: string]: _qdrant_Value});
+}
+
+export interface Struct__Output {
+  'fields': ({[key: string]: _qdrant_Value__Output});
+}

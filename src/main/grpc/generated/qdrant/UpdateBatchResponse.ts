@@ -1,0 +1,13 @@
+// Original file: proto/points.proto
+
+import type { UpdateResult as _qdrant_UpdateResult, UpdateResult__Output as _qdrant_UpdateResult__Output } from '../qdrant/UpdateResult.js';
+
+export interface UpdateBatchResponse {
+  'result'?: (_qdrant_UpdateResult)[];
+  'time'?: (number | string);
+}
+
+export interface UpdateBatchResponse__Output {
+  'result': (_qdrant_UpdateResult__Output)[];
+  'time'?: (number);
+}

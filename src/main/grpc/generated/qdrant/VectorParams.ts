@@ -1,0 +1,23 @@
+// Original file: proto/collections.proto
+
+import type { Distance as _qdrant_Distance, Distance__Output as _qdrant_Distance__Output } from '../qdrant/Distance.js';
+import type { HnswConfigDiff as _qdrant_HnswConfigDiff, HnswConfigDiff__Output as _qdrant_HnswConfigDiff__Output } from '../qdrant/HnswConfigDiff.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface VectorParams {
+  'size'?: (number | string | Long);
+  'distance'?: (_qdrant_Distance);
+  'hnsw_config'?: (_qdrant_HnswConfigDiff | null);
+  'on_disk'?: (boolean);
+  '_hnsw_config'?: "hnsw_config";
+  '_on_disk'?: "on_disk";
+}
+
+export interface VectorParams__Output {
+  'size'?: (string);
+  'distance'?: (_qdrant_Distance__Output);
+  'hnsw_config'?: (_qdrant_HnswConfigDiff__Output);
+  'on_disk'?: (boolean);
+  '_hnsw_config'?: "hnsw_config";
+  '_on_disk'?: "on_disk";
+}

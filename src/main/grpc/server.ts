@@ -1,0 +1,115 @@
+// The gRPC server: Quiver's own protos (proto/, wire-compatible with Qdrant's) served by
+// @grpc/grpc-js beside fastify, over the same service layer. One interceptor admits each call
+// before its message is read (readiness, then the permission table through the same
+// AuthService.guard as REST); one wrapper (unary.ts) maps failures to statuses via GRPC_STATUS.
+
+import { join } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import type { FastifyBaseLogger } from 'fastify';
+import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
+import { forbidden } from '../auth/context.js';
+import { grpcAccess } from '../auth/permissions.js';
+import type { AuthService } from '../auth/service.js';
+import { PROJECT_ROOT, type Config } from '../config.js';
+import type { Engine } from '../engine.js';
+import { collectionHandlers } from './collections.js';
+import type { ProtoGrpcType } from './generated/qdrant.js';
+import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
+import { pointHandlers } from './points.js';
+import { toStatus, type GrpcContext } from './unary.js';
+
+/**
+ * How messages are decoded. These must match the flags of `npm run proto:types`, which generates
+ * the handler types in ./generated from the same protos: field names as in the .proto, 64-bit
+ * integers as strings (no precision lost before the service checks them), enums by name, the
+ * name of the set member on each oneof, and empty lists and maps rather than absent ones.
+ */
+export const LOADER_OPTIONS: protoLoader.Options = {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: false,
+  arrays: true,
+  objects: true,
+  oneofs: true,
+};
+
+export const PROTO_DIR = join(PROJECT_ROOT, 'proto');
+
+export interface GrpcServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Admits a call before its request message is read, so a refusal costs the client no upload and
+ * the server no decoding: 412 while the engine loads (the health check excepted), as REST; then
+ * the method's rule in the permission table (a method without one is refused), checked by the
+ * same guard as REST with the call's metadata as headers (`authorization: Bearer <token>` or
+ * `api-key: <token>`). Throws the refusal.
+ */
+async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata): Promise<void> {
+  if (path !== HEALTH_CHECK_PATH && !engine.ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  const access = grpcAccess(path);
+  if (access === undefined) throw forbidden(`Forbidden: ${path} has no access rule`);
+  await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
+}
+
+function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger): grpc.ServerInterceptor {
+  return (method, call) =>
+    new grpc.ServerInterceptingCall(call, {
+      start: (next) =>
+        next({
+          onReceiveMetadata: (metadata, accept) => {
+            admit(engine, auth, method.path, metadata).then(
+              () => accept(metadata),
+              (err: unknown) => call.sendStatus(toStatus(err, method.path, log)),
+            );
+          },
+        }),
+    });
+}
+
+function address(host: string, port: number): string {
+  return `${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+/** Loads the protos, registers the three services and binds `config.grpc_port` (0: any free port). */
+export async function startGrpcServer(config: Config, engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger): Promise<GrpcServer> {
+  const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
+  const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
+  const maxBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': maxBytes,
+    'grpc.max_send_message_length': maxBytes,
+    interceptors: [gate(engine, auth, log)],
+  });
+  const ctx: GrpcContext = { engine, log };
+  server.addService(qdrant.Qdrant.service, healthHandlers(ctx));
+  server.addService(qdrant.Collections.service, collectionHandlers(ctx));
+  server.addService(qdrant.Points.service, pointHandlers(ctx));
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address(config.host, config.grpc_port), grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err === null ? resolve(bound) : reject(err),
+    );
+  });
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    /** Stops intake and lets calls in flight finish; after 10 s, ends the rest. */
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 10_000);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      return closing;
+    },
+  };
+}

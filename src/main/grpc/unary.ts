@@ -1,0 +1,54 @@
+// The one wrapper every gRPC handler goes through: it runs the handler, stamps `time` on replies
+// that carry one, and turns any failure into a gRPC status through GRPC_STATUS (errors.ts), so
+// the mapping from QuiverError codes to statuses lives in one place for REST and gRPC alike.
+
+import * as grpc from '@grpc/grpc-js';
+import type { FastifyBaseLogger } from 'fastify';
+import { GRPC_STATUS, QuiverError } from '../../shared/errors.js';
+import type { Engine } from '../engine.js';
+
+/** What every handler set is built from. */
+export interface GrpcContext {
+  engine: Engine;
+  log: FastifyBaseLogger;
+}
+
+/** A failure of any origin as a gRPC status, logged as REST logs it (4xx at info, 5xx at error). */
+export function toStatus(err: unknown, method: string, log: FastifyBaseLogger): grpc.StatusObject {
+  if (err instanceof QuiverError) {
+    const code = GRPC_STATUS[err.code];
+    if (err.logLevel === 'error') log.error({ err, method, grpc_code: code }, err.message);
+    else log.info({ method, grpc_code: code }, err.message);
+    return { code, details: err.message, metadata: new grpc.Metadata() };
+  }
+  log.error({ err, method }, 'gRPC handler failed');
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: grpc.status.INTERNAL, details: `Service internal error: ${message}`, metadata: new grpc.Metadata() };
+}
+
+export function unary<Req, Res>(log: FastifyBaseLogger, fn: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Req, Res> {
+  return (call, callback) => {
+    fn(call.request).then(
+      (res) => callback(null, res),
+      (err: unknown) => callback(toStatus(err, call.getPath(), log)),
+    );
+  };
+}
+
+/** For replies with Qdrant's `time` field: the handler returns the rest, the wrapper adds the seconds it took. */
+export function timed<Req, Res extends { time?: number | string }>(
+  log: FastifyBaseLogger,
+  fn: (req: Req) => Promise<Omit<Res, 'time'>>,
+): grpc.handleUnaryCall<Req, Res> {
+  return unary<Req, Res>(log, async (req) => {
+    const t0 = performance.now();
+    const res = await fn(req);
+    return { ...res, time: (performance.now() - t0) / 1000 } as Res;
+  });
+}
+
+/** Methods Quiver does not offer; the message is REST's 501 for the same feature. */
+export function unimplemented<Req, Res>(log: FastifyBaseLogger, feature: string): grpc.handleUnaryCall<Req, Res> {
+  const message = `${feature} ${feature.endsWith('s') ? 'are' : 'is'} not implemented in Quiver`;
+  return unary<Req, Res>(log, () => Promise.reject(QuiverError.notImplemented(message)));
+}

@@ -1,0 +1,86 @@
+// gRPC beside the server's lifecycle and auth: the port is bound at start and answers
+// FAILED_PRECONDITION 'Engine not initialized' until every shard is loaded (the health check
+// excepted); credentials in metadata (`api-key`, `authorization: Bearer`) are checked by the
+// same permission table as REST.
+
+import { ConnectErrorCode as Code, Distance } from '@qdrant/js-client-grpc';
+import { afterAll, describe, expect, it } from 'vitest';
+import { failure, grpcClient, id, vectors } from '../helpers/grpc.js';
+import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach(removeDir));
+
+describe('readiness', () => {
+  it('answers FAILED_PRECONDITION until the engine is ready, and the health check at once', async () => {
+    const dataDir = tempDataDir();
+    dirs.push(dataDir);
+    const first = await startServer({ dataDir });
+    const c1 = grpcClient(first);
+    const N = 20_000;
+    const DIM = 48;
+    const data = randomVectors(N, DIM, 21);
+    await c1.api('collections').create({ collectionName: 'load', vectorsConfig: { config: { case: 'params', value: { size: BigInt(DIM), distance: Distance.Cosine } } } });
+    for (let i = 0; i < N; i += 2000) {
+      await c1.api('points').upsert({ collectionName: 'load', wait: true, points: data.slice(i, i + 2000).map((v, j) => ({ id: id(i + j), vectors: vectors(v) })) });
+    }
+    expect(await first.stop()).toBe(0);
+
+    const second = await startServer({ dataDir, waitReady: false });
+    try {
+      const c2 = grpcClient(second);
+      const early = await failure(c2.api('collections').list({}));
+      expect(early).toEqual({ code: Code.FailedPrecondition, message: 'Engine not initialized' });
+      expect((await c2.api('service').healthCheck({})).version).toBe('1.19.0');
+      await second.ready;
+      expect((await c2.api('points').count({ collectionName: 'load' })).result?.count).toBe(BigInt(N));
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe('auth', () => {
+  let server: TestServer;
+  const password = 'Correct-Horse-9-Battery';
+
+  async function rest(method: string, path: string, body?: unknown, token?: string): Promise<Record<string, unknown>> {
+    const r = await call(server.url, method, path, body, token === undefined ? {} : { authorization: `Bearer ${token}` });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body as Record<string, unknown>;
+  }
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('checks api-key and bearer credentials against the permission table', async () => {
+    server = await startServer({ env: { SERVICE_ADMIN_PASSWORD: password } });
+    dirs.push(server.dataDir);
+    const open = grpcClient(server);
+    await open.api('collections').create({ collectionName: 'a', vectorsConfig: { config: { case: 'params', value: { size: 2n, distance: Distance.Dot } } } });
+
+    const jwt = (await rest('POST', '/auth/login', { username: 'admin', password })).token as string;
+    await rest('PATCH', '/auth/enabled', { enabled: true }, jwt);
+    const readKey = (await rest('POST', '/auth/api_key', { name: 'r', permission: 'read' }, jwt)).api_key as string;
+    const writeKey = (await rest('POST', '/auth/api_key', { name: 'w', permission: 'read,write' }, jwt)).api_key as string;
+
+    // No credential: UNAUTHENTICATED, but the health check stays open.
+    expect((await failure(open.api('collections').list({}))).code).toBe(Code.Unauthenticated);
+    expect((await open.api('service').healthCheck({})).version).toBe('1.19.0');
+    // A wrong key: UNAUTHENTICATED.
+    expect((await failure(grpcClient(server, { apiKey: 'qvk_' + 'A'.repeat(43) }).api('collections').list({}))).code).toBe(Code.Unauthenticated);
+
+    // A read key reads, and may not write: PERMISSION_DENIED, before the request is read.
+    const reader = grpcClient(server, { apiKey: readKey });
+    expect((await reader.api('collections').list({})).collections.map((c) => c.name)).toContain('a');
+    const denied = await failure(reader.api('points').upsert({ collectionName: 'a', points: [{ id: id(1), vectors: vectors([1, 2]) }] }));
+    expect(denied.code).toBe(Code.PermissionDenied);
+
+    // A write key writes; an admin JWT as a bearer token may do everything.
+    const writer = grpcClient(server, { apiKey: writeKey });
+    expect((await writer.api('points').upsert({ collectionName: 'a', wait: true, points: [{ id: id(1), vectors: vectors([1, 2]) }] })).result).toBeDefined();
+    const admin = grpcClient(server, { headers: { authorization: `Bearer ${jwt}` } });
+    expect((await admin.api('points').count({ collectionName: 'a' })).result?.count).toBe(1n);
+  });
+});
