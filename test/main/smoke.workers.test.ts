@@ -41,3 +41,19 @@ describe('npm start', () => {
     expect(m![1]).toBe('dist/src/main/index.js');
   });
 });
+
+describe('package', () => {
+  it('exports the typed client under the package name', async () => {
+    const mod = (await import('quiver/client')) as typeof import('../../src/client/index.js');
+    const client = new mod.QuiverClient({ url: server.url });
+    expect((await client.health()).quiver_version).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await client.listCollections()).collections.map((c) => c.name)).toContain('smoke');
+  });
+
+  it('answers the liveness probes without auth or readiness', async () => {
+    for (const path of ['/healthz', '/livez', '/readyz']) {
+      const r = await fetch(server.url + path);
+      expect(r.status, path).toBe(200);
+    }
+  });
+});
