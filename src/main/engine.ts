@@ -2,6 +2,8 @@
 // readiness (412 until every worker has loaded its shards), operation ids, and the collection
 // create / update / delete transitions. Point traffic goes through the ShardRouter.
 
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema } from '../shared/types.js';
@@ -9,6 +11,14 @@ import type { ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter } from './router/shard-router.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return dir === '' ? [] : readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
 const DROP_BATCH = 10_000;
 
 export class Engine {
@@ -20,7 +30,10 @@ export class Engine {
   readonly #drops = new Set<Promise<void>>();
   #ready = false;
 
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
+  readonly #indexDir: string;
+
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher, indexDir = '') {
+    this.#indexDir = indexDir;
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.router = new ShardRouter(dispatcher);
@@ -31,7 +44,7 @@ export class Engine {
   }
 
   /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
-  async start(): Promise<void> {
+  async start(): Promise<{ restoredShards: number; rebuiltShards: number }> {
     for (const { key, value } of this.#db.catalog.getRange()) this.#catalog.set(key, value);
     const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.ping(w)));
     for (const p of pings) {
@@ -41,6 +54,10 @@ export class Engine {
     }
     for (const entry of this.#catalog.values()) if (entry.deleting === true) this.#startDrop(entry);
     this.#ready = true;
+    return {
+      restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),
+      rebuiltShards: pings.reduce((n, p) => n + p.rebuiltShards, 0),
+    };
   }
 
   requireReady(): void {
@@ -146,16 +163,22 @@ export class Engine {
       if (last !== null) await last;
       if (n < DROP_BATCH) break;
     }
+    for (let s = 0; s < entry.config.shard_number; s++) void this.#db.meta.remove(`hnsw:${entry.id}:${s}`);
+    for (const f of readdirSafe(this.#indexDir)) if (f.startsWith(`${entry.id}-`)) rmSync(join(this.#indexDir, f), { force: true });
     await this.#db.catalog.remove(entry.name);
     await this.#db.catalog.flushed;
     if (this.#catalog.get(entry.name)?.id === entry.id) this.#catalog.delete(entry.name);
     this.#opIds.delete(entry.id);
   }
 
-  /** Finishes background drops, then stops the workers and closes LMDB. */
+  /** Finishes background drops, saves the HNSW graphs (a clean restart then skips rebuilding them), stops the workers, closes LMDB. */
   async close(): Promise<void> {
+    const wasReady = this.#ready;
     this.#ready = false;
     await Promise.allSettled([...this.#drops]);
+    if (wasReady) {
+      await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.saveIndexes(w)));
+    }
     await this.#dispatcher.close();
     await this.#db.root.close();
   }

@@ -1,6 +1,7 @@
 // The server's lifecycle: open storage, start workers, listen at once (answering 412 until every
 // shard is loaded), and on SIGTERM/SIGINT stop intake, drain, stop workers and close LMDB.
 
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
@@ -28,7 +29,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     adminPassword: config.admin_password,
   });
   const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir);
-  const engine = new Engine(db, dispatcher);
+  const engine = new Engine(db, dispatcher, join(config.data_dir, 'hnsw'));
   const app = await buildApp(config, engine, auth);
   for (const note of auth.notes) app.log.info(note);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
@@ -41,8 +42,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const grpc = await startGrpcServer(config, engine, auth, app.log);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
-  const ready = engine.start().then(() => {
-    app.log.info({ rest_port: restPort, load_ms: Math.round(performance.now() - t0) }, 'engine ready');
+  const ready = engine.start().then(({ restoredShards, rebuiltShards }) => {
+    app.log.info(
+      { rest_port: restPort, load_ms: Math.round(performance.now() - t0), hnsw_restored_shards: restoredShards, hnsw_rebuilt_shards: rebuiltShards },
+      'engine ready',
+    );
   });
   let closing: Promise<void> | null = null;
   return {

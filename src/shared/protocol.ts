@@ -92,6 +92,7 @@ interface ShardAddress {
 
 export type ShardRequest =
   | { op: 'ping' }
+  | { op: 'saveIndexes' }
   | { op: 'openShards'; meta: CollectionMeta; shards: number[] }
   | { op: 'updateConfig'; meta: CollectionMeta }
   | { op: 'dropShards'; collection: number; shards: number[] }
@@ -134,6 +135,9 @@ export interface PingResult {
   /** Highest point version seen per collection id, to seed operation ids after a restart. */
   maxVersions: Record<number, number>;
   shardsLoaded: number;
+  /** Shards whose HNSW graphs were read from disk, and those rebuilt from the vectors. */
+  restoredShards: number;
+  rebuiltShards: number;
 }
 
 export interface ShardInfo {
@@ -148,6 +152,7 @@ export interface ShardInfo {
 
 export interface ResultMap {
   ping: PingResult;
+  saveIndexes: null;
   openShards: null;
   updateConfig: null;
   dropShards: null;

@@ -2,6 +2,7 @@
 // loads them from LMDB before answering anything (top-level await: piscina holds tasks until
 // the module is ready), then serves the typed protocol of src/shared/protocol.ts.
 
+import { join } from 'node:path';
 import { workerData } from 'piscina';
 import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
@@ -13,7 +14,7 @@ if (init.protocolVersion !== PROTOCOL_VERSION) {
   throw new Error(`worker protocol ${PROTOCOL_VERSION} cannot serve a main thread speaking ${init.protocolVersion}`);
 }
 
-const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir));
+const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'));
 host.loadAll();
 
 export default async function handle(req: ShardRequest): Promise<WorkerReply> {

@@ -13,7 +13,12 @@ export class ShardHost {
   readonly #db: QuiverDb;
   readonly #shards = new Map<string, Shard>();
 
-  constructor(worker: number, workerCount: number, db: QuiverDb) {
+  readonly #indexDir: string;
+  #restored = 0;
+  #rebuilt = 0;
+
+  constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string) {
+    this.#indexDir = indexDir;
     this.#worker = worker;
     this.#workerCount = workerCount;
     this.#db = db;
@@ -24,7 +29,9 @@ export class ShardHost {
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
       for (let s = 0; s < meta.config.shard_number; s++) {
-        if (workerOf(meta.id, s, this.#workerCount) === this.#worker) this.#open(meta, s).load();
+        if (workerOf(meta.id, s, this.#workerCount) !== this.#worker) continue;
+        if (this.#open(meta, s).load()) this.#restored++;
+        else this.#rebuilt++;
       }
     }
   }
@@ -33,7 +40,7 @@ export class ShardHost {
     const key = `${meta.id}/${shard}`;
     let s = this.#shards.get(key);
     if (s === undefined) {
-      s = new Shard(meta, shard, this.#db);
+      s = new Shard(meta, shard, this.#db, this.#indexDir);
       this.#shards.set(key, s);
     }
     return s;
@@ -52,7 +59,18 @@ export class ShardHost {
         for (const s of this.#shards.values()) {
           maxVersions[s.collection] = Math.max(maxVersions[s.collection] ?? 0, s.maxVersion);
         }
-        return { workerIndex: this.#worker, protocolVersion: PROTOCOL_VERSION, maxVersions, shardsLoaded: this.#shards.size };
+        return {
+          workerIndex: this.#worker,
+          protocolVersion: PROTOCOL_VERSION,
+          maxVersions,
+          shardsLoaded: this.#shards.size,
+          restoredShards: this.#restored,
+          rebuiltShards: this.#rebuilt,
+        };
+      }
+      case 'saveIndexes': {
+        for (const s of this.#shards.values()) await s.saveIndexes();
+        return null;
       }
       case 'openShards':
         for (const s of req.shards) this.#open(req.meta, s);

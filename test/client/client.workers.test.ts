@@ -1,6 +1,8 @@
 // The client against a real server: every endpoint family, and the start-up retry while a
 // server with data is still loading its shards.
 
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QuiverClient, QuiverClientError } from '../../src/client/index.js';
 import { randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
@@ -53,6 +55,8 @@ describe('QuiverClient', () => {
       await c.upsert('big', { points: data.slice(i, i + 2000).map((v, j) => ({ id: i + j, vector: v })) });
     }
     await s.stop('SIGTERM');
+    // Without the saved HNSW graphs the next start rebuilds them, which takes long enough to watch.
+    rmSync(join(dataDir, 'hnsw'), { recursive: true, force: true });
   }, 180_000);
 
   it('retries through 412 while a restarted server loads, then answers', async () => {

@@ -3,6 +3,8 @@
 // excepted); credentials in metadata (`api-key`, `authorization: Bearer`) are checked by the
 // same permission table as REST.
 
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { ConnectErrorCode as Code, Distance } from '@qdrant/js-client-grpc';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failure, grpcClient, id, vectors } from '../helpers/grpc.js';
@@ -25,6 +27,8 @@ describe('readiness', () => {
       await c1.api('points').upsert({ collectionName: 'load', wait: true, points: data.slice(i, i + 2000).map((v, j) => ({ id: id(i + j), vectors: vectors(v) })) });
     }
     expect(await first.stop()).toBe(0);
+    // Without the saved HNSW graphs the next start rebuilds them, which takes long enough to watch.
+    rmSync(join(dataDir, 'hnsw'), { recursive: true, force: true });
 
     const second = await startServer({ dataDir, waitReady: false });
     try {

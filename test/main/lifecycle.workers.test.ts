@@ -1,6 +1,8 @@
 // Collection deletion (spec 3.3): DELETE marks the collection, its data is dropped in the
 // background, requests on it answer 412 meanwhile, and a restart in the middle finishes the drop.
 
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/shared/db.js';
@@ -75,9 +77,11 @@ describe('deleting a collection', () => {
     await until(() => c.collectionExists('doomed').then((r) => r.exists).catch(() => true), (e) => e === false);
     await s.stop('SIGTERM');
 
-    // Only the surviving collection's records are left on disk.
+    // Only the surviving collection's records are left on disk, and only its saved HNSW graphs.
     const left = recordsByCollection();
     expect([...left.values()]).toEqual([50]);
+    const graphs = new Set(readdirSync(join(dataDir, 'hnsw')).map((f) => Number(f.split('-')[0])));
+    expect([...graphs]).toEqual([...left.keys()]);
   }, 180_000);
 
   it('finishes an interrupted drop after a restart', async () => {

@@ -24,7 +24,7 @@ describe('durability across restarts', () => {
   let before: unknown[] = [];
   let lastOp = 0;
 
-  it('writes, stops with SIGTERM, and finds everything after a restart (412 while loading)', async () => {
+  it('writes, stops with SIGTERM, and finds everything after a restart, HNSW graphs read back', async () => {
     const s1 = await start();
     const c1 = new QdrantClient({ url: s1.url });
     await c1.createCollection('keep', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 40 } });
@@ -41,15 +41,12 @@ describe('durability across restarts', () => {
     before = await Promise.all(queries.map((q) => c1.query('keep', { query: q, limit: 10, with_payload: true, params: { exact: true } })));
     expect(await s1.stop('SIGTERM')).toBe(0);
 
-    const s2 = await start(false);
-    // The port is bound at once; until every shard has loaded, data endpoints answer 412.
-    const early = await call(s2.url, 'GET', '/collections');
-    expect(early.status).toBe(412);
-    expect(early.body.status.error).toBe('Engine not initialized');
-    expect((await call(s2.url, 'GET', '/')).status).toBe(200);
-    expect((await call(s2.url, 'GET', '/readyz')).status).toBe(503);
-    await s2.ready;
+    const s2 = await start();
     expect((await call(s2.url, 'GET', '/readyz')).status).toBe(200);
+    // A clean shutdown saved the HNSW graphs: every shard read them back instead of rebuilding.
+    const ready = s2.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === 'engine ready')!;
+    expect(ready.hnsw_rebuilt_shards).toBe(0);
+    expect(ready.hnsw_restored_shards).toBeGreaterThan(0);
 
     const c2 = new QdrantClient({ url: s2.url });
     expect((await c2.getCollections()).collections.map((c) => c.name).sort()).toEqual(['keep', 'named']);
@@ -70,7 +67,7 @@ describe('durability across restarts', () => {
     await s2.stop('SIGTERM');
   });
 
-  it('keeps acknowledged writes through kill -9', async () => {
+  it('keeps acknowledged writes through kill -9, rebuilding the graphs (412 while loading)', async () => {
     const s3 = await start();
     const c3 = new QdrantClient({ url: s3.url });
     await c3.createCollection('crash', { vectors: { size: 3, distance: 'Euclid' } });
@@ -81,8 +78,19 @@ describe('durability across restarts', () => {
     expect(acks.every((a) => a.status === 'acknowledged')).toBe(true);
     await s3.stop('SIGKILL');
 
-    const s4 = await start();
+    const s4 = await start(false);
+    // The port is bound at once; until every shard has loaded (here: HNSW rebuilt), data
+    // endpoints answer 412 and only the health checks answer.
+    const early = await call(s4.url, 'GET', '/collections');
+    expect(early.status).toBe(412);
+    expect(early.body.status.error).toBe('Engine not initialized');
+    expect((await call(s4.url, 'GET', '/')).status).toBe(200);
+    expect((await call(s4.url, 'GET', '/readyz')).status).toBe(503);
+    await s4.ready;
     const c4 = new QdrantClient({ url: s4.url });
+    // After kill -9 nothing vouches for saved graphs: they are rebuilt from the vectors.
+    const ready = s4.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === 'engine ready')!;
+    expect(ready.hnsw_restored_shards).toBe(0);
     expect((await c4.count('crash')).count).toBe(20);
     expect((await c4.retrieve('crash', { ids: [19] }))[0]!.payload).toEqual({ i: 19 });
     expect((await c4.count('keep')).count).toBe(N - 2);

@@ -7,7 +7,7 @@ import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
 type ControlOp = 'openShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
-type ShardOp = Exclude<Op, 'ping' | ControlOp>;
+type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
 /** A shard request without its address (collection, shard), which the router fills in. */
 export type ShardCall<O extends ShardOp> = Omit<RequestOf<O>, 'collection' | 'shard'>;
 
@@ -62,6 +62,10 @@ export class ShardRouter {
       byWorker.set(w, [...(byWorker.get(w) ?? []), s]);
     }
     await Promise.all([...byWorker].map(([w, shards]) => this.#dispatcher.call(w, make(shards))));
+  }
+
+  saveIndexes(worker: number): Promise<ResultOf<'saveIndexes'>> {
+    return this.#dispatcher.call<'saveIndexes'>(worker, { op: 'saveIndexes' });
   }
 
   ping(worker: number): Promise<ResultOf<'ping'>> {

@@ -26,10 +26,31 @@ export class HnswIndex {
   readonly #labels = new Set<number>();
   readonly #deleted = new Set<number>();
 
-  constructor(params: HnswParams) {
+  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; live: ReadonlySet<number> }) {
     this.#params = params;
     this.#index = new HierarchicalNSW(params.space, params.dim);
-    this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
+    if (saved === undefined) {
+      this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
+      return;
+    }
+    // A graph written at a clean shutdown: labels it holds that are no longer live are the ones
+    // it had marked deleted.
+    this.#index.readIndexSync(saved.file);
+    this.#capacity = this.#index.getMaxElements();
+    for (const label of saved.labels) {
+      this.#labels.add(label);
+      if (saved.live.has(label)) this.#live++;
+      else this.#deleted.add(label);
+    }
+  }
+
+  /** Every label the graph holds, live or marked deleted (what a restore needs to know). */
+  get labels(): number[] {
+    return [...this.#labels];
+  }
+
+  save(file: string): void {
+    this.#index.writeIndexSync(file);
   }
 
   get size(): number {

@@ -56,6 +56,20 @@ export class IdTracker implements IdTrackerRead {
     return { slot, fresh: true };
   }
 
+  /** Puts `id` at a given slot (restoring a saved layout); call settle() when all are placed. */
+  place(id: PointId, slot: number): void {
+    this.#slots.set(id, slot);
+    this.#ids[slot] = id;
+    this.#versions[slot] = 0;
+    this.#sorted = null;
+  }
+
+  /** After placement: every slot below the limit that holds no id is free for reuse. */
+  settle(): void {
+    this.#free.length = 0;
+    for (let slot = this.#ids.length - 1; slot >= 0; slot--) if (this.#ids[slot] === undefined) this.#free.push(slot);
+  }
+
   setVersion(slot: number, version: number): void {
     this.#versions[slot] = version;
   }

@@ -7,6 +7,8 @@
 // VectorStore (SharedArrayBuffer chunks), a presence bitmap and an HNSW index (none for
 // Manhattan, which hnswlib lacks: it is always searched exactly).
 
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo, SparseVec } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
@@ -51,6 +53,15 @@ interface VectorSpace {
   present: Uint8Array;
   index: HnswIndex | null;
   metric: Metric;
+  hnsw: { m: number; ef_construct: number };
+}
+
+/** What a clean shutdown writes beside the HNSW graph files, to restore the exact slot layout. */
+interface IndexManifest {
+  token: number;
+  count: number;
+  slots: [PointId, number][];
+  spaces: Record<string, { file: string; labels: number[] }>;
 }
 
 export class Shard {
@@ -68,7 +79,11 @@ export class Shard {
   readonly #indexPaths = new Map<string, PathPart[]>();
   #maxVersion = 0;
 
-  constructor(meta: CollectionMeta, shard: number, db: QuiverDb) {
+  readonly #indexDir: string;
+  #restoring = false;
+
+  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string) {
+    this.#indexDir = indexDir;
     this.collection = meta.id;
     this.shard = shard;
     this.#meta = meta;
@@ -83,6 +98,7 @@ export class Shard {
         store: new VectorStore(params.size),
         present: new Uint8Array(1024),
         metric,
+        hnsw: { m: hnsw.m, ef_construct: hnsw.ef_construct },
         index:
           metric.hnswSpace === null
             ? null
@@ -127,8 +143,86 @@ export class Shard {
     this.#meta = meta;
   }
 
-  /** Rebuilds memory and indexes from this shard's LMDB range. */
-  load(): void {
+  get #base(): string {
+    return join(this.#indexDir, `${this.collection}-${this.shard}`);
+  }
+
+  get #marker(): string {
+    return `hnsw:${this.collection}:${this.shard}`;
+  }
+
+  /**
+   * Writes each HNSW graph and the slot layout, then a marker in LMDB that says they match the
+   * data. Called at a clean shutdown only; load() removes the marker before anything can change,
+   * so after a crash the graphs are rebuilt rather than trusted.
+   */
+  async saveIndexes(): Promise<void> {
+    mkdirSync(this.#indexDir, { recursive: true });
+    const token = Math.floor(Math.random() * 2 ** 31);
+    const spaces: IndexManifest['spaces'] = {};
+    let n = 0;
+    for (const space of this.#spaces.values()) {
+      if (space.index === null) continue;
+      const file = `${this.#base}-${n++}.hnsw`;
+      space.index.save(file);
+      spaces[space.name] = { file, labels: space.index.labels };
+    }
+    const slots: [PointId, number][] = [];
+    for (let slot = 0; slot < this.#ids.slotLimit; slot++) {
+      const id = this.#ids.idOf(slot);
+      if (id !== undefined) slots.push([id, slot]);
+    }
+    const manifest: IndexManifest = { token, count: this.#ids.live, slots, spaces };
+    writeFileSync(`${this.#base}.json`, JSON.stringify(manifest));
+    await this.#db.meta.put(this.#marker, token);
+  }
+
+  #savedManifest(): IndexManifest | null {
+    const token = this.#db.meta.get(this.#marker);
+    if (token === undefined) return null;
+    void this.#db.meta.remove(this.#marker);
+    try {
+      const m = JSON.parse(readFileSync(`${this.#base}.json`, 'utf8')) as IndexManifest;
+      return m.token === token && Object.values(m.spaces).every((sp) => existsSync(sp.file)) ? m : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Rebuilds memory from this shard's LMDB range. The HNSW graphs are read from disk when a
+   * clean shutdown left them matching the data (true is returned), otherwise rebuilt.
+   */
+  load(): boolean {
+    const manifest = this.#savedManifest();
+    if (manifest !== null) {
+      for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
+      this.#ids.settle();
+      this.#restoring = true;
+    }
+    this.#readRange();
+    this.#restoring = false;
+    if (manifest === null) return false;
+    let restored = manifest.count === this.#ids.live;
+    for (const space of this.#spaces.values()) {
+      if (space.index === null) continue;
+      const saved = manifest.spaces[space.name];
+      const params = { space: space.metric.hnswSpace!, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
+      const live = new Set<number>();
+      for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) live.add(slot);
+      try {
+        if (!restored || saved === undefined) throw new Error('stale');
+        space.index = new HnswIndex(params, { file: saved.file, labels: saved.labels, live });
+      } catch {
+        restored = false;
+        space.index = new HnswIndex(params);
+        for (const slot of live) space.index.add(slot, space.store.get(slot));
+      }
+    }
+    return restored;
+  }
+
+  #readRange(): void {
     const { start, end } = shardRange(this.collection, this.shard);
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
@@ -162,7 +256,7 @@ export class Shard {
     if (v !== undefined) {
       space.store.set(slot, v);
       this.#setPresent(space, slot, true);
-      space.index?.add(slot, space.store.get(slot));
+      if (!this.#restoring) space.index?.add(slot, space.store.get(slot));
     } else {
       this.#setPresent(space, slot, false);
       space.index?.remove(slot);
