@@ -60,12 +60,47 @@ abstract class TypedIndex {
   }
 }
 
+/** key -> slots, with each slot's keys remembered so that removal needs no payload. */
+class Postings<K> {
+  readonly #byKey = new Map<K, Set<number>>();
+  readonly #bySlot = new Map<number, K[]>();
+
+  get slots(): number {
+    return this.#bySlot.size;
+  }
+
+  /** Posts the slot under each key (none: nothing is recorded). */
+  add(slot: number, keys: Iterable<K>): void {
+    const list = [...new Set(keys)];
+    if (list.length === 0) return;
+    this.#bySlot.set(slot, list);
+    for (const k of list) {
+      let set = this.#byKey.get(k);
+      if (set === undefined) this.#byKey.set(k, (set = new Set()));
+      set.add(slot);
+    }
+  }
+
+  remove(slot: number): void {
+    for (const k of this.#bySlot.get(slot) ?? []) {
+      const set = this.#byKey.get(k);
+      set?.delete(slot);
+      if (set?.size === 0) this.#byKey.delete(k);
+    }
+    this.#bySlot.delete(slot);
+  }
+
+  /** The index's own set: callers must copy before changing it. */
+  get(key: K): Set<number> | undefined {
+    return this.#byKey.get(key);
+  }
+}
+
 /** Exact-value index: keyword, uuid, bool. */
 class ValueIndex<K extends string> extends TypedIndex implements FieldIndex {
   readonly schema: FieldIndexSchema;
   readonly #convert: (v: JsonValue) => K | undefined;
-  readonly #postings = new Map<K, Set<number>>();
-  readonly #bySlot = new Map<number, K[]>();
+  readonly #postings = new Postings<K>();
 
   constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => K | undefined) {
     super();
@@ -74,29 +109,17 @@ class ValueIndex<K extends string> extends TypedIndex implements FieldIndex {
   }
 
   get points(): number {
-    return this.#bySlot.size;
+    return this.#postings.slots;
   }
 
   add(slot: number, values: readonly JsonValue[]): void {
     const converted = values.map(this.#convert).filter((k): k is K => k !== undefined);
     this.noteOthers(slot, values, converted.length);
-    const keys = [...new Set(converted)];
-    if (keys.length === 0) return;
-    this.#bySlot.set(slot, keys);
-    for (const k of keys) {
-      let set = this.#postings.get(k);
-      if (set === undefined) this.#postings.set(k, (set = new Set()));
-      set.add(slot);
-    }
+    this.#postings.add(slot, converted);
   }
 
   remove(slot: number): void {
-    for (const k of this.#bySlot.get(slot) ?? []) {
-      const set = this.#postings.get(k);
-      set?.delete(slot);
-      if (set?.size === 0) this.#postings.delete(k);
-    }
-    this.#bySlot.delete(slot);
+    this.#postings.remove(slot);
     this.forgetOthers(slot);
   }
 
@@ -214,8 +237,7 @@ function cellOf(p: GeoPoint): string {
 /** Geo points bucketed in 1-degree cells; a query collects the cells its bounding box covers. */
 class GeoIndex extends TypedIndex implements FieldIndex {
   readonly schema: FieldIndexSchema;
-  readonly #cells = new Map<string, Set<number>>();
-  readonly #bySlot = new Map<number, string[]>();
+  readonly #cells = new Postings<string>();
 
   constructor(schema: FieldIndexSchema) {
     super();
@@ -223,7 +245,7 @@ class GeoIndex extends TypedIndex implements FieldIndex {
   }
 
   get points(): number {
-    return this.#bySlot.size;
+    return this.#cells.slots;
   }
 
   add(slot: number, values: readonly JsonValue[]): void {
@@ -239,22 +261,11 @@ class GeoIndex extends TypedIndex implements FieldIndex {
       }
     }
     this.noteOthers(slot, values, accepted);
-    if (cells.size === 0) return;
-    this.#bySlot.set(slot, [...cells]);
-    for (const c of cells) {
-      let set = this.#cells.get(c);
-      if (set === undefined) this.#cells.set(c, (set = new Set()));
-      set.add(slot);
-    }
+    this.#cells.add(slot, cells);
   }
 
   remove(slot: number): void {
-    for (const c of this.#bySlot.get(slot) ?? []) {
-      const set = this.#cells.get(c);
-      set?.delete(slot);
-      if (set?.size === 0) this.#cells.delete(c);
-    }
-    this.#bySlot.delete(slot);
+    this.#cells.remove(slot);
     this.forgetOthers(slot);
   }
 
@@ -311,8 +322,7 @@ class GeoIndex extends TypedIndex implements FieldIndex {
 class TextIndex extends TypedIndex implements FieldIndex {
   readonly schema: FieldIndexSchema;
   readonly params: TextIndexParams;
-  readonly #postings = new Map<string, Set<number>>();
-  readonly #bySlot = new Map<number, string[]>();
+  readonly #postings = new Postings<string>();
 
   constructor(schema: FieldIndexSchema, params: TextIndexParams) {
     super();
@@ -321,7 +331,7 @@ class TextIndex extends TypedIndex implements FieldIndex {
   }
 
   get points(): number {
-    return this.#bySlot.size;
+    return this.#postings.slots;
   }
 
   add(slot: number, values: readonly JsonValue[]): void {
@@ -333,22 +343,11 @@ class TextIndex extends TypedIndex implements FieldIndex {
       for (const t of indexTerms(v, this.params)) terms.add(t);
     }
     this.noteOthers(slot, values, accepted);
-    if (terms.size === 0) return;
-    this.#bySlot.set(slot, [...terms]);
-    for (const t of terms) {
-      let set = this.#postings.get(t);
-      if (set === undefined) this.#postings.set(t, (set = new Set()));
-      set.add(slot);
-    }
+    this.#postings.add(slot, terms);
   }
 
   remove(slot: number): void {
-    for (const t of this.#bySlot.get(slot) ?? []) {
-      const set = this.#postings.get(t);
-      set?.delete(slot);
-      if (set?.size === 0) this.#postings.delete(t);
-    }
-    this.#bySlot.delete(slot);
+    this.#postings.remove(slot);
     this.forgetOthers(slot);
   }
 
