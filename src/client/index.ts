@@ -6,11 +6,14 @@
 
 import type { CreateCollection, UpdateCollection } from '../shared/schemas/collections.js';
 import type { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../shared/schemas/payload.js';
-import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
+import type { ApiKeyCreated, ApiKeyInfo } from '../main/auth/service.js';
+import type { CreateApiKeyBody } from '../shared/schemas/auth.js';
+import type { CountPoints, DeleteVectors, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
 import type { QueryRequest, SearchRequest } from '../shared/schemas/search.js';
 import type { PointId, PointRecord, ScoredPoint } from '../shared/types.js';
 
 export type { CreateCollection, UpdateCollection, ClearPayload, CreateFieldIndex, DeletePayload, SetPayload };
+export type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody, DeleteVectors };
 export type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints, QueryRequest, SearchRequest };
 export type { PointId, PointRecord, ScoredPoint };
 
@@ -76,6 +79,11 @@ export class QuiverClient {
 
   /** One request, with the 412-at-start-up retry. Returns the envelope's `result`. */
   async request<T>(method: string, path: string, body?: unknown, query: Query = {}): Promise<T> {
+    return ((await this.requestBody(method, path, body, query)) as { result: T }).result;
+  }
+
+  /** One request, with the 412-at-start-up retry. Returns the whole body (the auth endpoints answer without an envelope). */
+  async requestBody(method: string, path: string, body?: unknown, query: Query = {}): Promise<unknown> {
     const qs = Object.entries(query)
       .filter(([, v]) => v !== undefined)
       .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
@@ -95,7 +103,7 @@ export class QuiverClient {
       } catch {
         // not JSON: the text is the message
       }
-      if (res.ok) return (parsed as { result: T }).result;
+      if (res.ok) return parsed;
       const message = errorMessage(parsed, res.statusText);
       if (res.status === 412 && message === ENGINE_NOT_INITIALIZED && attempt < this.#retry.maxRetries) {
         await this.#sleep(this.#retry.initialDelayMs * 2 ** attempt);
@@ -125,6 +133,10 @@ export class QuiverClient {
     return this.request('GET', `/collections/${enc(name)}/exists`);
   }
 
+  collectionCluster(name: string): Promise<{ shard_count: number; local_shards: { shard_id: number; points_count: number; worker: number }[] }> {
+    return this.request('GET', `/collections/${enc(name)}/cluster`);
+  }
+
   // ---- points ----
   upsert(name: string, body: UpsertPoints, wait = true): Promise<UpdateResult> {
     return this.request('PUT', `/collections/${enc(name)}/points`, body, { wait });
@@ -140,6 +152,9 @@ export class QuiverClient {
   }
   updateVectors(name: string, body: UpdateVectors, wait = true): Promise<UpdateResult> {
     return this.request('PUT', `/collections/${enc(name)}/points/vectors`, body, { wait });
+  }
+  deleteVectors(name: string, body: DeleteVectors, wait = true): Promise<UpdateResult> {
+    return this.request('POST', `/collections/${enc(name)}/points/vectors/delete`, body, { wait });
   }
   count(name: string, body: CountPoints = {}): Promise<{ count: number }> {
     return this.request('POST', `/collections/${enc(name)}/points/count`, body);
@@ -180,6 +195,37 @@ export class QuiverClient {
   }
   queryBatch(name: string, searches: QueryRequest[]): Promise<{ points: ScoredPoint[] }[]> {
     return this.request('POST', `/collections/${enc(name)}/points/query/batch`, { searches });
+  }
+
+  // ---- authentication (answers are {status, message, ...}, not the data envelope) ----
+  login(password: string, username = 'admin'): Promise<{ status: string; message: string; token: string; token_type: string; expires_in: number }> {
+    return this.requestBody('POST', '/auth/login', { username, password }) as Promise<{ status: string; message: string; token: string; token_type: string; expires_in: number }>;
+  }
+  createAdmin(password: string): Promise<{ status: string; message: string }> {
+    return this.requestBody('POST', '/auth/admin', { password }) as Promise<{ status: string; message: string }>;
+  }
+  resetAdminPassword(password: string): Promise<{ status: string; message: string }> {
+    return this.requestBody('POST', '/auth/admin/reset-password', { password }) as Promise<{ status: string; message: string }>;
+  }
+  setAuthEnabled(enabled: boolean): Promise<boolean> {
+    return this.request('PATCH', '/auth/enabled', { enabled });
+  }
+  createApiKey(body: CreateApiKeyBody): Promise<ApiKeyCreated> {
+    return this.requestBody('POST', '/auth/api_key', body) as Promise<ApiKeyCreated>;
+  }
+  listApiKeys(): Promise<ApiKeyInfo[]> {
+    return this.requestBody('GET', '/auth/api_keys') as Promise<ApiKeyInfo[]>;
+  }
+  deleteApiKey(id: number): Promise<{ status: string; message: string }> {
+    return this.requestBody('DELETE', `/auth/api_key/${id}`) as Promise<{ status: string; message: string }>;
+  }
+  rotateApiKey(id: number): Promise<ApiKeyCreated> {
+    return this.requestBody('POST', `/auth/api_key/${id}/rotate`) as Promise<ApiKeyCreated>;
+  }
+
+  /** The OpenAPI document the server generates from its route schemas. */
+  openapi(): Promise<Record<string, unknown>> {
+    return this.requestBody('GET', '/openapi.json') as Promise<Record<string, unknown>>;
   }
 
   // ---- service ----

@@ -59,6 +59,42 @@ describe('QuiverClient', () => {
     rmSync(join(dataDir, 'hnsw'), { recursive: true, force: true });
   }, 180_000);
 
+  it('covers the auth endpoints, the cluster view, vector deletion and the OpenAPI document', async () => {
+    const s = await startServer({ shards: 2 });
+    servers.push(s);
+    try {
+      const anon = new QuiverClient({ url: s.url });
+      await anon.createCollection('a', { vectors: { v: { size: 2, distance: 'Dot' } } });
+      await anon.upsert('a', { points: [{ id: 1, vector: { v: [1, 2] } }] });
+      expect((await anon.collectionCluster('a')).local_shards).toHaveLength(2);
+      await anon.deleteVectors('a', { points: [1], vector: ['v'] });
+      expect((await anon.retrieve('a', { ids: [1], with_vector: true }))[0]!.vector).toEqual({});
+      expect(((await anon.openapi()).paths as Record<string, unknown>)['/collections/{collection_name}/points/query']).toBeDefined();
+
+      const password = 'Correct-Horse-9-battery';
+      expect((await anon.createAdmin(password)).status).toBe('success');
+      const { token } = await anon.login(password);
+      const admin = new QuiverClient({ url: s.url, apiKey: token });
+      expect(await admin.setAuthEnabled(true)).toBe(true);
+      const key = await admin.createApiKey({ name: 'reader', permission: 'read' });
+      expect(key.permission).toBe('read');
+      expect((await admin.listApiKeys()).map((k) => k.name)).toEqual(['reader']);
+      const reader = new QuiverClient({ url: s.url, apiKey: key.api_key });
+      expect((await reader.count('a')).count).toBe(1);
+      const denied = (await reader.upsert('a', { points: [{ id: 2, vector: { v: [0, 1] } }] }).catch((e: unknown) => e)) as QuiverClientError;
+      expect(denied).toBeInstanceOf(QuiverClientError);
+      expect(denied.status).toBe(403);
+      const rotated = await admin.rotateApiKey(key.id);
+      expect(rotated.api_key).not.toBe(key.api_key);
+      expect(((await reader.count('a').catch((e: unknown) => e)) as QuiverClientError).status).toBe(401);
+      expect((await admin.deleteApiKey(key.id)).status).toBe('success');
+      expect(await admin.listApiKeys()).toEqual([]);
+      expect((await admin.resetAdminPassword('Another-Horse-8-staple')).status).toBe('success');
+    } finally {
+      await s.stop();
+    }
+  }, 60_000);
+
   it('retries through 412 while a restarted server loads, then answers', async () => {
     const s = await startServer({ dataDir, shards: 2, waitReady: false });
     servers.push(s);
