@@ -158,10 +158,22 @@ function isEmptyValues(raw: JsonValue[]): boolean {
   return raw.every((v) => v === null || (Array.isArray(v) && v.length === 0));
 }
 
+const NO_VALUES: JsonValue[] = [];
+
 function fieldPred(c: FieldCondition, view: FilterView): Pred {
   const path = parsePath(c.key);
   const checks: ((raw: JsonValue[]) => boolean)[] = [];
-  const anyLeaf = (p: (v: JsonValue) => boolean) => (raw: JsonValue[]) => leaves(raw).some(p);
+  // Hot path (runs per point per condition): walk the leaves without building arrays.
+  const anyLeaf = (p: (v: JsonValue) => boolean) => (raw: JsonValue[]) => {
+    for (const v of raw) {
+      if (Array.isArray(v)) {
+        for (const e of v) if (p(e)) return true;
+      } else if (p(v)) {
+        return true;
+      }
+    }
+    return false;
+  };
   if (c.match !== undefined) {
     const p = matchPred(c.match, view.textIndex(c.key));
     if ('except' in c.match) {
@@ -225,8 +237,17 @@ function fieldPred(c: FieldCondition, view: FilterView): Pred {
     const want = c.is_null;
     checks.push((raw) => raw.some((v) => v === null) === want);
   }
+  // A plain top-level key (the common case) is read directly instead of through the path walker.
+  const first = path[0]!;
+  const plainKey = path.length === 1 && !first.flatten && first.index === null && first.name !== '' ? first.name : null;
   return (ctx) => {
-    const raw = valuesAt(ctx.payload, path);
+    let raw: JsonValue[];
+    if (plainKey !== null) {
+      const v = getOwn(ctx.payload, plainKey);
+      raw = v === undefined ? NO_VALUES : [v];
+    } else {
+      raw = valuesAt(ctx.payload, path);
+    }
     return checks.every((check) => check(raw));
   };
 }
