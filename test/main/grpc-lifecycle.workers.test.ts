@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConnectErrorCode as Code, Distance } from '@qdrant/js-client-grpc';
 import { afterAll, describe, expect, it } from 'vitest';
-import { failure, grpcClient, id, vectors } from '../helpers/grpc.js';
+import { failure, grpcClient, id, payload, vectors } from '../helpers/grpc.js';
 import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
 
 const dirs: string[] = [];
@@ -80,6 +80,16 @@ describe('auth', () => {
     expect((await reader.api('collections').list({})).collections.map((c) => c.name)).toContain('a');
     const denied = await failure(reader.api('points').upsert({ collectionName: 'a', points: [{ id: id(1), vectors: vectors([1, 2]) }] }));
     expect(denied.code).toBe(Code.PermissionDenied);
+
+    // Refused on its metadata, an upload larger than the client's HTTP/2 session memory (10 MB)
+    // still gets its status rather than a reset stream, and the connection goes on serving.
+    const blob = 'x'.repeat(8 * 1024);
+    const big = Array.from({ length: 12 * 128 }, (_, i) => ({ id: id(i), vectors: vectors([1, i]), payload: payload({ blob }) }));
+    const bigReader = grpcClient(server, { apiKey: readKey, compression: false });
+    expect(await failure(bigReader.api('points').upsert({ collectionName: 'a', points: big }))).toEqual(denied);
+    expect((await bigReader.api('points').count({ collectionName: 'a' })).result?.count).toBe(0n);
+    const bigAnonymous = grpcClient(server, { compression: false });
+    expect((await failure(bigAnonymous.api('points').upsert({ collectionName: 'a', points: big }))).code).toBe(Code.Unauthenticated);
 
     // A write key writes; an admin JWT as a bearer token may do everything.
     const writer = grpcClient(server, { apiKey: writeKey });

@@ -15,6 +15,7 @@ import { PROJECT_ROOT, type Config } from '../config.js';
 import type { Engine } from '../engine.js';
 import { collectionHandlers } from './collections.js';
 import type { ProtoGrpcType } from './generated/qdrant.js';
+import { holdEarlyStatuses } from './early-status.js';
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
 import { toStatus, type GrpcContext } from './unary.js';
@@ -94,6 +95,9 @@ export async function startGrpcServer(config: Config, engine: Engine, auth: Pick
       err === null ? resolve(bound) : reject(err),
     );
   });
+  if (holdEarlyStatuses(server) === 0) {
+    log.warn('gRPC: cannot reach grpc-js HTTP/2 servers; refusals of uploads over 10 MB may reach Node clients as ENHANCE_YOUR_CALM');
+  }
   let closing: Promise<void> | null = null;
   return {
     port,

@@ -1,0 +1,60 @@
+// Early statuses wait for the request body.
+//
+// Why: Node's HTTP/2 client (under @qdrant/js-client-grpc and @grpc/grpc-js clients) counts the
+// request body it has not sent yet against its session memory, 10 MB by default, and resets a
+// stream with ENHANCE_YOUR_CALM when response headers arrive while it is over that budget. A
+// server that answers before reading the body (grpc-js refuses an oversized message on its length
+// prefix; the admission interceptor refuses a call on its metadata) therefore reaches a client
+// that sends more than 10 MB uncompressed as a broken stream, not as RESOURCE_EXHAUSTED,
+// UNAUTHENTICATED or PERMISSION_DENIED. So a trailers-only response is held until the request
+// body has ended; grpc-js discards that body unread once the call has a status, so holding costs
+// bandwidth but no memory. Responses with data (success) are never held.
+//
+// grpc-js has no public hook on its HTTP/2 streams: this reads its private `http2Servers` map
+// once after binding. The message-size tests in test/main/grpc-errors.workers.test.ts fail if a
+// grpc-js upgrade moves it, and startup logs a warning.
+
+import type { Http2Server, OutgoingHttpHeaders, ServerHttp2Stream, ServerStreamResponseOptions } from 'node:http2';
+import type * as grpc from '@grpc/grpc-js';
+
+/** The longest a status waits for the body; a client still uploading after that gets it anyway. */
+export const MAX_HOLD_MS = 30_000;
+
+function http2ServersOf(server: grpc.Server): Http2Server[] {
+  const servers: unknown = Reflect.get(server, 'http2Servers');
+  if (!(servers instanceof Map)) return [];
+  return [...servers.keys()].filter((s): s is Http2Server => typeof (s as Partial<Http2Server>).prependListener === 'function');
+}
+
+function holdEarlyStatus(stream: ServerHttp2Stream, maxHoldMs: number): void {
+  const respond = stream.respond.bind(stream);
+  stream.respond = (headers?: OutgoingHttpHeaders, options?: ServerStreamResponseOptions) => {
+    if (options?.endStream !== true || stream.readableEnded || stream.destroyed) {
+      respond(headers, options);
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const release = (): void => {
+      clearTimeout(timer);
+      stream.off('end', release);
+      stream.off('close', release);
+      if (!stream.destroyed && !stream.headersSent) respond(headers, options);
+    };
+    timer = setTimeout(release, maxHoldMs);
+    stream.once('end', release);
+    stream.once('close', release);
+    // The status is final, so the body is read only to be dropped (grpc-js reads none for a
+    // method it does not serve).
+    stream.resume();
+  };
+}
+
+/**
+ * Makes every trailers-only response of `server`'s bound ports wait until the request body has
+ * ended (at most `maxHoldMs`). Call after binding; returns how many HTTP/2 servers it reached.
+ */
+export function holdEarlyStatuses(server: grpc.Server, maxHoldMs = MAX_HOLD_MS): number {
+  const servers = http2ServersOf(server);
+  for (const s of servers) s.prependListener('stream', (stream: ServerHttp2Stream) => holdEarlyStatus(stream, maxHoldMs));
+  return servers.length;
+}
