@@ -33,7 +33,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const app = await buildApp(config, engine, auth);
   for (const note of auth.notes) app.log.info(note);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
-    app.log.error({ err, worker }, 'shard worker failed; a new one reloads its shards from LMDB');
+    app.log.error({ err, worker }, 'shard worker failed');
+  });
+  dispatcher.on('workerExit', (worker: number) => {
+    app.log.error({ worker }, 'shard worker ended; a new thread reloads its shards from LMDB');
   });
   await app.listen({ host: config.host, port: config.rest_port });
   const address = app.server.address();

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { workerData } from 'piscina';
 import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
+import { failpoint } from './failpoints.js';
 import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
 import { ShardHost } from './shard-host.js';
 
@@ -17,7 +18,16 @@ if (init.protocolVersion !== PROTOCOL_VERSION) {
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'));
 host.loadAll();
 
+const crashOnId = failpoint('crash_on_id');
+
 export default async function handle(req: ShardRequest): Promise<WorkerReply> {
+  if (crashOnId !== null && req.op === 'upsert' && req.batch.ids.includes(crashOnId)) {
+    // An uncaught exception ends this thread, as a native fault would.
+    setImmediate(() => {
+      throw new Error(`failpoint crash_on_id=${crashOnId}`);
+    });
+    return new Promise<never>(() => undefined);
+  }
   try {
     return { ok: true, result: await host.handle(req) };
   } catch (err) {

@@ -21,10 +21,16 @@ function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
 
 const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.url));
 
-/** Emits 'workerError' (worker index, error) when a worker thread dies; piscina starts a new one. */
+/**
+ * Emits 'workerExit' (worker index) when a worker thread ends other than at close; piscina starts
+ * a new one, which loads the same shards from LMDB before it takes a task (entry.ts). The tasks in
+ * flight on the dead thread fail with ShardUnavailable. Emits 'workerError' (worker index, error)
+ * for a failure piscina cannot pin on a task.
+ */
 export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
   readonly workerCount: number;
   readonly #pools: Piscina<ShardRequest, WorkerReply>[];
+  #closing = false;
 
   constructor(workerCount: number, dataDir: string) {
     super();
@@ -45,6 +51,9 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
         workerData: init,
       });
       pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
+      pool.on('workerDestroy', () => {
+        if (!this.#closing) this.emit('workerExit', workerIndex);
+      });
       return pool;
     });
   }
@@ -62,6 +71,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     await Promise.all(this.#pools.map((p) => p.close()));
   }
 }
