@@ -1,6 +1,9 @@
 // The OpenAPI document is generated from the route schemas: every route the server registers
-// appears in it, and the interactive page is served.
+// appears in it, it matches the committed copy (src/main/http/openapi.json: a change to the REST
+// contract shows in review; `npm run openapi` rewrites it), and the interactive page is served.
 
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REST_ACCESS } from '../../src/main/auth/permissions.js';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
@@ -30,6 +33,14 @@ describe('OpenAPI', () => {
     // Schemas come through: the upsert body is described, not an empty object.
     const upsert = r.body.paths['/collections/{collection_name}/points'].put;
     expect(JSON.stringify(upsert.requestBody)).toContain('points');
+  });
+
+  it('matches the committed copy', async () => {
+    const file = resolve(import.meta.dirname, '..', '..', 'src', 'main', 'http', 'openapi.json');
+    const served = (await call(server.url, 'GET', '/openapi.json')).body as Record<string, unknown>;
+    if (process.env.QUIVER_WRITE_OPENAPI === '1') writeFileSync(file, JSON.stringify(served, null, 2) + '\n');
+    const committed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(served, 'the REST contract changed: review it, then run `npm run openapi` to commit the new copy').toEqual(committed);
   });
 
   it('serves the interactive page', async () => {
