@@ -165,7 +165,6 @@ describe('other query kinds', () => {
     [{ recommend: { positive: [1] } }, "'recommend'"],
     [{ discover: { target: 1, context: [] } }, "'discover'"],
     [{ formula: { sum: [] } }, "'formula'"],
-    [{ nearest: [1, 2, 3, 4, 5, 6], mmr: { diversity: 0.5 } }, "'mmr'"],
   ])('refuses unsupported query kind %j with 400', async (query, name) => {
     const r = await call(server.url, 'POST', '/collections/q/points/query', { query, using: 'a' });
     expect(r.status).toBe(400);

@@ -11,6 +11,7 @@ import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, ty
 import type { Engine } from '../engine.js';
 import { payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
 import { parseFilter } from './filter-parse.js';
+import { mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
 import { orderBySpec } from './points.js';
 import { MAX_RESULT_WINDOW, plan, run } from './search.js';
 
@@ -23,11 +24,11 @@ interface Output {
   withVector: QueryRequest['with_vector'];
 }
 
-const UNSUPPORTED_QUERY_KINDS = ['recommend', 'discover', 'context', 'formula', 'mmr', 'relevance_feedback'];
+const UNSUPPORTED_QUERY_KINDS = ['recommend', 'discover', 'context', 'formula', 'relevance_feedback'];
 const DEFAULT_RRF_K = 2;
 
 type Kind =
-  | { kind: 'nearest'; q: unknown }
+  | { kind: 'nearest'; q: unknown; mmr: MmrParams | null }
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; orderBy: unknown }
   | { kind: 'sample' }
@@ -35,12 +36,9 @@ type Kind =
 
 function classify(q: QueryRequest['query']): Kind {
   if (q === undefined || q === null) return { kind: 'none' };
-  if (Array.isArray(q) || typeof q === 'number' || typeof q === 'string') return { kind: 'nearest', q };
+  if (Array.isArray(q) || typeof q === 'number' || typeof q === 'string') return { kind: 'nearest', q, mmr: null };
   const o = q as Record<string, unknown>;
-  if ('nearest' in o) {
-    if (o.mmr !== undefined && o.mmr !== null) throw QuiverError.badInput("Query kind 'mmr' is not supported");
-    return { kind: 'nearest', q: o.nearest };
-  }
+  if ('nearest' in o) return { kind: 'nearest', q: o.nearest, mmr: mmrParams(o.mmr) };
   if ('fusion' in o) {
     if (o.fusion !== 'rrf' && o.fusion !== 'dbsf') throw QuiverError.badInput(`Unknown fusion '${String(o.fusion)}', expected rrf or dbsf`);
     return { kind: 'fusion', method: o.fusion, k: DEFAULT_RRF_K, weights: null };
@@ -60,7 +58,7 @@ function classify(q: QueryRequest['query']): Kind {
     if ('sample' in o && o.sample !== 'random') throw QuiverError.badInput(`Unknown sample '${String(o.sample)}', expected random`);
     return { kind: 'sample' };
   }
-  if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o };
+  if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o, mmr: null };
   const kind = Object.keys(o)[0] ?? '(empty)';
   if (UNSUPPORTED_QUERY_KINDS.includes(kind)) throw QuiverError.badInput(`Query kind '${kind}' is not supported`);
   throw QuiverError.badInput(`Unknown query kind '${kind}'`);
@@ -188,6 +186,10 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
   switch (kind.kind) {
     case 'nearest': {
       const { vector, exclude } = await resolveVector(engine, meta, kind.q, using);
+      if (kind.mmr !== null) {
+        const nearest = { filter, params: node.params, scoreThreshold: threshold, vectorName: using, vector, exclude, only: candidates };
+        return attach(engine, meta, page(await diversify(engine, meta, nearest, kind.mmr, limit + offset)), out);
+      }
       const p = plan(meta, {
         filter,
         offset,
@@ -237,6 +239,30 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
       return page(merged.map((r) => asScored(r, 0)));
     }
   }
+}
+
+/**
+ * The nearest `mmr.candidates` points (as many as the page needs by default) with their vectors,
+ * re-ranked by MMR; `picks` of them, without vectors or payloads.
+ */
+async function diversify(
+  engine: Engine,
+  meta: CollectionMeta,
+  nearest: Omit<Parameters<typeof plan>[1], 'limit' | 'offset' | 'withPayload' | 'withVector'>,
+  mmr: MmrParams,
+  picks: number,
+): Promise<ScoredPoint[]> {
+  const using = nearest.vectorName;
+  const p = plan(meta, { ...nearest, limit: mmr.candidates ?? picks, offset: 0, withPayload: false, withVector: using === DEFAULT_VECTOR ? true : [using] });
+  const found = (await run(engine, meta, [p]))[0] ?? [];
+  const distance = meta.config.vectors[using]?.distance ?? 'sparse';
+  const lowerIsBetter = distance === 'Euclid' || distance === 'Manhattan';
+  const pool = found.flatMap((pt) => {
+    const v = Array.isArray(pt.vector) ? pt.vector : pt.vector?.[using];
+    return v === undefined ? [] : [{ id: pt.id, relevance: lowerIsBetter ? -pt.score : pt.score, vector: v }];
+  });
+  const byId = new Map(found.map(({ payload: _p, vector: _v, ...bare }) => [bare.id, bare]));
+  return mmrOrder(pool, mmr.lambda, picks, similarityFor(distance)).map((i) => byId.get(pool[i]!.id)!);
 }
 
 /** Payloads and vectors for points that came out of fusion or a prefetch, as the root asks. */
