@@ -290,9 +290,11 @@ describe('parseFilter: malformed filters name the offending path', () => {
     expect(err.message).toMatch(/^Bad filter: filter\.must\[0\]\.mtch: /);
   });
 
-  // BUG (reported, minor): a condition mixing clause keys with an unknown key is reported with the
-  // first *known* key as the unknown one: {must: [...], foo: 1} says "unknown condition 'must'".
-  it.fails('a bare nested Filter with a stray key names the stray key', () => {
-    badAt({ must: [{ must: [{ key: 'a', match: { value: 1 } }], foo: 1 }] }, 'filter.must[0]', /foo/);
+  // A condition mixing clause keys with an unknown key once named the first *known* key:
+  // {must: [...], foo: 1} said "unknown condition 'must'".
+  it('a bare nested Filter with a stray key names the stray key', () => {
+    const err = badAt({ must: [{ must: [{ key: 'a', match: { value: 1 } }], foo: 1 }] }, 'filter.must[0]', /foo/);
+    expect(err.message).toBe("Bad filter: filter.must[0]: unknown condition 'foo'");
+    badAt({ should: [{ foo: 1, must_not: [] }] }, 'filter.should[0]', /'foo'/);
   });
 });

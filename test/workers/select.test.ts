@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { selectPayload, selectVector } from '../../src/workers/shard/select.js';
 import type { Payload } from '../../src/shared/types.js';
+import { rng } from '../helpers/random.js';
 
 function payload(): Payload {
   return {
@@ -180,14 +181,32 @@ describe('selectVector', () => {
     expect(out).toEqual([3.4028235e38, 1.2345e20, -9.87654e30]);
   });
 
-  // BUG (reported, minor): float32ToNumber tries only the *nearest* p-digit decimal at each
-  // precision. Just above a power of two the float's rounding interval is lopsided, so the
-  // nearest 8-digit decimal can miss while another 8-digit decimal hits. 2^-96 prints as
-  // 1.26217745e-29 (9 digits) where 1.2621775e-29 (8 digits) reads back to the same float32,
-  // which is what Qdrant (Rust's shortest float formatting) prints.
-  it.fails('prints 2^-96 with its shortest digits', () => {
+  // Just above a power of two the float's rounding interval is lopsided, so the nearest 8-digit
+  // decimal can miss while its neighbour hits: 2^-96 once printed as 1.26217745e-29 (9 digits)
+  // where 1.2621775e-29 (8 digits) reads back to the same float32, as Qdrant prints it.
+  it('prints 2^-96 with its shortest digits', () => {
     const out = selectVector([''], { kind: 'all' }, () => Float32Array.of(2 ** -96)) as number[];
     expect(Math.fround(1.2621775e-29)).toBe(2 ** -96);
     expect(out).toEqual([1.2621775e-29]);
+  });
+
+  it('prints every power of two, and random float32 values, with digits that read back', () => {
+    const bits = new Uint32Array(1);
+    const f = new Float32Array(bits.buffer);
+    const values: number[] = [];
+    for (let e = -149; e <= 127; e++) values.push(Math.fround(2 ** e));
+    const random = rng(96);
+    for (let i = 0; i < 2000; i++) {
+      bits[0] = Math.floor(random() * 2 ** 32);
+      if (Number.isFinite(f[0]!)) values.push(f[0]!);
+    }
+    const out = selectVector([''], { kind: 'all' }, () => Float32Array.from(values)) as number[];
+    out.forEach((v, i) => {
+      expect(Math.fround(v)).toBe(values[i]);
+      // Never longer than the 9 digits that always suffice for a float32.
+      expect(v === 0 ? 1 : Number(v.toExponential().split('e')[0]!.replace(/[-.]/g, '').length)).toBeLessThanOrEqual(9);
+    });
+    // Powers of two just above which the nearest short decimal misses get the shorter neighbour.
+    expect(out[-96 + 149]).toBe(1.2621775e-29);
   });
 });

@@ -199,7 +199,9 @@ function condition(v: unknown, path: string): Condition {
   }
   const keys = Object.keys(o);
   if (keys.length > 0 && keys.every((k) => CLAUSES.includes(k as (typeof CLAUSES)[number]))) return parseFilterAt(o, path);
-  return fail(path, `unknown condition${keys.length > 0 ? ` '${keys[0]}'` : ' (empty object)'}`);
+  // Name the key that is wrong: in a bare nested Filter with a stray key, that is the stray one.
+  const stray = keys.find((k) => !CLAUSES.includes(k as (typeof CLAUSES)[number]));
+  return fail(path, `unknown condition${stray !== undefined ? ` '${stray}'` : ' (empty object)'}`);
 }
 
 const CLAUSES = ['must', 'should', 'must_not', 'min_should'] as const;
