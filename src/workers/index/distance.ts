@@ -5,31 +5,75 @@
 
 import type { Distance } from '../../shared/types.js';
 
-export type ScoreFn = (a: Float32Array, b: Float32Array) => number;
+/** The score of `q` against the row of q.length floats starting at `offset` in `data`. */
+export type RowScoreFn = (q: Float32Array, data: Float32Array, offset: number) => number;
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
-function euclid(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) {
-    const d = a[i]! - b[i]!;
-    s += d * d;
+// Rows are read in place from their storage chunk: no view is made per scored point, which on an
+// exact scan of many points costs more than the arithmetic. Four running sums break the chain of
+// dependent additions (about 1.5x faster than one sum in V8, which does not vectorise this).
+function dot(q: Float32Array, data: Float32Array, offset: number): number {
+  const n = q.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const o = offset + i;
+    a += q[i]! * data[o]!;
+    b += q[i + 1]! * data[o + 1]!;
+    c += q[i + 2]! * data[o + 2]!;
+    d += q[i + 3]! * data[o + 3]!;
   }
-  return Math.sqrt(s);
+  for (; i < n; i++) a += q[i]! * data[offset + i]!;
+  return a + b + (c + d);
 }
 
-function manhattan(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += Math.abs(a[i]! - b[i]!);
-  return s;
+function euclid(q: Float32Array, data: Float32Array, offset: number): number {
+  const n = q.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const o = offset + i;
+    const x = q[i]! - data[o]!;
+    const y = q[i + 1]! - data[o + 1]!;
+    const z = q[i + 2]! - data[o + 2]!;
+    const w = q[i + 3]! - data[o + 3]!;
+    a += x * x;
+    b += y * y;
+    c += z * z;
+    d += w * w;
+  }
+  for (; i < n; i++) {
+    const x = q[i]! - data[offset + i]!;
+    a += x * x;
+  }
+  return Math.sqrt(a + b + (c + d));
+}
+
+function manhattan(q: Float32Array, data: Float32Array, offset: number): number {
+  const n = q.length;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    const o = offset + i;
+    a += Math.abs(q[i]! - data[o]!);
+    b += Math.abs(q[i + 1]! - data[o + 1]!);
+    c += Math.abs(q[i + 2]! - data[o + 2]!);
+    d += Math.abs(q[i + 3]! - data[o + 3]!);
+  }
+  for (; i < n; i++) a += Math.abs(q[i]! - data[offset + i]!);
+  return a + b + (c + d);
 }
 
 export interface Metric {
-  score: ScoreFn;
+  score: RowScoreFn;
   /** True when a higher score is a better match. */
   higherIsBetter: boolean;
   /** The hnswlib space used to find candidates, or null where hnswlib has none (Manhattan). */

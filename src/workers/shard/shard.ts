@@ -665,16 +665,16 @@ export class Shard {
     }
     const threshold = Math.max(this.#meta.config.hnsw_config.full_scan_threshold, spec.k);
     if (candidates !== null && (spec.only !== null || cardinality <= threshold)) {
-      for (const slot of candidates) if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+      for (const slot of candidates) if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
     } else if (spec.exact || space.index === null) {
       for (const slot of this.#ids.sortedSlots()) {
-        if (accept(slot)) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+        if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
       }
     } else {
       const needsFilter = pred !== null || excluded.size > 0;
       const ef = Math.max(spec.ef, spec.k);
       const candidates = space.index.search(spec.query, spec.k, ef, needsFilter ? accept : undefined);
-      for (const slot of candidates) top.push(slot, metric.score(spec.query, space.store.get(slot)));
+      for (const slot of candidates) top.push(slot, space.store.score(slot, spec.query, metric.score));
     }
 
     const out: ScoredPoint[] = [];

@@ -43,6 +43,13 @@ export class VectorStore {
     return chunk.subarray(start, start + this.dim);
   }
 
+  /** `fn` applied to `query` and row `slot` where it lies (no view made). */
+  score(slot: number, query: Float32Array, fn: (q: Float32Array, data: Float32Array, offset: number) => number): number {
+    const chunk = this.#chunks[Math.floor(slot / this.#rowsPerChunk)];
+    if (chunk === undefined) throw new RangeError(`slot ${slot} beyond capacity ${this.capacity}`);
+    return fn(query, chunk, (slot % this.#rowsPerChunk) * this.dim);
+  }
+
   /** The backing buffers, e.g. for a thread that wants to read rows without a copy. */
   get buffers(): SharedArrayBuffer[] {
     return this.#chunks.map((c) => c.buffer as SharedArrayBuffer);
