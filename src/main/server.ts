@@ -7,6 +7,7 @@ import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { Engine } from './engine.js';
+import { Metrics } from './metrics.js';
 import { startGrpcServer, type GrpcServer } from './grpc/server.js';
 import { buildApp } from './http/app.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
@@ -30,19 +31,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir);
   const engine = new Engine(db, dispatcher, join(config.data_dir, 'hnsw'));
-  const app = await buildApp(config, engine, auth);
+  const metrics = new Metrics(engine);
+  const app = await buildApp(config, engine, auth, metrics);
   for (const note of auth.notes) app.log.info(note);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
     app.log.error({ err, worker }, 'shard worker failed');
   });
   dispatcher.on('workerExit', (worker: number) => {
+    metrics.workerRestart(worker);
     app.log.error({ worker }, 'shard worker ended; a new thread reloads its shards from LMDB');
   });
   await app.listen({ host: config.host, port: config.rest_port });
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
-  const grpc = await startGrpcServer(config, engine, auth, app.log);
+  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
   const ready = engine.start().then(({ restoredShards, rebuiltShards }) => {

@@ -13,6 +13,7 @@ import type { Access } from '../../src/main/auth/permissions.js';
 import { AuthService } from '../../src/main/auth/service.js';
 import { loadConfig } from '../../src/main/config.js';
 import { Engine } from '../../src/main/engine.js';
+import { Metrics } from '../../src/main/metrics.js';
 import { buildApp } from '../../src/main/http/app.js';
 import { openAuthDb, openDb, type QuiverDb } from '../../src/shared/db.js';
 import { ADMIN_PASSWORD, OTHER_PASSWORD, bearer, createAdmin, createKey, login, setEnabled } from '../helpers/auth.js';
@@ -73,6 +74,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /healthz': 'public',
     'GET /livez': 'public',
     'GET /readyz': 'public',
+    // Metrics name collections and show traffic: a read credential, as a monitoring key holds.
+    'GET /metrics': 'read',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',
@@ -184,7 +187,7 @@ beforeAll(async () => {
   inProcess.db = openDb(inProcess.dir);
   const auth = await AuthService.open(openAuthDb(inProcess.db.root), { jwtTtlSeconds: 60 });
   const engine = new Engine(inProcess.db, { workerCount: 1, call: () => Promise.reject(new Error('no workers in this test')), close: async () => undefined });
-  const app = await buildApp(loadConfig({ SERVICE_LOG_LEVEL: 'silent', SERVICE_DATA_DIR: inProcess.dir }), engine, auth);
+  const app = await buildApp(loadConfig({ SERVICE_LOG_LEVEL: 'silent', SERVICE_DATA_DIR: inProcess.dir }), engine, auth, new Metrics(engine));
   await app.ready();
   routes = [...registeredRoutes(app)];
   await app.close();

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ConnectErrorCode as Code, Distance } from '@qdrant/js-client-grpc';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failure, grpcClient, id, payload, vectors } from '../helpers/grpc.js';
+import { sample, scrape } from '../helpers/metrics.js';
 import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
 
 const dirs: string[] = [];
@@ -36,7 +37,11 @@ describe('readiness', () => {
       const early = await failure(c2.api('collections').list({}));
       expect(early).toEqual({ code: Code.FailedPrecondition, message: 'Engine not initialized' });
       expect((await c2.api('service').healthCheck({})).version).toBe('1.19.0');
+      // REST too: data routes 412, while the metrics that watch the load answer.
+      expect((await call(second.url, 'GET', '/collections')).status).toBe(412);
+      expect(sample(await scrape(second.url), 'quiver_engine_ready')).toBe(0);
       await second.ready;
+      expect(sample(await scrape(second.url), 'quiver_engine_ready')).toBe(1);
       expect((await c2.api('points').count({ collectionName: 'load' })).result?.count).toBe(BigInt(N));
     } finally {
       await second.stop();

@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOf } from '../../src/shared/placement.js';
+import { sample, scrape } from '../helpers/metrics.js';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
 
 const CRASH_ID = 7;
@@ -36,6 +37,9 @@ describe('a worker thread that dies', () => {
     // Same process: the failure was logged and the REST port still answers.
     expect(server.proc.exitCode).toBeNull();
     expect(server.logs.some((l) => l.includes('shard worker ended')), server.logs.slice(-5).join('\n')).toBe(true);
+    const restarts = await scrape(server.url);
+    const restartsOf = (worker: string) => sample(restarts, 'quiver_worker_restarts_total', { worker }) ?? 0;
+    expect(restartsOf('0') + restartsOf('1')).toBe(1);
 
     // Everything acknowledged before the crash is there, through the payload index too.
     const count = await call(server.url, 'POST', '/collections/c/points/count', { exact: true });

@@ -36,6 +36,9 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /livez': 'public',
   'GET /readyz': 'public',
 
+  // Prometheus metrics: collection names and traffic, so a read credential (a monitoring key)
+  'GET /metrics': 'read',
+
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',
   'GET /docs': 'public',

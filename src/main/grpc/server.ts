@@ -13,6 +13,7 @@ import { grpcAccess } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
 import { PROJECT_ROOT, type Config } from '../config.js';
 import type { Engine } from '../engine.js';
+import type { Metrics } from '../metrics.js';
 import { collectionHandlers } from './collections.js';
 import type { ProtoGrpcType } from './generated/qdrant.js';
 import { holdEarlyStatuses } from './early-status.js';
@@ -57,19 +58,31 @@ async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: str
   await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
 }
 
-function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger): grpc.ServerInterceptor {
-  return (method, call) =>
-    new grpc.ServerInterceptingCall(call, {
+/** Admits each call (see admit) and records every call's final status in the metrics. */
+function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger, metrics: Metrics): grpc.ServerInterceptor {
+  return (method, call) => {
+    const t0 = performance.now();
+    const record = (code: grpc.status): void => metrics.grpc(method.path, grpc.status[code] ?? String(code), (performance.now() - t0) / 1000);
+    return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMetadata: (metadata, accept) => {
             admit(engine, auth, method.path, metadata).then(
               () => accept(metadata),
-              (err: unknown) => call.sendStatus(toStatus(err, method.path, log)),
+              (err: unknown) => {
+                const status = toStatus(err, method.path, log);
+                record(status.code);
+                call.sendStatus(status);
+              },
             );
           },
         }),
+      sendStatus: (status, next) => {
+        record(status.code);
+        next(status);
+      },
     });
+  };
 }
 
 function address(host: string, port: number): string {
@@ -77,14 +90,20 @@ function address(host: string, port: number): string {
 }
 
 /** Loads the protos, registers the three services and binds `config.grpc_port` (0: any free port). */
-export async function startGrpcServer(config: Config, engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger): Promise<GrpcServer> {
+export async function startGrpcServer(
+  config: Config,
+  engine: Engine,
+  auth: Pick<AuthService, 'guard'>,
+  log: FastifyBaseLogger,
+  metrics: Metrics,
+): Promise<GrpcServer> {
   const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
   const maxBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxBytes,
     'grpc.max_send_message_length': maxBytes,
-    interceptors: [gate(engine, auth, log)],
+    interceptors: [gate(engine, auth, log, metrics)],
   });
   const ctx: GrpcContext = { engine, log };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));

@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import type { Config } from '../config.js';
+import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
@@ -16,7 +17,8 @@ import type { AuthService } from '../auth/service.js';
 import { failure, toFailure } from './envelope.js';
 import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
-import { HEALTH_PATHS, healthRoutes } from './routes/health.js';
+import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
@@ -29,7 +31,7 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(config: Config, engine: Engine, auth: AuthService): Promise<FastifyInstance> {
+export async function buildApp(config: Config, engine: Engine, auth: AuthService, metrics: Metrics): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.log_level,
@@ -53,7 +55,10 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
 
   app.addHook('onRequest', async (req) => {
     req.t0 = performance.now();
-    if (!engine.ready && !HEALTH_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+    if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.rest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, (performance.now() - (req.t0 || performance.now())) / 1000);
   });
   // Before any route is registered: its onRoute hook gives each route its rule.
   installAuth(app, auth);
@@ -82,6 +87,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { engine });
+  await app.register(metricsRoutes, { metrics });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine });

@@ -1,0 +1,100 @@
+// Prometheus metrics (prom-client), served at GET /metrics: what an operator needs to watch a
+// running Quiver. Requests by transport, route or method, and outcome; latency histograms;
+// collections and points (read from the engine at scrape time, so they are never stale);
+// engine readiness; shard worker restarts; and Node's own process metrics.
+//
+// Labels are bounded: REST routes are the registered templates (`/collections/:collection_name`),
+// gRPC methods the service paths, and the only per-collection label is on the points gauge.
+
+import client from 'prom-client';
+import type { Engine } from './engine.js';
+import { QDRANT_API_VERSION, QUIVER_VERSION } from './version.js';
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class Metrics {
+  readonly registry = new client.Registry();
+  readonly #restTotal: client.Counter<'method' | 'route' | 'status'>;
+  readonly #restSeconds: client.Histogram<'method' | 'route'>;
+  readonly #grpcTotal: client.Counter<'method' | 'code'>;
+  readonly #grpcSeconds: client.Histogram<'method'>;
+  readonly #workerRestarts: client.Counter<'worker'>;
+
+  constructor(engine: Engine) {
+    const registers = [this.registry];
+    client.collectDefaultMetrics({ register: this.registry });
+    new client.Gauge({ name: 'quiver_info', help: 'Quiver version and the Qdrant API version it speaks', labelNames: ['version', 'qdrant_api'], registers }).set(
+      { version: QUIVER_VERSION, qdrant_api: QDRANT_API_VERSION },
+      1,
+    );
+    this.#restTotal = new client.Counter({ name: 'quiver_rest_responses_total', help: 'REST responses', labelNames: ['method', 'route', 'status'], registers });
+    this.#restSeconds = new client.Histogram({
+      name: 'quiver_rest_response_duration_seconds',
+      help: 'REST time from request to response',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#grpcTotal = new client.Counter({ name: 'quiver_grpc_responses_total', help: 'gRPC calls by final status code', labelNames: ['method', 'code'], registers });
+    this.#grpcSeconds = new client.Histogram({
+      name: 'quiver_grpc_response_duration_seconds',
+      help: 'gRPC time from call to status',
+      labelNames: ['method'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#workerRestarts = new client.Counter({ name: 'quiver_worker_restarts_total', help: 'Shard worker threads that ended and were replaced', labelNames: ['worker'], registers });
+    new client.Gauge({
+      name: 'quiver_engine_ready',
+      help: '1 once every shard is loaded, 0 while loading',
+      registers,
+      collect() {
+        this.set(engine.ready ? 1 : 0);
+      },
+    });
+    new client.Gauge({
+      name: 'quiver_collections',
+      help: 'Collections (those being dropped excluded)',
+      registers,
+      collect() {
+        if (engine.ready) this.set(engine.list().length);
+      },
+    });
+    new client.Gauge({
+      name: 'quiver_points',
+      help: 'Points per collection',
+      labelNames: ['collection'],
+      registers,
+      async collect() {
+        this.reset();
+        if (!engine.ready) return;
+        const counts = await Promise.all(
+          engine.list().map(async (meta) => {
+            const parts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter: null, exact: false }).catch(() => null);
+            return [meta.name, parts?.reduce((a, b) => a + b, 0)] as const;
+          }),
+        );
+        for (const [name, n] of counts) if (n !== undefined) this.set({ collection: name }, n);
+      },
+    });
+  }
+
+  rest(method: string, route: string, status: number, seconds: number): void {
+    this.#restTotal.inc({ method, route, status: String(status) });
+    this.#restSeconds.observe({ method, route }, seconds);
+  }
+
+  grpc(method: string, code: string, seconds: number): void {
+    this.#grpcTotal.inc({ method, code });
+    this.#grpcSeconds.observe({ method }, seconds);
+  }
+
+  workerRestart(worker: number): void {
+    this.#workerRestarts.inc({ worker: String(worker) });
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}

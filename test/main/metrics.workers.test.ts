@@ -1,0 +1,79 @@
+// GET /metrics through a real server: Prometheus text with the process metrics, collections and
+// points read from the engine at scrape time, and every REST response and gRPC call counted by
+// route or method and outcome, with latency histograms. (Before-ready scrapes are checked in
+// grpc-lifecycle.workers.test.ts, worker restarts in worker-crash.workers.test.ts, and the
+// access rule in the auth matrix.)
+
+import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, grpcClient } from '../helpers/grpc.js';
+import { sample, scrape } from '../helpers/metrics.js';
+import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ shards: 2 });
+});
+afterAll(async () => {
+  await server.stop();
+  removeDir(server.dataDir);
+});
+
+const SEARCH = { method: 'POST', route: '/collections/:collection_name/points/search' };
+
+describe('GET /metrics', () => {
+  it('serves Prometheus text with version, readiness and process metrics', async () => {
+    const r = await fetch(`${server.url}/metrics`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = await r.text();
+    expect(sample(text, 'quiver_info', { version: '0.1.0', qdrant_api: '1.19.0' })).toBe(1);
+    expect(sample(text, 'quiver_engine_ready')).toBe(1);
+    expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sample(text, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+  });
+
+  it('counts collections and the points of each, as they change', async () => {
+    for (const name of ['ma', 'mb']) await call(server.url, 'PUT', `/collections/${name}`, { vectors: { size: 2, distance: 'Dot' } });
+    await call(server.url, 'PUT', '/collections/ma/points?wait=true', { points: Array.from({ length: 7 }, (_, i) => ({ id: i, vector: [1, i] })) });
+    await call(server.url, 'PUT', '/collections/mb/points?wait=true', { points: Array.from({ length: 3 }, (_, i) => ({ id: i, vector: [i, 1] })) });
+    let text = await scrape(server.url);
+    expect(sample(text, 'quiver_collections')).toBe(2);
+    expect(sample(text, 'quiver_points', { collection: 'ma' })).toBe(7);
+    expect(sample(text, 'quiver_points', { collection: 'mb' })).toBe(3);
+
+    await call(server.url, 'POST', '/collections/ma/points/delete?wait=true', { points: [0, 1] });
+    await call(server.url, 'DELETE', '/collections/mb');
+    text = await scrape(server.url);
+    expect(sample(text, 'quiver_collections')).toBe(1);
+    expect(sample(text, 'quiver_points', { collection: 'ma' })).toBe(5);
+    expect(sample(text, 'quiver_points', { collection: 'mb' })).toBeUndefined();
+  });
+
+  it('counts REST responses by route template and status, with latencies', async () => {
+    const before = await scrape(server.url);
+    for (let i = 0; i < 5; i++) expect((await call(server.url, 'POST', '/collections/ma/points/search', { vector: [1, 0], limit: 2 })).status).toBe(200);
+    expect((await call(server.url, 'POST', '/collections/nope/points/search', { vector: [1, 0], limit: 2 })).status).toBe(404);
+    expect((await call(server.url, 'GET', '/no/such/route')).status).toBe(404);
+    const after = await scrape(server.url);
+    const delta = (name: string, labels: Record<string, string>) => (sample(after, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+    expect(delta('quiver_rest_responses_total', { ...SEARCH, status: '200' })).toBe(5);
+    expect(delta('quiver_rest_responses_total', { ...SEARCH, status: '404' })).toBe(1);
+    expect(delta('quiver_rest_responses_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(delta('quiver_rest_response_duration_seconds_count', SEARCH)).toBe(6);
+    expect(sample(after, 'quiver_rest_response_duration_seconds_sum', SEARCH)).toBeGreaterThan(0);
+    expect(sample(after, 'quiver_rest_response_duration_seconds_bucket', { ...SEARCH, le: '+Inf' })).toBe(sample(after, 'quiver_rest_response_duration_seconds_count', SEARCH));
+  });
+
+  it('counts gRPC calls by method and final status code', async () => {
+    const client = grpcClient(server);
+    const before = await scrape(server.url);
+    for (let i = 0; i < 3; i++) await client.api('points').count({ collectionName: 'ma' });
+    expect((await failure(client.api('points').count({ collectionName: 'nope' }))).code).toBe(Code.NotFound);
+    const after = await scrape(server.url);
+    const delta = (labels: Record<string, string>) => (sample(after, 'quiver_grpc_responses_total', labels) ?? 0) - (sample(before, 'quiver_grpc_responses_total', labels) ?? 0);
+    expect(delta({ method: '/qdrant.Points/Count', code: 'OK' })).toBe(3);
+    expect(delta({ method: '/qdrant.Points/Count', code: 'NOT_FOUND' })).toBe(1);
+    expect(sample(after, 'quiver_grpc_response_duration_seconds_count', { method: '/qdrant.Points/Count' })).toBeGreaterThanOrEqual(4);
+  });
+});
