@@ -228,6 +228,11 @@ export class QuiverClient {
     return this.requestBody('GET', '/openapi.json') as Promise<Record<string, unknown>>;
   }
 
+  /** GET /metrics: the Prometheus text exposition. */
+  async metrics(): Promise<string> {
+    return (await this.requestBody('GET', '/metrics')) as string;
+  }
+
   // ---- service ----
   /** GET /: title and version; never gated by readiness. */
   health(): Promise<{ title: string; version: string; quiver_version: string }> {

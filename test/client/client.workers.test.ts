@@ -81,6 +81,8 @@ describe('QuiverClient', () => {
       expect((await admin.listApiKeys()).map((k) => k.name)).toEqual(['reader']);
       const reader = new QuiverClient({ url: s.url, apiKey: key.api_key });
       expect((await reader.count('a')).count).toBe(1);
+      expect(await reader.metrics()).toMatch(/^quiver_points\{collection="a"\} 1$/m);
+      expect(((await anon.metrics().catch((e: unknown) => e)) as QuiverClientError).status).toBe(401);
       const denied = (await reader.upsert('a', { points: [{ id: 2, vector: { v: [0, 1] } }] }).catch((e: unknown) => e)) as QuiverClientError;
       expect(denied).toBeInstanceOf(QuiverClientError);
       expect(denied.status).toBe(403);
