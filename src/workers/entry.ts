@@ -9,6 +9,7 @@ import { QuiverError } from '../shared/errors.js';
 import { failpoint } from './failpoints.js';
 import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
 import { ShardHost } from './shard-host.js';
+import { NotCommittedError } from './shard/shard.js';
 
 const init = workerData as WorkerInit;
 if (init.protocolVersion !== PROTOCOL_VERSION) {
@@ -31,6 +32,12 @@ export default async function handle(req: ShardRequest): Promise<WorkerReply> {
   try {
     return { ok: true, result: await host.handle(req) };
   } catch (err) {
+    if (err instanceof NotCommittedError) {
+      // Answer first, then end the thread: piscina starts a new one, which loads what is on disk.
+      setTimeout(() => {
+        throw err;
+      }, 10);
+    }
     const e = err instanceof QuiverError ? err : QuiverError.internal(err instanceof Error ? err.message : String(err));
     return { ok: false, error: e.toWire() };
   }

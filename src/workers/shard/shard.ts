@@ -36,6 +36,17 @@ import { selectPayload, selectVector } from './select.js';
 import { TopK } from './top-k.js';
 import { failpoint } from '../failpoints.js';
 
+const failCommitId = failpoint('commit_fail_on_id');
+
+/** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
+export class NotCommittedError extends Error {}
+
+/** Only the last write of a batch is awaited; the others share its commit and its outcome. */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
 /** One point's vectors as a write carries them. */
 interface Row {
   dense: Record<string, Float32Array>;
@@ -324,12 +335,23 @@ export class Shard {
       const v = space.index.get(slot);
       if (v !== undefined) (record.s ??= {})[space.name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
     }
-    return this.#db.points.put([this.collection, this.shard, id], record);
+    if (failCommitId !== null && id === failCommitId) return handled(Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`)));
+    return handled(this.#db.points.put([this.collection, this.shard, id], record));
   }
 
+  /**
+   * Waits for the batch's commit (and flush when asked). Every write of a batch shares one LMDB
+   * commit, so the last one's promise speaks for all. A commit that fails leaves memory ahead of
+   * the disk: the error says so, and the worker ends its thread so that a new one reloads the
+   * shard from LMDB (see entry.ts).
+   */
   async #durable(last: Promise<unknown> | null, wait: boolean): Promise<void> {
-    if (last !== null) await last;
-    if (wait) await this.#db.points.flushed;
+    try {
+      if (last !== null) await last;
+      if (wait) await this.#db.points.flushed;
+    } catch (err) {
+      throw new NotCommittedError(`Write was not committed: ${err instanceof Error ? err.message : String(err)}. The shard reloads from disk; check the data before retrying`);
+    }
   }
 
   /**
@@ -392,7 +414,7 @@ export class Shard {
       for (const space of this.#sparse.values()) space.index.remove(slot);
       this.#payloads[slot] = null;
       this.#reindex(slot, null);
-      last = this.#db.points.remove([this.collection, this.shard, id]);
+      last = handled(this.#db.points.remove([this.collection, this.shard, id]));
       deleted++;
     }
     if (opId > this.#maxVersion) this.#maxVersion = opId;
