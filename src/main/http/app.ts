@@ -51,6 +51,17 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // Bodies are JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
+  // An empty body under a JSON content type is no body on a route that takes none (curl examples
+  // send the header on DELETE too, and Qdrant accepts it); a route with a body schema still says
+  // the body is empty. Everything goes to fastify's own parser, which refuses __proto__ and
+  // constructor keys.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '' && req.routeOptions.schema?.body === undefined) done(null, undefined);
+    else parseJson(req, text, done);
+  });
   app.decorateRequest('t0', 0);
 
   app.addHook('onRequest', async (req) => {
