@@ -781,7 +781,7 @@ export function clusterInfoOut(raw: Record<string, unknown>): Omit<CollectionClu
 // ---------------------------------------------------------------------------------------------
 // Point writes
 
-export function upsertIn(r: UpsertPoints__Output): UpsertPoints {
+export function upsertIn(r: Pick<UpsertPoints__Output, 'points' | 'update_filter' | 'shard_key_selector' | 'update_mode'>): UpsertPoints {
   if (r.update_mode !== undefined && r.update_mode !== 'Upsert') throw QuiverError.badInput(`update_mode ${r.update_mode} is not supported by Quiver yet`);
   return {
     points: r.points.map((p) => ({ id: pointIdIn(p.id), vector: vectorsIn(p.vectors), payload: structIn(p.payload) })),
@@ -790,11 +790,11 @@ export function upsertIn(r: UpsertPoints__Output): UpsertPoints {
   };
 }
 
-export function deleteVectorsIn(r: DeletePointVectors__Output): DeleteVectors {
+export function deleteVectorsIn(r: Pick<DeletePointVectors__Output, 'points_selector' | 'vectors' | 'shard_key_selector'>): DeleteVectors {
   return { ...selectionIn(r.points_selector), vector: r.vectors?.names ?? [], ...shardKeyIn(r.shard_key_selector) };
 }
 
-export function updateVectorsIn(r: UpdatePointVectors__Output): UpdateVectors {
+export function updateVectorsIn(r: Pick<UpdatePointVectors__Output, 'points' | 'update_filter' | 'shard_key_selector'>): UpdateVectors {
   return {
     points: r.points.map((p) => ({ id: pointIdIn(p.id), vector: vectorsIn(p.vectors) })),
     ...opt('update_filter', filterIn(r.update_filter)),

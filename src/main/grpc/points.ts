@@ -1,10 +1,13 @@
 // Service `qdrant.Points`: each handler converts the message to the REST request shape, checks it
 // with the REST route's schema, calls the same do* function as REST, and converts the result.
 
+import { QuiverError } from '../../shared/errors.js';
+import { UpdateOperations, type UpdateOperation } from '../../shared/schemas/batch.js';
 import { CollectionNameParams } from '../../shared/schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import { CountPoints, DeleteVectors, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
+import { doBatchUpdate } from '../service/batch.js';
 import { doCreateIndex, doDeleteIndex } from '../service/indexes.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
 import { doCount, doDeletePoints, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
@@ -35,15 +38,49 @@ import {
   withVectorIn,
 } from './convert.js';
 import type { PointsHandlers } from './generated/qdrant/Points.js';
+import type { PointsUpdateOperation__Output } from './generated/qdrant/PointsUpdateOperation.js';
 import type { SetPayloadPoints__Output } from './generated/qdrant/SetPayloadPoints.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 
-const setPayloadIn = (r: SetPayloadPoints__Output): SetPayload => ({
+const setPayloadIn = (r: Pick<SetPayloadPoints__Output, 'payload' | 'points_selector' | 'key' | 'shard_key_selector'>): SetPayload => ({
   payload: structIn(r.payload),
   ...selectionIn(r.points_selector),
   ...opt('key', r.key),
   ...shardKeyIn(r.shard_key_selector),
 });
+
+/** One operation of UpdateBatch as the REST batch names it (the deprecated selector-only forms too). */
+function batchOperationIn(o: PointsUpdateOperation__Output, i: number): UpdateOperation {
+  const missing = (): never => {
+    throw QuiverError.badInput(`operations[${i}]: no operation is set`);
+  };
+  switch (o.operation) {
+    case 'upsert':
+      return { upsert: upsertIn(o.upsert ?? missing()) };
+    case 'delete_points':
+      return { delete: { ...pointsSelectorIn(o.delete_points?.points), ...shardKeyIn(o.delete_points?.shard_key_selector) } };
+    case 'delete_deprecated':
+      return { delete: pointsSelectorIn(o.delete_deprecated) };
+    case 'set_payload':
+      return { set_payload: setPayloadIn(o.set_payload ?? missing()) };
+    case 'overwrite_payload':
+      return { overwrite_payload: setPayloadIn(o.overwrite_payload ?? missing()) };
+    case 'delete_payload': {
+      const d = o.delete_payload ?? missing();
+      return { delete_payload: { keys: d.keys, ...selectionIn(d.points_selector), ...shardKeyIn(d.shard_key_selector) } };
+    }
+    case 'clear_payload':
+      return { clear_payload: { ...selectionIn(o.clear_payload?.points), ...shardKeyIn(o.clear_payload?.shard_key_selector) } };
+    case 'clear_payload_deprecated':
+      return { clear_payload: selectionIn(o.clear_payload_deprecated) };
+    case 'update_vectors':
+      return { update_vectors: updateVectorsIn(o.update_vectors ?? missing()) };
+    case 'delete_vectors':
+      return { delete_vectors: deleteVectorsIn(o.delete_vectors ?? missing()) };
+    default:
+      return missing();
+  }
+}
 
 export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
   const checkName = schemaCheck(CollectionNameParams, 'params');
@@ -65,6 +102,7 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
     deletePayload: schemaCheck(DeletePayload),
     clearPayload: schemaCheck(ClearPayload),
     index: schemaCheck(CreateFieldIndex),
+    batch: schemaCheck(UpdateOperations),
   };
   return {
     Upsert: timed(log, async (r) => ({ result: updateResultOut(await doUpsert(engine, name(r), check.upsert(upsertIn(r)), wait(r))) })),
@@ -130,6 +168,10 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
       const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
       return { result: (await doQueryBatch(engine, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
     }),
+    UpdateBatch: timed(log, async (r) => {
+      const req = check.batch({ operations: r.operations.map(batchOperationIn) });
+      return { result: (await doBatchUpdate(engine, name(r), req, wait(r))).map(updateResultOut) };
+    }),
     DeleteVectors: timed(log, async (r) => ({
       result: updateResultOut(await doDeleteVectors(engine, name(r), check.deleteVectors(deleteVectorsIn(r)), wait(r))),
     })),
@@ -141,7 +183,6 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
     RecommendGroups: unimplemented(log, 'Recommendations'),
     Discover: unimplemented(log, 'Discovery'),
     DiscoverBatch: unimplemented(log, 'Discovery'),
-    UpdateBatch: unimplemented(log, 'Batch updates'),
     QueryGroups: unimplemented(log, 'Grouped query'),
     Facet: unimplemented(log, 'Facet counts'),
     SearchMatrixPairs: unimplemented(log, 'Distance matrix'),

@@ -111,6 +111,7 @@ import type { PointsClient as _qdrant_PointsClient, PointsDefinition as _qdrant_
 import type { PointsIdsList as _qdrant_PointsIdsList, PointsIdsList__Output as _qdrant_PointsIdsList__Output } from './qdrant/PointsIdsList.js';
 import type { PointsOperationResponse as _qdrant_PointsOperationResponse, PointsOperationResponse__Output as _qdrant_PointsOperationResponse__Output } from './qdrant/PointsOperationResponse.js';
 import type { PointsSelector as _qdrant_PointsSelector, PointsSelector__Output as _qdrant_PointsSelector__Output } from './qdrant/PointsSelector.js';
+import type { PointsUpdateOperation as _qdrant_PointsUpdateOperation, PointsUpdateOperation__Output as _qdrant_PointsUpdateOperation__Output } from './qdrant/PointsUpdateOperation.js';
 import type { PrefetchQuery as _qdrant_PrefetchQuery, PrefetchQuery__Output as _qdrant_PrefetchQuery__Output } from './qdrant/PrefetchQuery.js';
 import type { QdrantClient as _qdrant_QdrantClient, QdrantDefinition as _qdrant_QdrantDefinition } from './qdrant/Qdrant.js';
 import type { QuantizationSearchParams as _qdrant_QuantizationSearchParams, QuantizationSearchParams__Output as _qdrant_QuantizationSearchParams__Output } from './qdrant/QuantizationSearchParams.js';
@@ -319,6 +320,7 @@ export interface ProtoGrpcType {
     PointsIdsList: MessageTypeDefinition<_qdrant_PointsIdsList, _qdrant_PointsIdsList__Output>
     PointsOperationResponse: MessageTypeDefinition<_qdrant_PointsOperationResponse, _qdrant_PointsOperationResponse__Output>
     PointsSelector: MessageTypeDefinition<_qdrant_PointsSelector, _qdrant_PointsSelector__Output>
+    PointsUpdateOperation: MessageTypeDefinition<_qdrant_PointsUpdateOperation, _qdrant_PointsUpdateOperation__Output>
     PrefetchQuery: MessageTypeDefinition<_qdrant_PrefetchQuery, _qdrant_PrefetchQuery__Output>
     Qdrant: SubtypeConstructor<typeof grpc.Client, _qdrant_QdrantClient> & { service: _qdrant_QdrantDefinition }
     QuantizationSearchParams: MessageTypeDefinition<_qdrant_QuantizationSearchParams, _qdrant_QuantizationSearchParams__Output>

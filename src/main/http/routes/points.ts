@@ -3,6 +3,8 @@ import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.
 import { CountPoints, DeleteVectors, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
 import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../../service/points.js';
 import { doDeleteVectors } from '../../service/vectors.js';
+import { doBatchUpdate } from '../../service/batch.js';
+import { UpdateOperations } from '../../../shared/schemas/batch.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
 
@@ -24,6 +26,9 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   );
   app.put('/collections/:collection_name/points/vectors', { schema: { params, querystring, body: UpdateVectors } }, async (req) =>
     ok(await doUpdateVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
+  );
+  app.post('/collections/:collection_name/points/batch', { schema: { params, querystring, body: UpdateOperations } }, async (req) =>
+    ok(await doBatchUpdate(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
   );
   app.post('/collections/:collection_name/points/vectors/delete', { schema: { params, querystring, body: DeleteVectors } }, async (req) =>
     ok(await doDeleteVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),

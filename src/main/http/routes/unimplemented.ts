@@ -32,7 +32,6 @@ export const UNIMPLEMENTED: readonly (readonly [Method, string, string])[] = [
   // Beyond the spec's list, Qdrant endpoints Quiver does not offer either (gRPC answers them
   // UNIMPLEMENTED too).
   ['POST', '/collections/:collection_name/facet', 'Facet counting'],
-  ['POST', '/collections/:collection_name/points/batch', 'Batch update'],
 ];
 
 export const unimplementedRoutes: FastifyPluginAsyncTypebox = async (app) => {
