@@ -85,6 +85,9 @@ export type PayloadOp =
   | { kind: 'delete'; keys: string[] }
   | { kind: 'clear' };
 
+/** A value a facet counts: what keyword, uuid, integer and bool indexes hold. */
+export type FacetValue = string | number | boolean;
+
 interface ShardAddress {
   collection: number;
   shard: number;
@@ -105,6 +108,7 @@ export type ShardRequest =
   | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)
   | ({ op: 'payload'; opId: number; wait: boolean; change: PayloadOp; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'count'; filter: Filter | null; exact: boolean } & ShardAddress)
+  | ({ op: 'facet'; key: string; filter: Filter | null } & ShardAddress)
   | ({
       op: 'scroll';
       offset: PointId | null;
@@ -170,6 +174,8 @@ export interface ResultMap {
   retrieve: PointRecord[];
   search: ScoredPoint[][];
   count: number;
+  /** Every distinct value of the key among the matching points, and how many points hold it. */
+  facet: { values: FacetValue[]; counts: number[] };
   scroll: PointRecord[];
   shardInfo: ShardInfo;
 }

@@ -47,6 +47,8 @@ import type { ShardKeySelector__Output } from './generated/qdrant/ShardKeySelect
 import type { UpdateCollection__Output } from './generated/qdrant/UpdateCollection.js';
 import type { UpdatePointVectors__Output } from './generated/qdrant/UpdatePointVectors.js';
 import type { UpsertPoints__Output } from './generated/qdrant/UpsertPoints.js';
+import type { FacetValue__Output } from './generated/qdrant/FacetValue.js';
+import type { FacetValue } from '../../shared/protocol.js';
 import type { UpdateResult as UpdateResultOut } from './generated/qdrant/UpdateResult.js';
 import type { QueryPoints__Output } from './generated/qdrant/QueryPoints.js';
 import type { Value, Value__Output } from './generated/qdrant/Value.js';
@@ -84,7 +86,7 @@ export function plain<T extends object>(msg: T, int64: readonly string[] = []): 
 }
 
 /** A uint64/int64 decoded as a string (so no precision is lost on the way), as a JS number. */
-function num(v: string | undefined): number | undefined {
+export function num(v: string | undefined): number | undefined {
   return v === undefined ? undefined : Number(v);
 }
 
@@ -800,4 +802,11 @@ export function updateVectorsIn(r: Pick<UpdatePointVectors__Output, 'points' | '
     ...opt('update_filter', filterIn(r.update_filter)),
     ...shardKeyIn(r.shard_key_selector),
   };
+}
+
+/** A facet value as FacetValue: strings, integers (int64 as a decimal string) and booleans. */
+export function facetValueOut(v: FacetValue): FacetValue__Output {
+  if (typeof v === 'string') return { string_value: v, variant: 'string_value' };
+  if (typeof v === 'boolean') return { bool_value: v, variant: 'bool_value' };
+  return { integer_value: String(v), variant: 'integer_value' };
 }

@@ -5,9 +5,10 @@ import { QuiverError } from '../../shared/errors.js';
 import { UpdateOperations, type UpdateOperation } from '../../shared/schemas/batch.js';
 import { CollectionNameParams } from '../../shared/schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
-import { CountPoints, DeleteVectors, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
+import { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
 import { doBatchUpdate } from '../service/batch.js';
+import { doFacet } from '../service/facet.js';
 import { doCreateIndex, doDeleteIndex } from '../service/indexes.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
 import { doCount, doDeletePoints, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
@@ -17,6 +18,8 @@ import { doDeleteVectors } from '../service/vectors.js';
 import {
   createIndexIn,
   deleteVectorsIn,
+  facetValueOut,
+  num,
   filterIn,
   opt,
   orderByRequestIn,
@@ -103,6 +106,7 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
     clearPayload: schemaCheck(ClearPayload),
     index: schemaCheck(CreateFieldIndex),
     batch: schemaCheck(UpdateOperations),
+    facet: schemaCheck(FacetRequest),
   };
   return {
     Upsert: timed(log, async (r) => ({ result: updateResultOut(await doUpsert(engine, name(r), check.upsert(upsertIn(r)), wait(r))) })),
@@ -168,6 +172,11 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
       const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
       return { result: (await doQueryBatch(engine, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
     }),
+    Facet: timed(log, async (r) => {
+      const req = { key: r.key ?? '', ...opt('limit', num(r.limit)), ...opt('filter', filterIn(r.filter)), ...opt('exact', r.exact), ...shardKeyIn(r.shard_key_selector) };
+      const { hits } = await doFacet(engine, name(r), check.facet(req));
+      return { hits: hits.map((h) => ({ value: facetValueOut(h.value), count: h.count })) };
+    }),
     UpdateBatch: timed(log, async (r) => {
       const req = check.batch({ operations: r.operations.map(batchOperationIn) });
       return { result: (await doBatchUpdate(engine, name(r), req, wait(r))).map(updateResultOut) };
@@ -184,7 +193,6 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
     Discover: unimplemented(log, 'Discovery'),
     DiscoverBatch: unimplemented(log, 'Discovery'),
     QueryGroups: unimplemented(log, 'Grouped query'),
-    Facet: unimplemented(log, 'Facet counts'),
     SearchMatrixPairs: unimplemented(log, 'Distance matrix'),
     SearchMatrixOffsets: unimplemented(log, 'Distance matrix'),
   };

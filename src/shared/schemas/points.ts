@@ -65,6 +65,15 @@ export const CountPoints = Type.Object({
 });
 export type CountPoints = Static<typeof CountPoints>;
 
+export const FacetRequest = Type.Object({
+  key: Type.String({ minLength: 1 }),
+  limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  exact: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type FacetRequest = Static<typeof FacetRequest>;
+
 export const OrderBy = Type.Union([
   Type.String(),
   Type.Object({

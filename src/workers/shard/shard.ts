@@ -9,14 +9,16 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo, SparseVec } from '../../shared/protocol.js';
+import type { FacetValue, OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo, SparseVec } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import type {
   CollectionMeta,
   FieldIndexSchema,
+  JsonValue,
   Payload,
+  PayloadSchemaType,
   PayloadSelector,
   PointId,
   PointRecord,
@@ -40,6 +42,24 @@ const failCommitId = failpoint('commit_fail_on_id');
 
 /** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
 export class NotCommittedError extends Error {}
+
+/** A payload value as a facet of an index of `type` counts it, or undefined when it does not. */
+function facetValueOf(v: JsonValue, type: PayloadSchemaType): FacetValue | undefined {
+  switch (type) {
+    case 'keyword':
+      return typeof v === 'string' ? v : undefined;
+    case 'uuid':
+      return typeof v === 'string' && UUID_RE.test(v) ? v.toLowerCase() : undefined;
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+    case 'bool':
+      return typeof v === 'boolean' ? v : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Only the last write of a batch is awaited; the others share its commit and its outcome. */
 function handled<T>(p: Promise<T>): Promise<T> {
@@ -503,6 +523,33 @@ export class Shard {
     const out: number[] = [];
     for (const slot of this.#ids.sortedSlots()) if (accept(slot)) out.push(slot);
     return out;
+  }
+
+  /**
+   * Facet counts: every distinct value of the indexed `key` among the points matching `filter`,
+   * with how many points hold it (a point counts once per value). Values of another type than
+   * the index's are not counted, as the index does not hold them.
+   */
+  facet(key: string, filter: Filter | null): { values: FacetValue[]; counts: number[] } {
+    const type = this.#indexes.get(key)?.schema.type;
+    const path = this.#indexPaths.get(key);
+    if (type === undefined || path === undefined) throw QuiverError.badInput(`No index for facet key \`${key}\``);
+    const pred = this.#predicate(filter);
+    const counts = new Map<FacetValue, number>();
+    const seen = new Set<FacetValue>();
+    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
+      if (pred !== null && !pred(slot)) continue;
+      const payload = this.#payloads[slot];
+      if (!payload) continue;
+      seen.clear();
+      for (const v of fieldValues(payload, path)) {
+        const fv = facetValueOf(v, type);
+        if (fv === undefined || seen.has(fv)) continue;
+        seen.add(fv);
+        counts.set(fv, (counts.get(fv) ?? 0) + 1);
+      }
+    }
+    return { values: [...counts.keys()], counts: [...counts.values()] };
   }
 
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {

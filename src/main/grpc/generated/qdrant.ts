@@ -52,7 +52,9 @@ import type { DiscoverPoints as _qdrant_DiscoverPoints, DiscoverPoints__Output a
 import type { DiscoverResponse as _qdrant_DiscoverResponse, DiscoverResponse__Output as _qdrant_DiscoverResponse__Output } from './qdrant/DiscoverResponse.js';
 import type { Document as _qdrant_Document, Document__Output as _qdrant_Document__Output } from './qdrant/Document.js';
 import type { FacetCounts as _qdrant_FacetCounts, FacetCounts__Output as _qdrant_FacetCounts__Output } from './qdrant/FacetCounts.js';
+import type { FacetHit as _qdrant_FacetHit, FacetHit__Output as _qdrant_FacetHit__Output } from './qdrant/FacetHit.js';
 import type { FacetResponse as _qdrant_FacetResponse, FacetResponse__Output as _qdrant_FacetResponse__Output } from './qdrant/FacetResponse.js';
+import type { FacetValue as _qdrant_FacetValue, FacetValue__Output as _qdrant_FacetValue__Output } from './qdrant/FacetValue.js';
 import type { FieldCondition as _qdrant_FieldCondition, FieldCondition__Output as _qdrant_FieldCondition__Output } from './qdrant/FieldCondition.js';
 import type { Filter as _qdrant_Filter, Filter__Output as _qdrant_Filter__Output } from './qdrant/Filter.js';
 import type { FloatIndexParams as _qdrant_FloatIndexParams, FloatIndexParams__Output as _qdrant_FloatIndexParams__Output } from './qdrant/FloatIndexParams.js';
@@ -256,7 +258,9 @@ export interface ProtoGrpcType {
     Distance: EnumTypeDefinition
     Document: MessageTypeDefinition<_qdrant_Document, _qdrant_Document__Output>
     FacetCounts: MessageTypeDefinition<_qdrant_FacetCounts, _qdrant_FacetCounts__Output>
+    FacetHit: MessageTypeDefinition<_qdrant_FacetHit, _qdrant_FacetHit__Output>
     FacetResponse: MessageTypeDefinition<_qdrant_FacetResponse, _qdrant_FacetResponse__Output>
+    FacetValue: MessageTypeDefinition<_qdrant_FacetValue, _qdrant_FacetValue__Output>
     FieldCondition: MessageTypeDefinition<_qdrant_FieldCondition, _qdrant_FieldCondition__Output>
     FieldType: EnumTypeDefinition
     Filter: MessageTypeDefinition<_qdrant_Filter, _qdrant_Filter__Output>

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
-import { CountPoints, DeleteVectors, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
+import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
 import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../../service/points.js';
 import { doDeleteVectors } from '../../service/vectors.js';
 import { doBatchUpdate } from '../../service/batch.js';
+import { doFacet } from '../../service/facet.js';
 import { UpdateOperations } from '../../../shared/schemas/batch.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
@@ -32,6 +33,9 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   );
   app.post('/collections/:collection_name/points/vectors/delete', { schema: { params, querystring, body: DeleteVectors } }, async (req) =>
     ok(await doDeleteVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
+  );
+  app.post('/collections/:collection_name/facet', { schema: { params, body: FacetRequest } }, async (req) =>
+    ok(await doFacet(engine, req.params.collection_name, req.body), req.t0),
   );
   app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints } }, async (req) =>
     ok(await doCount(engine, req.params.collection_name, req.body), req.t0),

@@ -29,9 +29,6 @@ export const UNIMPLEMENTED: readonly (readonly [Method, string, string])[] = [
   ['POST', '/collections/:collection_name/points/recommend/groups', 'Recommendations'],
   ['POST', '/collections/:collection_name/points/discover', 'Discovery'],
   ['POST', '/collections/:collection_name/points/discover/batch', 'Discovery'],
-  // Beyond the spec's list, Qdrant endpoints Quiver does not offer either (gRPC answers them
-  // UNIMPLEMENTED too).
-  ['POST', '/collections/:collection_name/facet', 'Facet counting'],
 ];
 
 export const unimplementedRoutes: FastifyPluginAsyncTypebox = async (app) => {
