@@ -95,6 +95,7 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
   if (m === 'POST' && /^\/collections\/:[^/]+\/points$/.test(url)) return 'read';
   if (m === 'POST' && /\/points\/(count|scroll|search|query|recommend|discover)(\/(batch|groups))?$/.test(url)) return 'read';
   if (m === 'POST' && /\/facet$/.test(url)) return 'read';
+  if (m === 'POST' && /\/points\/search\/matrix\/(pairs|offsets)$/.test(url)) return 'read';
   return 'write';
 }
 

@@ -85,6 +85,8 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'POST /collections/:collection_name/points/discover': 'read',
   'POST /collections/:collection_name/points/discover/batch': 'read',
   'POST /collections/:collection_name/facet': 'read',
+  'POST /collections/:collection_name/points/search/matrix/pairs': 'read',
+  'POST /collections/:collection_name/points/search/matrix/offsets': 'read',
 
   // points and payload: writes
   'PUT /collections/:collection_name/points': 'write',
