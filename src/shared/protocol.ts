@@ -85,6 +85,18 @@ export type PayloadOp =
   | { kind: 'delete'; keys: string[] }
   | { kind: 'clear' };
 
+/**
+ * Which points of a write are written (Qdrant's `update_mode` and `update_filter`): `insert_only`
+ * skips points that exist, `update_only` points that do not; an existing point that does not
+ * match `updateFilter` keeps its state. Skipped points are not errors.
+ */
+export interface WriteCondition {
+  mode: 'upsert' | 'insert_only' | 'update_only';
+  updateFilter: Filter | null;
+}
+
+export const UNCONDITIONAL: WriteCondition = { mode: 'upsert', updateFilter: null };
+
 /** A value a facet counts: what keyword, uuid, integer and bool indexes hold. */
 export type FacetValue = string | number | boolean;
 
@@ -101,8 +113,8 @@ export type ShardRequest =
   | { op: 'dropShards'; collection: number; shards: number[] }
   | { op: 'createIndex'; collection: number; shards: number[]; key: string; schema: FieldIndexSchema }
   | { op: 'dropIndex'; collection: number; shards: number[]; key: string }
-  | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
-  | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch } & ShardAddress)
+  | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
+  | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
   | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'retrieve'; ids: PointId[]; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
   | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)

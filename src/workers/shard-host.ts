@@ -91,9 +91,9 @@ export class ShardHost {
       case 'payload':
         return { applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) };
       case 'upsert':
-        return this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait);
+        return this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait, req.condition);
       case 'updateVectors':
-        return { applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait) };
+        return { applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait, req.condition) };
       case 'delete':
         return { deleted: await this.#get(req.collection, req.shard).delete(req.ids, req.filter, req.opId, req.wait) };
       case 'retrieve':

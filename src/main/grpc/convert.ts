@@ -783,11 +783,13 @@ export function clusterInfoOut(raw: Record<string, unknown>): Omit<CollectionClu
 // ---------------------------------------------------------------------------------------------
 // Point writes
 
+const UPDATE_MODES = { Upsert: 'upsert', InsertOnly: 'insert_only', UpdateOnly: 'update_only' } as const;
+
 export function upsertIn(r: Pick<UpsertPoints__Output, 'points' | 'update_filter' | 'shard_key_selector' | 'update_mode'>): UpsertPoints {
-  if (r.update_mode !== undefined && r.update_mode !== 'Upsert') throw QuiverError.badInput(`update_mode ${r.update_mode} is not supported by Quiver yet`);
   return {
     points: r.points.map((p) => ({ id: pointIdIn(p.id), vector: vectorsIn(p.vectors), payload: structIn(p.payload) })),
     ...opt('update_filter', filterIn(r.update_filter)),
+    ...opt('update_mode', r.update_mode === undefined ? undefined : UPDATE_MODES[r.update_mode]),
     ...shardKeyIn(r.shard_key_selector),
   };
 }

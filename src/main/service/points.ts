@@ -2,7 +2,7 @@
 
 import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
-import type { OrderBySpec } from '../../shared/protocol.js';
+import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
@@ -34,15 +34,22 @@ export async function perShard(parts: Promise<unknown>[]): Promise<void> {
   throw QuiverError.internal(`Update failed: ${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
 }
 
-async function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 'updateVectors', points: PointInput[], wait: boolean): Promise<number> {
+async function writePoints(
+  engine: Engine,
+  meta: CollectionMeta,
+  op: 'upsert' | 'updateVectors',
+  points: PointInput[],
+  wait: boolean,
+  condition: WriteCondition,
+): Promise<number> {
   const opId = engine.nextOpId(meta.id);
   const parts: Promise<{ applied: number; error?: string }>[] = [];
   for (const [shard, idx] of engine.router.partition(meta, points.map((p) => p.id))) {
     const { batch, transfer } = packBatch(meta, idx.map((i) => points[i]!));
     parts.push(
       op === 'upsert'
-        ? engine.router.call<'upsert'>(meta, shard, { op, opId, wait, batch }, transfer)
-        : engine.router.call<'updateVectors'>(meta, shard, { op, opId, wait, batch }, transfer),
+        ? engine.router.call<'upsert'>(meta, shard, { op, opId, wait, batch, condition }, transfer)
+        : engine.router.call<'updateVectors'>(meta, shard, { op, opId, wait, batch, condition }, transfer),
     );
   }
   const settled = await Promise.allSettled(parts);
@@ -61,7 +68,8 @@ async function writePoints(engine: Engine, meta: CollectionMeta, op: 'upsert' | 
 
 export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
-  refuseUnsupported(req, ['shard_key', 'update_filter']);
+  refuseUnsupported(req, ['shard_key']);
+  const condition: WriteCondition = { mode: req.update_mode ?? 'upsert', updateFilter: parseFilter(req.update_filter) };
   let points: PointInput[];
   if ('points' in req) {
     points = checkPoints(meta, req.points, false);
@@ -86,15 +94,16 @@ export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, 
       false,
     );
   }
-  return updateResult(await writePoints(engine, meta, 'upsert', points, wait), wait);
+  return updateResult(await writePoints(engine, meta, 'upsert', points, wait, condition), wait);
 }
 
 export async function doUpdateVectors(engine: Engine, name: string, req: UpdateVectors, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
-  refuseUnsupported(req, ['shard_key', 'update_filter']);
+  refuseUnsupported(req, ['shard_key']);
+  const condition: WriteCondition = { mode: 'update_only', updateFilter: parseFilter(req.update_filter) };
   const points = checkPoints(meta, req.points, true);
   await requireExisting(engine, meta, points.map((p) => p.id));
-  return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait), wait);
+  return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait, condition), wait);
 }
 
 export async function doDeletePoints(engine: Engine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {

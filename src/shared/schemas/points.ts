@@ -13,10 +13,16 @@ export const PointStruct = Type.Object({
   payload: Type.Optional(PayloadObject),
 });
 
+const UpdateMode = Type.Union([Type.Literal('upsert'), Type.Literal('insert_only'), Type.Literal('update_only')]);
+const WriteConditions = {
+  update_filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  update_mode: Type.Optional(Type.Union([UpdateMode, Type.Null()])),
+};
+
 export const PointsList = Type.Object({
   points: Type.Array(PointStruct),
   shard_key: Type.Optional(ShardKeySelector),
-  update_filter: Type.Optional(Filter),
+  ...WriteConditions,
 });
 
 export const PointsBatch = Type.Object({
@@ -26,7 +32,7 @@ export const PointsBatch = Type.Object({
     payloads: Type.Optional(Type.Union([Type.Array(PayloadObject), Type.Null()])),
   }),
   shard_key: Type.Optional(ShardKeySelector),
-  update_filter: Type.Optional(Filter),
+  ...WriteConditions,
 });
 
 export const UpsertPoints = Type.Union([PointsList, PointsBatch]);
@@ -54,7 +60,7 @@ export type PointsSelector = Static<typeof PointsSelector>;
 export const UpdateVectors = Type.Object({
   points: Type.Array(Type.Object({ id: ExtendedPointId, vector: VectorStruct })),
   shard_key: Type.Optional(ShardKeySelector),
-  update_filter: Type.Optional(Filter),
+  update_filter: Type.Optional(Type.Union([Filter, Type.Null()])),
 });
 export type UpdateVectors = Static<typeof UpdateVectors>;
 

@@ -9,7 +9,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FacetValue, OrderBySpec, OrderedRecord, PointBatch, SearchSpec, ShardInfo, SparseVec } from '../../shared/protocol.js';
+import { UNCONDITIONAL, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -379,9 +379,10 @@ export class Shard {
    * fully, in memory and on disk) and the answer says how far it got, so the main thread can
    * report a partial failure (spec 7.3 rule 1) instead of a silent one.
    */
-  async upsert(batch: PointBatch, opId: number, wait: boolean): Promise<{ applied: number; error?: string }> {
+  async upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<{ applied: number; error?: string }> {
     const rowOf = this.#row(batch);
     const failAfter = failpoint('upsert_after');
+    const onlyIf = this.#predicate(condition.updateFilter);
     let last: Promise<boolean> | null = null;
     let applied = 0;
     let error: string | undefined;
@@ -391,6 +392,7 @@ export class Shard {
         if (failAfter !== null && i === failAfter) throw new Error(`failpoint upsert_after=${failAfter}`);
         const slot = this.#ids.slotOf(id);
         if (slot !== undefined && this.#ids.versionOf(slot) > opId) continue; // a replay of an older op
+        if (slot === undefined ? condition.mode === 'update_only' : condition.mode === 'insert_only' || (onlyIf !== null && !onlyIf(slot))) continue;
         this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
         last = this.#persist(id, this.#ids.slotOf(id)!);
         applied++;
@@ -404,14 +406,18 @@ export class Shard {
   }
 
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
-  async updateVectors(batch: PointBatch, opId: number, wait: boolean): Promise<number> {
+  async updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<number> {
     const missing = batch.ids.find((id) => this.#ids.slotOf(id) === undefined);
     if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
     const rowOf = this.#row(batch);
+    const onlyIf = this.#predicate(condition.updateFilter);
     let last: Promise<boolean> | null = null;
+    let applied = 0;
     for (let i = 0; i < batch.ids.length; i++) {
       const id = batch.ids[i]!;
       const slot = this.#ids.slotOf(id)!;
+      if (onlyIf !== null && !onlyIf(slot)) continue;
+      applied++;
       const row = rowOf(i);
       for (const [name, v] of Object.entries(row.dense)) this.#setDense(this.#space(name), slot, v);
       for (const [name, v] of Object.entries(row.sparse)) this.#sparseSpace(name).index.set(slot, v);
@@ -420,7 +426,7 @@ export class Shard {
       last = this.#persist(id, slot);
     }
     await this.#durable(last, wait);
-    return batch.ids.length;
+    return applied;
   }
 
   async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
