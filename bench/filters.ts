@@ -10,7 +10,7 @@
 // (reported as `drain`), so one run's backlog does not slow the next.
 // Every answer is checked: search results must satisfy the filter, counts must be exact, scroll
 // pages must be the first matching ids. The plan each shard is expected to take (exact scoring
-// up to hnsw_config.full_scan_threshold candidates, HNSW with the filter above) is computed
+// up to hnsw_config.full_scan_threshold KB of candidate vectors, HNSW with the filter above) is computed
 // from the shard placement and printed beside the figures.
 //
 // Sized by env: BENCH_N (100000 points), BENCH_DIM (128), BENCH_QUERIES (100), BENCH_SECONDS (5
@@ -141,10 +141,11 @@ interface Plan {
   kind: 'exact' | 'hnsw+filter' | 'mixed';
 }
 
-function planOf(ids: ArrayLike<number>, shardNumber: number, fullScanThreshold: number): Plan {
+function planOf(ids: ArrayLike<number>, shardNumber: number, fullScanThresholdKb: number): Plan {
   const perShard = new Array<number>(shardNumber).fill(0);
   for (let j = 0; j < ids.length; j++) perShard[shardOf(ids[j]!, shardNumber)]!++;
-  const threshold = Math.max(fullScanThreshold, K);
+  // full_scan_threshold is in KB of vectors, as in Qdrant.
+  const threshold = Math.max(Math.floor((fullScanThresholdKb * 1024) / (DIM * 4)), K);
   const exact = perShard.filter((c) => c <= threshold).length;
   return { perShard, threshold, kind: exact === shardNumber ? 'exact' : exact === 0 ? 'hnsw+filter' : 'mixed' };
 }

@@ -78,7 +78,8 @@ describe('indexed and unindexed filtering agree', () => {
 
   beforeAll(async () => {
     for (const name of ['plain', 'indexed']) {
-      await client.createCollection(name, { vectors: { size: 8, distance: 'Cosine' }, hnsw_config: { full_scan_threshold: 50 } });
+      // full_scan_threshold is in KB of vectors: 2 KB of 8-d float vectors is 64 points.
+      await client.createCollection(name, { vectors: { size: 8, distance: 'Cosine' }, hnsw_config: { full_scan_threshold: 2 } });
       for (let i = 0; i < N; i += 500) {
         await client.upsert(name, { wait: true, points: vectors.slice(i, i + 500).map((v, j) => ({ id: i + j, vector: v, payload: payloads[i + j]! })) });
       }
@@ -117,8 +118,9 @@ describe('filtered HNSW recall', () => {
   const vectors = randomVectors(N, DIM, 21);
 
   beforeAll(async () => {
-    // A low full_scan_threshold sends the broad filters through HNSW; the narrow ones are scored exactly.
-    await client.createCollection('recall_f', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { full_scan_threshold: 200 } });
+    // A low full_scan_threshold sends the broad filters through HNSW; the narrow ones are scored
+    // exactly. It is in KB of vectors: 19 KB of 24-d float vectors is 202 points.
+    await client.createCollection('recall_f', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { full_scan_threshold: 19 } });
     for (let i = 0; i < N; i += 2000) {
       await client.upsert('recall_f', {
         wait: true,

@@ -102,8 +102,9 @@ describe('filtered search', () => {
   }
 
   it('keeps recall for selective filters (exact over few candidates) and broad ones (HNSW with the filter)', async () => {
-    // full_scan_threshold 100: a 1% filter (30 points) is scored exactly, a 50% one goes through HNSW.
-    await fill('filtered', 'Cosine', data, { hnsw_config: { full_scan_threshold: 100 } });
+    // full_scan_threshold 6 KB (96 points of 16-d float vectors): a 1% filter (30 points) is scored
+    // exactly, a 50% one goes through HNSW.
+    await fill('filtered', 'Cosine', data, { hnsw_config: { full_scan_threshold: 6 } });
     const onePercent = { must: [{ key: 'n', range: { lt: 30 } }] };
     expect(await recall('filtered', onePercent, (id) => id < 30)).toBe(1);
     const half = { must: [{ key: 'even', match: { value: true } }] };

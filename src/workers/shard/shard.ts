@@ -738,7 +738,10 @@ export class Shard {
         cardinality = scanned.length;
       }
     }
-    const threshold = Math.max(this.#meta.config.hnsw_config.full_scan_threshold, spec.k);
+    // full_scan_threshold is in kilobytes of vectors, as in Qdrant: the candidate count whose
+    // vectors fill that much is scored exactly.
+    const kb = this.#meta.config.vectors[spec.vector]?.hnsw_config?.full_scan_threshold ?? this.#meta.config.hnsw_config.full_scan_threshold;
+    const threshold = Math.max(Math.floor((kb * 1024) / (space.store.dim * 4)), spec.k);
     if (candidates !== null && (spec.only !== null || cardinality <= threshold)) {
       for (const slot of candidates) if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
     } else if (spec.exact || space.index === null) {
