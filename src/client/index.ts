@@ -8,13 +8,16 @@ import type { CreateCollection, UpdateCollection } from '../shared/schemas/colle
 import type { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../shared/schemas/payload.js';
 import type { ApiKeyCreated, ApiKeyInfo } from '../main/auth/service.js';
 import type { CreateApiKeyBody } from '../shared/schemas/auth.js';
-import type { CountPoints, DeleteVectors, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
+import type { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
+import type { UpdateOperation, UpdateOperations } from '../shared/schemas/batch.js';
+import type { FacetValue } from '../shared/protocol.js';
 import type { QueryRequest, SearchRequest } from '../shared/schemas/search.js';
 import type { PointId, PointRecord, ScoredPoint } from '../shared/types.js';
 
 export type { CreateCollection, UpdateCollection, ClearPayload, CreateFieldIndex, DeletePayload, SetPayload };
 export type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody, DeleteVectors };
 export type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints, QueryRequest, SearchRequest };
+export type { FacetRequest, FacetValue, UpdateOperation, UpdateOperations };
 export type { PointId, PointRecord, ScoredPoint };
 
 export const ENGINE_NOT_INITIALIZED = 'Engine not initialized';
@@ -155,6 +158,13 @@ export class QuiverClient {
   }
   deleteVectors(name: string, body: DeleteVectors, wait = true): Promise<UpdateResult> {
     return this.request('POST', `/collections/${enc(name)}/points/vectors/delete`, body, { wait });
+  }
+  /** Runs the operations in order, one operation id each; not atomic (see the server's README). */
+  batchUpdate(name: string, body: UpdateOperations, wait = true): Promise<UpdateResult[]> {
+    return this.request('POST', `/collections/${enc(name)}/points/batch`, body, { wait });
+  }
+  facet(name: string, body: FacetRequest): Promise<{ hits: { value: FacetValue; count: number }[] }> {
+    return this.request('POST', `/collections/${enc(name)}/facet`, body);
   }
   count(name: string, body: CountPoints = {}): Promise<{ count: number }> {
     return this.request('POST', `/collections/${enc(name)}/points/count`, body);

@@ -38,6 +38,14 @@ describe('QuiverClient', () => {
     await c.deletePayload('cl', { points: [1], keys: ['z'] });
     await c.clearPayload('cl', { points: [2] });
     expect((await c.scroll('cl', { limit: 10 })).points.map((p) => p.payload)).toEqual([{}, {}]);
+    const batch = await c.batchUpdate('cl', {
+      operations: [{ set_payload: { payload: { k: 'b' }, points: [1, 2] } }, { overwrite_payload: { payload: { k: 'c' }, points: [2] } }],
+    });
+    expect(batch.map((r) => r.status)).toEqual(['completed', 'completed']);
+    expect((await c.facet('cl', { key: 'k' })).hits).toEqual([
+      { value: 'b', count: 1 },
+      { value: 'c', count: 1 },
+    ]);
     await c.deleteIndex('cl', 'k');
     await c.deletePoints('cl', { points: [1] });
     expect((await c.count('cl')).count).toBe(1);
