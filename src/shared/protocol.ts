@@ -164,6 +164,8 @@ export interface ShardInfo {
   indexedVectors: Record<string, number>;
   /** Per indexed payload key: how many points have an indexed value. */
   indexedPayload: Record<string, number>;
+  /** An HNSW graph is being rebuilt with new parameters (the old one serves meanwhile). */
+  rebuilding: boolean;
 }
 
 export interface ResultMap {

@@ -80,7 +80,10 @@ export class ShardHost {
         return null;
       case 'dropShards':
         // Memory only: the main thread reclaims the LMDB records once no worker serves them.
-        for (const shard of req.shards) this.#shards.delete(`${req.collection}/${shard}`);
+        for (const shard of req.shards) {
+          this.#shards.get(`${req.collection}/${shard}`)?.dispose();
+          this.#shards.delete(`${req.collection}/${shard}`);
+        }
         return null;
       case 'createIndex':
         for (const shard of req.shards) this.#get(req.collection, shard).createIndex(req.key, req.schema);

@@ -143,7 +143,8 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
     };
   }
   return {
-    status: 'green',
+    // Yellow while a shard rebuilds an HNSW graph with new parameters, as Qdrant while it optimizes.
+    status: shards.some((s) => s.rebuilding) ? 'yellow' : 'green',
     optimizer_status: 'ok',
     indexed_vectors_count: indexed,
     points_count: points,

@@ -25,7 +25,7 @@ import type {
   ScoredPoint,
   VectorSelector,
 } from '../../shared/types.js';
-import { HnswIndex } from '../index/hnsw.js';
+import { HnswIndex, type HnswParams } from '../index/hnsw.js';
 import { SparseIndex } from '../index/sparse-index.js';
 import { metricFor, type Metric } from '../index/distance.js';
 import { VectorStore } from '../storage/vector-store.js';
@@ -84,15 +84,33 @@ interface VectorSpace {
   present: Uint8Array;
   index: HnswIndex | null;
   metric: Metric;
+  /** The graph parameters the configuration asks for (the index may still be built with others). */
   hnsw: { m: number; ef_construct: number };
+  /** A graph being rebuilt in the background with new parameters, or null. */
+  rebuild: Rebuild | null;
 }
+
+/** A background rebuild: the new graph, and the slots written since it started (redone at the end). */
+interface Rebuild {
+  index: HnswIndex;
+  touched: Set<number>;
+}
+
+/** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
+const REBUILD_CHUNK = 256;
 
 /** What a clean shutdown writes beside the HNSW graph files, to restore the exact slot layout. */
 interface IndexManifest {
   token: number;
   count: number;
   slots: [PointId, number][];
-  spaces: Record<string, { file: string; labels: number[] }>;
+  /** m and efConstruct: the parameters the graph was built with (absent in manifests before they were kept). */
+  spaces: Record<string, { file: string; labels: number[]; m?: number; efConstruct?: number }>;
+}
+
+function hnswOf(meta: CollectionMeta, name: string): { m: number; ef_construct: number } {
+  const h = { ...meta.config.hnsw_config, ...meta.config.vectors[name]?.hnsw_config };
+  return { m: h.m, ef_construct: h.ef_construct };
 }
 
 export class Shard {
@@ -123,13 +141,14 @@ export class Shard {
     for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, { name, index: new SparseIndex() });
     for (const [name, params] of Object.entries(meta.config.vectors)) {
       const metric = metricFor(params.distance);
-      const hnsw = { ...meta.config.hnsw_config, ...params.hnsw_config };
+      const hnsw = hnswOf(meta, name);
       this.#spaces.set(name, {
         name,
         store: new VectorStore(params.size),
         present: new Uint8Array(1024),
         metric,
         hnsw: { m: hnsw.m, ef_construct: hnsw.ef_construct },
+        rebuild: null,
         index:
           metric.hnswSpace === null
             ? null
@@ -170,8 +189,62 @@ export class Shard {
     return this.#maxVersion;
   }
 
+  /**
+   * Takes a new configuration. A vector whose graph parameters (m, ef_construct) changed gets its
+   * HNSW graph rebuilt in the background, as Qdrant's optimizer does: the old graph serves until
+   * the new one is complete.
+   */
   updateMeta(meta: CollectionMeta): void {
     this.#meta = meta;
+    for (const space of this.#spaces.values()) {
+      if (space.index === null) continue;
+      const want = hnswOf(meta, space.name);
+      if (want.m === space.hnsw.m && want.ef_construct === space.hnsw.ef_construct) continue;
+      space.hnsw = want;
+      this.#rebuild(space);
+    }
+  }
+
+  /** True while a graph is being rebuilt (the collection then reports status yellow). */
+  get rebuilding(): boolean {
+    for (const space of this.#spaces.values()) if (space.rebuild !== null) return true;
+    return false;
+  }
+
+  /** Stops background work of a shard that is being dropped. */
+  dispose(): void {
+    for (const space of this.#spaces.values()) space.rebuild = null;
+  }
+
+  #rebuild(space: VectorSpace): void {
+    const job: Rebuild = { index: new HnswIndex(this.#hnswParams(space)), touched: new Set() };
+    space.rebuild = job;
+    const slots: number[] = [];
+    for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) slots.push(slot);
+    let next = 0;
+    const step = (): void => {
+      if (space.rebuild !== job) return; // superseded by a newer rebuild, or the shard was dropped
+      for (const end = Math.min(next + REBUILD_CHUNK, slots.length); next < end; next++) {
+        const slot = slots[next]!;
+        if (space.present[slot] === 1 && !job.touched.has(slot)) job.index.add(slot, space.store.get(slot));
+      }
+      if (next < slots.length) {
+        setImmediate(step);
+        return;
+      }
+      // Writes made while the graph was built: their slots are redone as they are now.
+      for (const slot of job.touched) {
+        if (space.present[slot] === 1) job.index.add(slot, space.store.get(slot));
+        else job.index.remove(slot);
+      }
+      space.index = job.index;
+      space.rebuild = null;
+    };
+    setImmediate(step);
+  }
+
+  #hnswParams(space: VectorSpace): HnswParams {
+    return { space: space.metric.hnswSpace!, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
   }
 
   get #base(): string {
@@ -196,7 +269,7 @@ export class Shard {
       if (space.index === null) continue;
       const file = `${this.#base}-${n++}.hnsw`;
       space.index.save(file);
-      spaces[space.name] = { file, labels: space.index.labels };
+      spaces[space.name] = { file, labels: space.index.labels, m: space.index.params.m, efConstruct: space.index.params.efConstruct };
     }
     const slots: [PointId, number][] = [];
     for (let slot = 0; slot < this.#ids.slotLimit; slot++) {
@@ -238,11 +311,13 @@ export class Shard {
     for (const space of this.#spaces.values()) {
       if (space.index === null) continue;
       const saved = manifest.spaces[space.name];
-      const params = { space: space.metric.hnswSpace!, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
+      const params = this.#hnswParams(space);
       const live = new Set<number>();
       for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) live.add(slot);
+      // A graph built with other parameters than the configuration's (changed since) is rebuilt.
+      const sameParams = saved !== undefined && (saved.m ?? params.m) === params.m && (saved.efConstruct ?? params.efConstruct) === params.efConstruct;
       try {
-        if (!restored || saved === undefined) throw new Error('stale');
+        if (!restored || !sameParams) throw new Error('stale');
         space.index = new HnswIndex(params, { file: saved.file, labels: saved.labels, live });
       } catch {
         restored = false;
@@ -292,6 +367,7 @@ export class Shard {
       this.#setPresent(space, slot, false);
       space.index?.remove(slot);
     }
+    space.rebuild?.touched.add(slot);
   }
 
   #sparseSpace(name: string): SparseSpace {
@@ -772,6 +848,6 @@ export class Shard {
     for (const space of this.#sparse.values()) indexedVectors[space.name] = space.index.size;
     const indexedPayload: Record<string, number> = {};
     for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
-    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, indexedPayload };
+    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, indexedPayload, rebuilding: this.rebuilding };
   }
 }
