@@ -10,3 +10,20 @@ export function getOwn(obj: Payload, key: string): JsonValue | undefined {
 export function setOwn(obj: Payload, key: string, value: JsonValue): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
+
+/**
+ * Whether a parsed JSON value nests objects and arrays deeper than `limit` levels, found without
+ * recursion (so a hostile depth cannot exhaust the stack here) and without visiting more than
+ * needed: scalars are skipped where they lie.
+ */
+export function nestedDeeperThan(root: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    for (const child of children) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}

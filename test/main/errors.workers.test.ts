@@ -143,6 +143,20 @@ describe('transport and framework errors use the envelope', () => {
     expectError(await raw('DELETE', '/collections/empty_ct', '{bad', JSON_CT), 400, /JSON/);
   });
 
+  it('a body nested deeper than 128 levels -> 400 before anything recursive runs', async () => {
+    // A filter 5,000 levels deep once overflowed the parser's stack: 500.
+    for (const depth of [200, 5000, 50_000]) {
+      let f = '{"key":"n","match":{"value":1}}';
+      for (let i = 0; i < depth; i++) f = `{"must":[${f}]}`;
+      const res = await raw('POST', `/collections/${PLAIN}/points/count`, `{"filter":${f}}`, JSON_CT);
+      expectError(res, 400, /^Format error in JSON body: nested deeper than 128 levels$/);
+    }
+    // 60 filter levels (121 JSON levels) are fine.
+    let f: Record<string, unknown> = { key: 'n', match: { value: 1 } };
+    for (let i = 0; i < 60; i++) f = { must: [f] };
+    expect(expectOk(await call(base, 'POST', `/collections/${PLAIN}/points/count`, { filter: f })).count).toBe(1);
+  });
+
   it('text/plain body -> 415', async () => {
     const res = await raw('POST', `/collections/${PLAIN}/points/count`, '{}', { 'content-type': 'text/plain' });
     expectError(res, 415, /media type/i);

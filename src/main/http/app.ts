@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
+import { nestedDeeperThan } from '../../shared/json.js';
 import type { Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
@@ -30,6 +31,9 @@ declare module 'fastify' {
     t0: number;
   }
 }
+
+/** serde_json's recursion limit, which bounds the bodies Qdrant accepts. */
+export const MAX_JSON_DEPTH = 128;
 
 export async function buildApp(config: Config, engine: Engine, auth: AuthService, metrics: Metrics): Promise<FastifyInstance> {
   const app = Fastify({
@@ -55,12 +59,21 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   // send the header on DELETE too, and Qdrant accepts it); a route with a body schema still says
   // the body is empty. Everything goes to fastify's own parser, which refuses __proto__ and
   // constructor keys.
+  // Bodies nested deeper than MAX_JSON_DEPTH are refused here, as Qdrant's JSON parser refuses
+  // them, so no recursive step later (validation, filters, prefetch trees) can run out of stack.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '' && req.routeOptions.schema?.body === undefined) done(null, undefined);
-    else parseJson(req, text, done);
+    if (text === '' && req.routeOptions.schema?.body === undefined) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(req, text, (err, parsed) => {
+      if (err === null && nestedDeeperThan(parsed, MAX_JSON_DEPTH)) {
+        done(QuiverError.badInput(`Format error in JSON body: nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      } else done(err, parsed);
+    });
   });
   app.decorateRequest('t0', 0);
 
