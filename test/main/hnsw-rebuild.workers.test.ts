@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, describe, expect, it } from 'vitest';
-import { randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
 
 const N = 6000;
 const DIM = 16;
@@ -64,6 +64,38 @@ describe('hnsw_config change', () => {
     expect(engineReady(again.server).hnsw_restored_shards).toBe(2);
     expect(await nearest(again.client, N + 150)).toBe(N + 150);
     await again.server.stop();
+  }, 120_000);
+
+  it('takes m = 0 as no graph (exact search), builds one when m rises, and refuses m = 1', async () => {
+    const { server, client } = await start();
+    try {
+      await client.createCollection('flat', { vectors: { size: DIM, distance: 'Dot' }, hnsw_config: { m: 0 } });
+      await client.upsert('flat', { wait: true, points: data.slice(0, 2000).map((v, j) => ({ id: j, vector: v })) });
+      const top = async () => (await client.query('flat', { query: data[77]!, limit: 3 })).points.map((p) => p.id);
+      const exact = (await client.query('flat', { query: data[77]!, limit: 3, params: { exact: true } })).points.map((p) => p.id);
+      expect((await client.getCollection('flat')).indexed_vectors_count).toBe(0);
+      expect(await top()).toEqual(exact);
+
+      await client.updateCollection('flat', { hnsw_config: { m: 16 } });
+      await expect.poll(async () => (await client.getCollection('flat')).status, { timeout: 60_000, interval: 200 }).toBe('green');
+      expect((await client.getCollection('flat')).indexed_vectors_count).toBe(2000);
+      await client.updateCollection('flat', { hnsw_config: { m: 0 } });
+      expect((await client.getCollection('flat')).indexed_vectors_count).toBe(0);
+      expect(await top()).toEqual(exact);
+
+      for (const [method, path, body] of [
+        ['PATCH', '/collections/flat', { hnsw_config: { m: 1 } }],
+        ['PUT', '/collections/m1', { vectors: { size: 2, distance: 'Dot', hnsw_config: { m: 1 } } }],
+      ] as const) {
+        const r = await call(server.url, method, path, body);
+        expect(r.status).toBe(400);
+        expect(r.body.status.error).toBe('hnsw_config.m must be 0 (no HNSW graph: searches are exact) or at least 2, got 1');
+      }
+      expect(await client.collectionExists('m1')).toEqual({ exists: false });
+      await client.deleteCollection('flat');
+    } finally {
+      await server.stop();
+    }
   }, 120_000);
 
   it('rebuilds at start a graph saved with other parameters than the configuration', async () => {

@@ -22,6 +22,8 @@ function checkName(name: string): void {
 function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
   const out: Partial<HnswConfig> = {};
   if (d === undefined || d === null) return out;
+  // hnswlib needs m >= 2 (m = 1 makes its level draw infinite); 0 means no graph, as in Qdrant.
+  if (d.m === 1) throw QuiverError.badInput('hnsw_config.m must be 0 (no HNSW graph: searches are exact) or at least 2, got 1');
   if (d.m !== undefined) out.m = d.m;
   if (d.ef_construct !== undefined) out.ef_construct = d.ef_construct;
   if (d.full_scan_threshold !== undefined) out.full_scan_threshold = d.full_scan_threshold;

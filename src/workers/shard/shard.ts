@@ -149,8 +149,9 @@ export class Shard {
         metric,
         hnsw: { m: hnsw.m, ef_construct: hnsw.ef_construct },
         rebuild: null,
+        // No graph for Manhattan (hnswlib has no L1) or where m is 0 (Qdrant's way to turn HNSW off).
         index:
-          metric.hnswSpace === null
+          metric.hnswSpace === null || hnsw.m === 0
             ? null
             : new HnswIndex({ space: metric.hnswSpace, dim: params.size, m: hnsw.m, efConstruct: hnsw.ef_construct }),
       });
@@ -197,11 +198,17 @@ export class Shard {
   updateMeta(meta: CollectionMeta): void {
     this.#meta = meta;
     for (const space of this.#spaces.values()) {
-      if (space.index === null) continue;
+      if (space.metric.hnswSpace === null) continue;
       const want = hnswOf(meta, space.name);
       if (want.m === space.hnsw.m && want.ef_construct === space.hnsw.ef_construct) continue;
       space.hnsw = want;
-      this.#rebuild(space);
+      if (want.m === 0) {
+        // HNSW turned off: searches are exact from now on.
+        space.index = null;
+        space.rebuild = null;
+      } else {
+        this.#rebuild(space);
+      }
     }
   }
 
