@@ -348,6 +348,13 @@ describe('upsert rejects bad input and writes nothing', () => {
     await rejectedWrite(PLAIN, 'PUT', '/points?wait=true', { points: [{ id: 105, vector: [1, 'a', 3, 4] }] }, 400, /points\.0\.vector/);
   });
 
+  it('a component beyond the float32 range -> 400 and nothing written', async () => {
+    // 1e39 is a finite double but Infinity as float32, which would poison scores and the graph.
+    await rejectedWrite(PLAIN, 'PUT', '/points?wait=true', { points: [{ id: 106, vector: [1e39, 0, 0, 0] }] }, 400, "Vector '' has a value outside the float32 range at index 0: 1e+39");
+    const q = await call(base, 'POST', `/collections/${PLAIN}/points/search`, { vector: [0, -3.5e38, 0, 0], limit: 1 });
+    expectError(q, 400, "Vector '' has a value outside the float32 range at index 1: -3.5e+38");
+  });
+
   it('an empty vector -> 400', async () => {
     await rejectedWrite(PLAIN, 'PUT', '/points?wait=true', { points: [{ id: 105, vector: [] }] }, 400, /points\.0\.vector/);
   });

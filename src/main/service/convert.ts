@@ -70,6 +70,7 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
     const x = v[i]!;
     if (!Number.isFinite(x)) throw QuiverError.badInput(`Vector '${name}' has a non-finite value at index ${i}`);
     out[i] = x;
+    if (!Number.isFinite(out[i]!)) throw QuiverError.badInput(`Vector '${name}' has a value outside the float32 range at index ${i}: ${x}`);
     norm += out[i]! * out[i]!;
   }
   if (params.distance === 'Cosine' && norm > 0) {
@@ -96,6 +97,7 @@ export function checkSparse(meta: CollectionMeta, name: string, v: SparseVector)
     const val = v.values[from]!;
     if (!Number.isInteger(idx) || idx < 0 || idx > 0xffff_ffff) throw QuiverError.badInput(`Sparse vector '${name}': index ${idx} is not an unsigned 32-bit integer`);
     if (!Number.isFinite(val)) throw QuiverError.badInput(`Sparse vector '${name}' has a non-finite value at index ${idx}`);
+    if (!Number.isFinite(Math.fround(val))) throw QuiverError.badInput(`Sparse vector '${name}' has a value outside the float32 range at index ${idx}: ${val}`);
     if (to > 0 && indices[to - 1] === idx) throw QuiverError.badInput(`Sparse vector '${name}': index ${idx} appears more than once`);
     indices[to] = idx;
     values[to] = val;
