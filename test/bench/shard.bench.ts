@@ -61,6 +61,7 @@ describe(`search, ${N} points x ${DIM} (Dot)`, async () => {
   bench('exact, no filter', () => void shard.search(spec({ exact: true })));
   bench('exact-planned, 10% keyword filter (indexed)', () => void shard.search(spec({ filter: { must: [{ key: 'tag', match: { value: 't3' } }] } })));
   bench('exact, 50% unindexed filter', () => void shard.search(spec({ exact: true, filter: { must: [{ key: 'half', match: { value: 1 } }] } })));
+  bench('exact asked, 10% keyword filter (indexed)', () => void shard.search(spec({ exact: true, filter: { must: [{ key: 'tag', match: { value: 't3' } }] } })));
   bench('hnsw, no filter', () => void shard.search(spec({})));
   bench('hnsw, 50% unindexed filter', () => void shard.search(spec({ filter: { must: [{ key: 'half', match: { value: 1 } }] } })));
 });
@@ -68,6 +69,7 @@ describe(`search, ${N} points x ${DIM} (Dot)`, async () => {
 describe(`search, ${N} points x ${DIM} (Manhattan: always exact)`, async () => {
   const shard = await loadedShard('Manhattan');
   bench('exact, no filter', () => void shard.search(spec({})));
+  bench('exact, 10% keyword filter (indexed)', () => void shard.search(spec({ filter: { must: [{ key: 'tag', match: { value: 't3' } }] } })));
 });
 
 describe('upsert', async () => {

@@ -800,7 +800,8 @@ export class Shard {
     // Plan as Qdrant does: a filter that leaves few candidates is scored exactly (HNSW walking a
     // graph whose nodes mostly fail the filter loses recall); many candidates go through HNSW
     // with the filter applied during the walk. Payload indexes give the candidates (and so the
-    // cardinality) cheaply; without one they come from a scan of the payloads.
+    // cardinality) cheaply; without one they come from a scan of the payloads. An exact search
+    // (asked for, or with no graph: Manhattan, m = 0) scores the index's candidates only.
     let candidates: Iterable<number> | null = null;
     let cardinality = 0;
     if (spec.only !== null) {
@@ -810,12 +811,12 @@ export class Shard {
         if (slot !== undefined) slots.push(slot);
       }
       candidates = slots;
-    } else if (pred !== null && !spec.exact && space.index !== null) {
+    } else if (pred !== null) {
       const fromIndex = this.#candidates(spec.filter);
       if (fromIndex !== null) {
         candidates = fromIndex;
         cardinality = fromIndex.size;
-      } else {
+      } else if (!spec.exact && space.index !== null) {
         const scanned = this.#filtered(accept);
         candidates = scanned;
         cardinality = scanned.length;
@@ -825,17 +826,16 @@ export class Shard {
     // vectors fill that much is scored exactly.
     const kb = this.#meta.config.vectors[spec.vector]?.hnsw_config?.full_scan_threshold ?? this.#meta.config.hnsw_config.full_scan_threshold;
     const threshold = Math.max(Math.floor((kb * 1024) / (space.store.dim * 4)), spec.k);
-    if (candidates !== null && (spec.only !== null || cardinality <= threshold)) {
-      for (const slot of candidates) if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
-    } else if (spec.exact || space.index === null) {
-      for (const slot of this.#ids.sortedSlots()) {
+    const exactly = spec.only !== null || spec.exact || space.index === null || (candidates !== null && cardinality <= threshold);
+    if (exactly || space.index === null) {
+      for (const slot of candidates ?? this.#ids.sortedSlots()) {
         if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
       }
     } else {
       const needsFilter = pred !== null || excluded.size > 0;
       const ef = Math.max(spec.ef, spec.k);
-      const candidates = space.index.search(spec.query, spec.k, ef, needsFilter ? accept : undefined);
-      for (const slot of candidates) top.push(slot, space.store.score(slot, spec.query, metric.score));
+      const found = space.index.search(spec.query, spec.k, ef, needsFilter ? accept : undefined);
+      for (const slot of found) top.push(slot, space.store.score(slot, spec.query, metric.score));
     }
 
     const out: ScoredPoint[] = [];
