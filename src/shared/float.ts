@@ -1,28 +1,43 @@
 // Vectors are stored as float32; clients expect them back as the shortest decimal that reads
 // back to the same float32 (0.1, not 0.10000000149011612), as Qdrant prints them.
 
+const scratch = new Float32Array(1);
+const scratchBits = new Uint32Array(scratch.buffer);
+
+/** True when x (a float32) is a power of two: its mantissa bits are all zero. */
+function powerOfTwo(x: number): boolean {
+  scratch[0] = x;
+  return (scratchBits[0]! & 0x7fffff) === 0;
+}
+
 export function float32ToNumber(x: number): number {
   // Integers below 2^24 are exact in float32; larger floats still want their shortest digits.
   if (!Number.isFinite(x) || (Number.isInteger(x) && Math.abs(x) < 2 ** 24)) return x;
+  // The rounding interval around a float32 is symmetric, so the nearest p-digit decimal is the
+  // only one that can read back, except at a power of two, where the interval below is half the
+  // one above and a neighbour of the nearest decimal may read back when the nearest does not.
+  const lopsided = powerOfTwo(x);
   for (let p = 1; p <= 9; p++) {
-    // The nearest p-digit decimal, then its two neighbours: just above a power of two the float's
-    // rounding interval is lopsided, so the nearest can miss while a neighbour reads back.
-    let best: number | null = null;
-    for (const y of pDigitDecimals(x, p)) {
-      if (Math.fround(y) === x && (best === null || Math.abs(y - x) < Math.abs(best - x))) best = y;
+    const y = Number(x.toPrecision(p));
+    if (Math.fround(y) === x) return y;
+    if (lopsided) {
+      let best: number | null = null;
+      for (const z of pDigitNeighbours(x, p)) {
+        if (Math.fround(z) === x && (best === null || Math.abs(z - x) < Math.abs(best - x))) best = z;
+      }
+      if (best !== null) return best;
     }
-    if (best !== null) return best;
   }
   return x;
 }
 
-/** The p-significant-digit decimal nearest to x, and the ones a unit in its last digit away. */
-function pDigitDecimals(x: number, p: number): number[] {
+/** The p-significant-digit decimals a unit in the last digit either side of the nearest to x. */
+function pDigitNeighbours(x: number, p: number): number[] {
   const [mantissa = '0', exponent = '0'] = x.toExponential(p - 1).split('e');
   const sign = mantissa.startsWith('-') ? -1 : 1;
   const digits = BigInt(mantissa.replace('-', '').replace('.', ''));
   const scale = Number(exponent) - (p - 1);
-  return [digits, digits - 1n, digits + 1n].map((d) => sign * Number(`${d}e${scale}`));
+  return [digits - 1n, digits + 1n].map((d) => sign * Number(`${d}e${scale}`));
 }
 
 export function float32ArrayToNumbers(v: Float32Array): number[] {

@@ -87,6 +87,13 @@ describe('facet', () => {
     expect(total).toBe(before.reduce((n, h) => n + h.count, 0));
   });
 
+  it('counts only exact integers under an integer index', async () => {
+    await client.createCollection('fi', { vectors: { size: 2, distance: 'Dot' } });
+    await client.createPayloadIndex('fi', { field_name: 'n', field_schema: 'integer', wait: true });
+    await client.upsert('fi', { wait: true, points: [1e20, 7, 7, 2 ** 53 + 2].map((n, i) => ({ id: i, vector: [1, i], payload: { n } })) });
+    expect((await client.facet('fi', { key: 'n' })).hits).toEqual([{ value: 7, count: 2 }]);
+  });
+
   it('gives the same hits through gRPC', async () => {
     const rest = (await client.facet('f', { key: 'size', limit: 2 })).hits;
     const g = await grpcClient(server).api('points').facet({ collectionName: 'f', key: 'size', limit: 2n });

@@ -15,27 +15,27 @@ const candidates: MmrCandidate[] = Object.entries(vecs).map(([id, v]) => ({ id, 
 const ids = (order: number[]) => order.map((i) => candidates[i]!.id);
 
 describe('mmrOrder', () => {
-  it('with diversity 0 is the relevance order', () => {
-    expect(ids(mmrOrder(candidates, 1, 4, dot))).toEqual(['a', 'b', 'c', 'd']);
+  it('with diversity 0 is the relevance order', async () => {
+    expect(ids(await mmrOrder(candidates, 1, 4, dot))).toEqual(['a', 'b', 'c', 'd']);
   });
 
-  it('with diversity prefers a point unlike those picked over a near-duplicate', () => {
+  it('with diversity prefers a point unlike those picked over a near-duplicate', async () => {
     // lambda 0.2. After a, each scores 0.2 * relevance - 0.8 * similarity to a:
     // b 0.196 - 0.784 = -0.588, c 0.12 - 0.48 = -0.36, d 0.02 - 0.08 = -0.06: d.
     // Then against the closer of a and d: b -0.588 (a), c 0.12 - 0.8 * 0.6 = -0.36 (a): c.
-    expect(ids(mmrOrder(candidates, 0.2, 3, dot))).toEqual(['a', 'd', 'c']);
+    expect(ids(await mmrOrder(candidates, 0.2, 3, dot))).toEqual(['a', 'd', 'c']);
   });
 
-  it('stops at the number of picks or of candidates, and handles none', () => {
-    expect(mmrOrder(candidates, 0.5, 2, dot)).toHaveLength(2);
-    expect(mmrOrder(candidates, 0.5, 10, dot)).toHaveLength(4);
-    expect(mmrOrder([], 0.5, 3, dot)).toEqual([]);
-    expect(mmrOrder(candidates, 0.5, 0, dot)).toEqual([]);
+  it('stops at the number of picks or of candidates, and handles none', async () => {
+    expect(await mmrOrder(candidates, 0.5, 2, dot)).toHaveLength(2);
+    expect(await mmrOrder(candidates, 0.5, 10, dot)).toHaveLength(4);
+    expect(await mmrOrder([], 0.5, 3, dot)).toEqual([]);
+    expect(await mmrOrder(candidates, 0.5, 0, dot)).toEqual([]);
   });
 
-  it('starts from the most relevant candidate wherever it sits', () => {
+  it('starts from the most relevant candidate wherever it sits', async () => {
     const shuffled = [candidates[2]!, candidates[0]!, candidates[3]!];
-    expect(mmrOrder(shuffled, 0, 1, dot)).toEqual([1]);
+    expect(await mmrOrder(shuffled, 0, 1, dot)).toEqual([1]);
   });
 });
 

@@ -96,6 +96,17 @@ describe('MMR request options', () => {
     expect(onlyB.every((p) => clusterOf.get(Number(p.id)) === 'B')).toBe(true);
   });
 
+  it('refuses a re-rank too large for one query, and caps the default candidates at 16,384', async () => {
+    await client.createCollection('wide', { vectors: { size: 64, distance: 'Dot' } });
+    const big = await call(server.url, 'POST', '/collections/wide/points/query', { query: { nearest: Array(64).fill(1), mmr: {} }, limit: 100_000 });
+    expect(big.status).toBe(400);
+    expect(big.body.status.error).toBe(
+      'mmr: 16384 picks among 16384 candidates of 64 dimensions is more work than one query may ask for; lower limit or candidates_limit',
+    );
+    const fine = await call(server.url, 'POST', '/collections/wide/points/query', { query: { nearest: Array(64).fill(1), mmr: { candidates_limit: 100 } }, limit: 100_000 });
+    expect(fine.status).toBe(200);
+  });
+
   it.each([
     [{ diversity: 2 }, 'mmr.diversity must be a number from 0 to 1, got 2'],
     [{ candidates_limit: 20_000 }, 'mmr.candidates_limit must be an integer from 0 to 16384, got 20000'],

@@ -38,7 +38,14 @@ function holdEarlyStatus(stream: ServerHttp2Stream, maxHoldMs: number): void {
       clearTimeout(timer);
       stream.off('end', release);
       stream.off('close', release);
-      if (!stream.destroyed && !stream.headersSent) respond(headers, options);
+      // A client that reset the stream (even with NO_ERROR, which closes it before destroying
+      // it) gets nothing; respond() would throw on a closed stream, inside an 'end' event.
+      if (stream.destroyed || stream.closed || stream.headersSent) return;
+      try {
+        respond(headers, options);
+      } catch {
+        // the stream went away between the check and the call: nothing to answer
+      }
     };
     timer = setTimeout(release, maxHoldMs);
     stream.once('end', release);

@@ -82,8 +82,16 @@ export interface MmrCandidate {
   vector: readonly number[] | SparseVector;
 }
 
-/** The indices of `candidates` in MMR order, at most `picks` of them. */
-export function mmrOrder(candidates: readonly MmrCandidate[], lambda: number, picks: number, similarity: Similarity): number[] {
+/** Similarity evaluations (times dimensions) between yields to the event loop. */
+const YIELD_EVERY = 20_000_000;
+/** The most work one MMR re-rank may ask for (picks x candidates x dimensions). */
+export const MAX_MMR_WORK = 2_000_000_000;
+
+/**
+ * The indices of `candidates` in MMR order, at most `picks` of them. It runs on the main thread,
+ * so it yields to the event loop every YIELD_EVERY units of work: other requests go on.
+ */
+export async function mmrOrder(candidates: readonly MmrCandidate[], lambda: number, picks: number, similarity: Similarity, dim = 1): Promise<number[]> {
   const n = candidates.length;
   const order: number[] = [];
   if (n === 0 || picks <= 0) return order;
@@ -92,6 +100,7 @@ export function mmrOrder(candidates: readonly MmrCandidate[], lambda: number, pi
   const closest = new Float64Array(n).fill(Number.NEGATIVE_INFINITY);
   let next = 0;
   for (let i = 1; i < n; i++) if (candidates[i]!.relevance > candidates[next]!.relevance) next = i;
+  let work = 0;
   while (true) {
     order.push(next);
     taken[next] = 1;
@@ -110,5 +119,10 @@ export function mmrOrder(candidates: readonly MmrCandidate[], lambda: number, pi
       }
     }
     next = best;
+    work += n * dim;
+    if (work >= YIELD_EVERY) {
+      work = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 }

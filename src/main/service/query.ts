@@ -11,7 +11,7 @@ import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, ty
 import type { Engine } from '../engine.js';
 import { payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
 import { parseFilter } from './filter-parse.js';
-import { mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
+import { MAX_MMR_CANDIDATES, MAX_MMR_WORK, mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
 import { orderBySpec } from './points.js';
 import { MAX_RESULT_WINDOW, plan, run } from './search.js';
 
@@ -253,16 +253,26 @@ async function diversify(
   picks: number,
 ): Promise<ScoredPoint[]> {
   const using = nearest.vectorName;
-  const p = plan(meta, { ...nearest, limit: mmr.candidates ?? picks, offset: 0, withPayload: false, withVector: using === DEFAULT_VECTOR ? true : [using] });
+  // Qdrant caps candidates_limit at 16,384 and defaults it to the page size; a large page is
+  // held to the same cap, and the whole re-rank to a bounded amount of work.
+  const pool = Math.min(mmr.candidates ?? picks, MAX_MMR_CANDIDATES);
+  const dim = meta.config.vectors[using]?.size ?? 1;
+  const work = Math.min(picks, pool) * pool * dim;
+  if (work > MAX_MMR_WORK) {
+    throw QuiverError.badInput(
+      `mmr: ${Math.min(picks, pool)} picks among ${pool} candidates of ${dim} dimensions is more work than one query may ask for; lower limit or candidates_limit`,
+    );
+  }
+  const p = plan(meta, { ...nearest, limit: pool, offset: 0, withPayload: false, withVector: using === DEFAULT_VECTOR ? true : [using] });
   const found = (await run(engine, meta, [p]))[0] ?? [];
   const distance = meta.config.vectors[using]?.distance ?? 'sparse';
   const lowerIsBetter = distance === 'Euclid' || distance === 'Manhattan';
-  const pool = found.flatMap((pt) => {
+  const candidates = found.flatMap((pt) => {
     const v = Array.isArray(pt.vector) ? pt.vector : pt.vector?.[using];
     return v === undefined ? [] : [{ id: pt.id, relevance: lowerIsBetter ? -pt.score : pt.score, vector: v }];
   });
   const byId = new Map(found.map(({ payload: _p, vector: _v, ...bare }) => [bare.id, bare]));
-  return mmrOrder(pool, mmr.lambda, picks, similarityFor(distance)).map((i) => byId.get(pool[i]!.id)!);
+  return (await mmrOrder(candidates, mmr.lambda, picks, similarityFor(distance), dim)).map((i) => byId.get(candidates[i]!.id)!);
 }
 
 /** Payloads and vectors for points that came out of fusion or a prefetch, as the root asks. */

@@ -51,7 +51,9 @@ function facetValueOf(v: JsonValue, type: PayloadSchemaType): FacetValue | undef
     case 'uuid':
       return typeof v === 'string' && UUID_RE.test(v) ? v.toLowerCase() : undefined;
     case 'integer':
-      return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+      // Exact integers only: beyond 2^53 a number is no longer the integer it was written as,
+      // and gRPC would carry it as a wrapped int64.
+      return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
     case 'bool':
       return typeof v === 'boolean' ? v : undefined;
     default:
