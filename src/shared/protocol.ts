@@ -100,6 +100,12 @@ export const UNCONDITIONAL: WriteCondition = { mode: 'upsert', updateFilter: nul
 /** A value a facet counts: what keyword, uuid, integer and bool indexes hold. */
 export type FacetValue = string | number | boolean;
 
+/** The order of facet values among equal counts: numbers by value, the rest as strings. */
+export function compareFacetValues(a: FacetValue, b: FacetValue): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
 interface ShardAddress {
   collection: number;
   shard: number;
@@ -120,7 +126,7 @@ export type ShardRequest =
   | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)
   | ({ op: 'payload'; opId: number; wait: boolean; change: PayloadOp; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'count'; filter: Filter | null; exact: boolean } & ShardAddress)
-  | ({ op: 'facet'; key: string; filter: Filter | null } & ShardAddress)
+  | ({ op: 'facet'; key: string; filter: Filter | null; top: number | null } & ShardAddress)
   | ({
       op: 'scroll';
       offset: PointId | null;
@@ -188,7 +194,7 @@ export interface ResultMap {
   retrieve: PointRecord[];
   search: ScoredPoint[][];
   count: number;
-  /** Every distinct value of the key among the matching points, and how many points hold it. */
+  /** Distinct values of the key among the matching points (the `top` most frequent, or all), and how many points hold each. */
   facet: { values: FacetValue[]; counts: number[] };
   scroll: PointRecord[];
   shardInfo: ShardInfo;

@@ -108,7 +108,7 @@ export class ShardHost {
       case 'count':
         return this.#get(req.collection, req.shard).count(req.filter, req.exact);
       case 'facet':
-        return this.#get(req.collection, req.shard).facet(req.key, req.filter);
+        return this.#get(req.collection, req.shard).facet(req.key, req.filter, req.top);
       case 'scroll':
         return this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector);
       case 'scrollOrdered':

@@ -94,6 +94,23 @@ describe('facet', () => {
     expect((await client.facet('fi', { key: 'n' })).hits).toEqual([{ value: 7, count: 2 }]);
   });
 
+  it('keeps the frequent values of a key with many distinct ones, approximate or exact', async () => {
+    await client.createCollection('many', { vectors: { size: 2, distance: 'Dot' } });
+    await client.createPayloadIndex('many', { field_name: 'u', field_schema: 'keyword', wait: true });
+    const values = [...Array<string>(100).fill('hot'), ...Array<string>(50).fill('warm'), ...Array.from({ length: 450 }, (_, i) => `s${i}`)];
+    await client.upsert('many', { wait: true, points: values.map((u, i) => ({ id: i, vector: [1, i], payload: { u } })) });
+    // By default each shard sends only its most frequent values (here 100 of about 227).
+    const top = [
+      { value: 'hot', count: 100 },
+      { value: 'warm', count: 50 },
+    ];
+    expect((await client.facet('many', { key: 'u', limit: 2 })).hits).toEqual(top);
+    expect((await client.facet('many', { key: 'u', limit: 2, exact: true })).hits).toEqual(top);
+    const all = (await client.facet('many', { key: 'u', limit: 1000, exact: true })).hits;
+    expect(all).toHaveLength(452);
+    expect(all.reduce((n, h) => n + h.count, 0)).toBe(600);
+  });
+
   it('gives the same hits through gRPC', async () => {
     const rest = (await client.facet('f', { key: 'size', limit: 2 })).hits;
     const g = await grpcClient(server).api('points').facet({ collectionName: 'f', key: 'size', limit: 2n });

@@ -1,11 +1,13 @@
 // Facet counts (`POST /collections/{name}/facet`, gRPC Facet): the distinct values of an indexed
 // payload key among the points a filter matches, each with how many points hold it, most
 // frequent first (ties by value), as Qdrant answers. The key needs a keyword, uuid, integer or
-// bool index, as in Qdrant. Counts are always exact here: every shard counts all its matching
-// points and the main thread adds them up, so `exact` changes nothing.
+// bool index, as in Qdrant. Every shard counts all its matching points. With `exact: true` the
+// shards send every value and the totals are exact; by default (`exact: false`, as Qdrant) each
+// sends only its FACET_TOP_FACTOR x limit most frequent values, so a key with many distinct values
+// costs little, and a value rare in one shard may be under-counted, as Qdrant's approximate mode.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { FacetValue } from '../../shared/protocol.js';
+import { compareFacetValues, type FacetValue } from '../../shared/protocol.js';
 import type { FacetRequest } from '../../shared/schemas/points.js';
 import type { Engine } from '../engine.js';
 import { refuseUnsupported } from './convert.js';
@@ -13,15 +15,11 @@ import { parseFilter } from './filter-parse.js';
 
 const FACET_INDEX_TYPES = ['keyword', 'integer', 'uuid', 'bool'];
 const DEFAULT_LIMIT = 10;
+const FACET_TOP_FACTOR = 10;
 
 export interface FacetHit {
   value: FacetValue;
   count: number;
-}
-
-function compareValues(a: FacetValue, b: FacetValue): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
 }
 
 export async function doFacet(engine: Engine, name: string, req: FacetRequest): Promise<{ hits: FacetHit[] }> {
@@ -34,10 +32,12 @@ export async function doFacet(engine: Engine, name: string, req: FacetRequest): 
     );
   }
   const filter = parseFilter(req.filter);
-  const parts = await engine.router.fanOut<'facet'>(meta, { op: 'facet', key: req.key, filter });
+  const limit = req.limit ?? DEFAULT_LIMIT;
+  const top = req.exact === true ? null : Math.max(limit * FACET_TOP_FACTOR, 100);
+  const parts = await engine.router.fanOut<'facet'>(meta, { op: 'facet', key: req.key, filter, top });
   const totals = new Map<FacetValue, number>();
   for (const { values, counts } of parts) values.forEach((v, i) => totals.set(v, (totals.get(v) ?? 0) + counts[i]!));
   const hits = [...totals].map(([value, count]) => ({ value, count }));
-  hits.sort((a, b) => b.count - a.count || compareValues(a.value, b.value));
-  return { hits: hits.slice(0, req.limit ?? DEFAULT_LIMIT) };
+  hits.sort((a, b) => b.count - a.count || compareFacetValues(a.value, b.value));
+  return { hits: hits.slice(0, limit) };
 }

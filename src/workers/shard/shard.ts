@@ -9,7 +9,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UNCONDITIONAL, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, compareFacetValues, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -619,9 +619,11 @@ export class Shard {
   /**
    * Facet counts: every distinct value of the indexed `key` among the points matching `filter`,
    * with how many points hold it (a point counts once per value). Values of another type than
-   * the index's are not counted, as the index does not hold them.
+   * the index's are not counted, as the index does not hold them. With `top`, only the `top`
+   * most frequent values are returned (ties by value), which bounds the answer for keys with many
+   * distinct values.
    */
-  facet(key: string, filter: Filter | null): { values: FacetValue[]; counts: number[] } {
+  facet(key: string, filter: Filter | null, top: number | null = null): { values: FacetValue[]; counts: number[] } {
     const type = this.#indexes.get(key)?.schema.type;
     const path = this.#indexPaths.get(key);
     if (type === undefined || path === undefined) throw QuiverError.badInput(`No index for facet key \`${key}\``);
@@ -640,7 +642,12 @@ export class Shard {
         counts.set(fv, (counts.get(fv) ?? 0) + 1);
       }
     }
-    return { values: [...counts.keys()], counts: [...counts.values()] };
+    let entries = [...counts];
+    if (top !== null && entries.length > top) {
+      entries.sort((a, b) => b[1] - a[1] || compareFacetValues(a[0], b[0]));
+      entries = entries.slice(0, top);
+    }
+    return { values: entries.map((e) => e[0]), counts: entries.map((e) => e[1]) };
   }
 
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
