@@ -69,6 +69,11 @@ export class ShardHost {
         };
       }
       case 'saveIndexes': {
+        // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
+        // before any await lets one more step run: hnswlib aborts the process when the thread
+        // ends during one of its calls. The graphs saved are the ones serving; one built with
+        // other parameters than the configuration's is rebuilt at the next start.
+        for (const s of this.#shards.values()) s.dispose();
         for (const s of this.#shards.values()) await s.saveIndexes();
         return null;
       }
