@@ -127,6 +127,26 @@ export function normalised(micros: Int32Array, n: number, dim: number): Float32A
 }
 
 /**
+ * Keeps `ids`/`scores` the best `k` seen so far, best first, by insertion. Ids offered in
+ * ascending order keep ties by id (an equal score stays behind the one already there).
+ */
+export function pushTop(ids: number[], scores: number[], k: number, id: number, score: number): void {
+  if (k <= 0 || (ids.length >= k && score <= scores[ids.length - 1]!)) return;
+  let x = ids.length < k ? ids.length : k - 1;
+  if (ids.length < k) {
+    ids.push(id);
+    scores.push(score);
+  }
+  while (x > 0 && scores[x - 1]! < score) {
+    ids[x] = ids[x - 1]!;
+    scores[x] = scores[x - 1]!;
+    x--;
+  }
+  ids[x] = id;
+  scores[x] = score;
+}
+
+/**
  * Exact top-k ids by cosine similarity (dot product of normalised vectors), per query, over
  * `among`: the first `among` points when a number, else exactly the ids listed (ascending).
  */
@@ -143,20 +163,7 @@ export function bruteForce(data: Float32Array, queries: Float32Array, nq: number
       const base = i * dim;
       let s = 0;
       for (let d = 0; d < dim; d++) s += data[base + d]! * queries[qb + d]!;
-      if (ids.length < k || s > scores[ids.length - 1]!) {
-        let x = ids.length < k ? ids.length : k - 1;
-        if (ids.length < k) {
-          ids.push(i);
-          scores.push(s);
-        }
-        while (x > 0 && scores[x - 1]! < s) {
-          ids[x] = ids[x - 1]!;
-          scores[x] = scores[x - 1]!;
-          x--;
-        }
-        ids[x] = i;
-        scores[x] = s;
-      }
+      pushTop(ids, scores, k, i, s);
     }
     truth.push(ids);
   }

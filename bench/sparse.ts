@@ -57,6 +57,7 @@ import {
   progress,
   randomMicros,
   recallOf,
+  pushTop,
   RESULTS_DIR,
   rng,
   row,
@@ -242,22 +243,8 @@ function sparseBruteForce(docs: SparseSet, qTerms: ArrayLike<number>, qw: ArrayL
         hit = true;
       }
     }
-    if (!hit) continue;
-    if (ids.length < depth || s > scores[ids.length - 1]!) {
-      let x = ids.length < depth ? ids.length : depth - 1;
-      if (ids.length < depth) {
-        ids.push(i);
-        scores.push(s);
-      }
-      // ids arrive ascending, so an equal score stays behind: ties by id
-      while (x > 0 && scores[x - 1]! < s) {
-        ids[x] = ids[x - 1]!;
-        scores[x] = scores[x - 1]!;
-        x--;
-      }
-      ids[x] = i;
-      scores[x] = s;
-    }
+    // ids arrive ascending, so ties go by id
+    if (hit) pushTop(ids, scores, depth, i, s);
   }
   for (let j = 0; j < qTerms.length; j++) dense[qTerms[j]!] = 0;
   return { ids, scores };

@@ -18,3 +18,13 @@ export async function scrape(baseUrl: string, headers: Record<string, string> = 
   if (r.status !== 200) throw new Error(`GET /metrics answered ${r.status}: ${await r.text()}`);
   return r.text();
 }
+
+/** Worker restarts over all workers, from a scrape (the counter has one series per worker). */
+export function workerRestarts(text: string): number {
+  let total = 0;
+  for (const line of text.split('\n')) {
+    const m = /^quiver_worker_restarts_total\{worker="\d+"\} (\S+)$/.exec(line);
+    if (m !== null) total += Number(m[1]);
+  }
+  return total;
+}

@@ -5,7 +5,7 @@
 // the next restart loses it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sample, scrape } from '../helpers/metrics.js';
+import { scrape, workerRestarts } from '../helpers/metrics.js';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
 
 const FAIL_ID = 13;
@@ -19,10 +19,7 @@ afterAll(async () => {
   removeDir(server.dataDir);
 });
 
-const restarts = async () => {
-  const text = await scrape(server.url);
-  return (sample(text, 'quiver_worker_restarts_total', { worker: '0' }) ?? 0) + (sample(text, 'quiver_worker_restarts_total', { worker: '1' }) ?? 0);
-};
+const restarts = async () => workerRestarts(await scrape(server.url));
 
 describe('a write whose commit fails', () => {
   it.each([true, false])('answers 500 and leaves nothing readable that is not on disk (wait=%s)', async (wait) => {

@@ -183,7 +183,23 @@ function rows(data: number[], count: number): number[][] {
  * inputs (document, image, object) have no REST form in Quiver and are refused here.
  */
 export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][] {
-  switch (v.vector) {
+  const given = vectorFormIn(v.vector, v);
+  if (given !== undefined) return given;
+  // Older clients send the deprecated flat form: data, with indices (sparse) or vectors_count (multi).
+  if (v.indices !== undefined) return { indices: v.indices.data, values: v.data };
+  if (v.vectors_count !== undefined) return rows(v.data, v.vectors_count);
+  return v.data;
+}
+
+/**
+ * The vector forms Vector and VectorInput share, by the name of the oneof member set; undefined
+ * for none of them. Inference inputs are refused.
+ */
+function vectorFormIn(
+  form: string | undefined,
+  v: Pick<Vector__Output, 'dense' | 'sparse' | 'multi_dense'>,
+): number[] | SparseVector | number[][] | undefined {
+  switch (form) {
     case 'dense':
       return v.dense?.data ?? [];
     case 'sparse':
@@ -193,12 +209,9 @@ export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][
     case 'document':
     case 'image':
     case 'object':
-      throw QuiverError.badInput(`Inference from a ${v.vector} is not supported: send vectors`);
+      throw QuiverError.badInput(`Inference from a ${form} is not supported: send vectors`);
     default:
-      // Older clients send the deprecated flat form: data, with indices (sparse) or vectors_count (multi).
-      if (v.indices !== undefined) return { indices: v.indices.data, values: v.data };
-      if (v.vectors_count !== undefined) return rows(v.data, v.vectors_count);
-      return v.data;
+      return undefined;
   }
 }
 
@@ -407,22 +420,8 @@ export function searchIn(r: SearchPoints__Output): SearchRequest {
 }
 
 function vectorInputIn(v: VectorInput__Output | undefined): unknown {
-  switch (v?.variant) {
-    case 'id':
-      return pointIdIn(v.id);
-    case 'dense':
-      return v.dense?.data ?? [];
-    case 'sparse':
-      return { indices: v.sparse?.indices ?? [], values: v.sparse?.values ?? [] };
-    case 'multi_dense':
-      return (v.multi_dense?.vectors ?? []).map((d) => d.data);
-    case 'document':
-    case 'image':
-    case 'object':
-      throw QuiverError.badInput(`Inference from a ${v.variant} is not supported: send vectors`);
-    default:
-      return undefined;
-  }
+  if (v === undefined) return undefined;
+  return v.variant === 'id' ? pointIdIn(v.id) : vectorFormIn(v.variant, v);
 }
 
 interface OrderByIn {

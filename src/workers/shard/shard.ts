@@ -142,21 +142,18 @@ export class Shard {
     this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, { name, index: new SparseIndex() });
     for (const [name, params] of Object.entries(meta.config.vectors)) {
-      const metric = metricFor(params.distance);
-      const hnsw = hnswOf(meta, name);
-      this.#spaces.set(name, {
+      const space: VectorSpace = {
         name,
         store: new VectorStore(params.size),
         present: new Uint8Array(1024),
-        metric,
-        hnsw: { m: hnsw.m, ef_construct: hnsw.ef_construct },
+        metric: metricFor(params.distance),
+        hnsw: hnswOf(meta, name),
         rebuild: null,
-        // No graph for Manhattan (hnswlib has no L1) or where m is 0 (Qdrant's way to turn HNSW off).
-        index:
-          metric.hnswSpace === null || hnsw.m === 0
-            ? null
-            : new HnswIndex({ space: metric.hnswSpace, dim: params.size, m: hnsw.m, efConstruct: hnsw.ef_construct }),
-      });
+        index: null,
+      };
+      const graph = this.#hnswParams(space);
+      if (graph !== null) space.index = new HnswIndex(graph);
+      this.#spaces.set(name, space);
     }
     for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
   }
@@ -200,16 +197,16 @@ export class Shard {
   updateMeta(meta: CollectionMeta): void {
     this.#meta = meta;
     for (const space of this.#spaces.values()) {
-      if (space.metric.hnswSpace === null) continue;
       const want = hnswOf(meta, space.name);
       if (want.m === space.hnsw.m && want.ef_construct === space.hnsw.ef_construct) continue;
       space.hnsw = want;
-      if (want.m === 0) {
-        // HNSW turned off: searches are exact from now on.
+      const graph = this.#hnswParams(space);
+      if (graph !== null) {
+        this.#rebuild(space, graph);
+      } else {
+        // No graph any more: searches are exact from now on.
         space.index = null;
         space.rebuild = null;
-      } else {
-        this.#rebuild(space);
       }
     }
   }
@@ -220,13 +217,13 @@ export class Shard {
     return false;
   }
 
-  /** Stops background work of a shard that is being dropped. */
+  /** Stops background work: the shard is being dropped, or the thread is about to end. */
   dispose(): void {
     for (const space of this.#spaces.values()) space.rebuild = null;
   }
 
-  #rebuild(space: VectorSpace): void {
-    const job: Rebuild = { index: new HnswIndex(this.#hnswParams(space)), touched: new Set() };
+  #rebuild(space: VectorSpace, graph: HnswParams): void {
+    const job: Rebuild = { index: new HnswIndex(graph), touched: new Set() };
     space.rebuild = job;
     const slots: number[] = [];
     for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) slots.push(slot);
@@ -252,8 +249,14 @@ export class Shard {
     setImmediate(step);
   }
 
-  #hnswParams(space: VectorSpace): HnswParams {
-    return { space: space.metric.hnswSpace!, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
+  /**
+   * The HNSW graph a vector has, or null for none: Manhattan (hnswlib has no L1) and m = 0
+   * (Qdrant's way to turn HNSW off) are searched exactly.
+   */
+  #hnswParams(space: VectorSpace): HnswParams | null {
+    const kind = space.metric.hnswSpace;
+    if (kind === null || space.hnsw.m === 0) return null;
+    return { space: kind, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
   }
 
   get #base(): string {
@@ -318,9 +321,9 @@ export class Shard {
     if (manifest === null) return false;
     let restored = manifest.count === this.#ids.live;
     for (const space of this.#spaces.values()) {
-      if (space.index === null) continue;
-      const saved = manifest.spaces[space.name];
       const params = this.#hnswParams(space);
+      if (params === null) continue;
+      const saved = manifest.spaces[space.name];
       const live = new Set<number>();
       for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) live.add(slot);
       // A graph built with other parameters than the configuration's (changed since) is rebuilt.
