@@ -45,14 +45,18 @@ export class Engine {
 
   /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
   async start(): Promise<{ restoredShards: number; rebuiltShards: number }> {
-    for (const { key, value } of this.#db.catalog.getRange()) this.#catalog.set(key, value);
+    // Data dirs from before the drops database kept a deleted collection in the catalog, marked.
+    for (const { key, value } of this.#db.catalog.getRange()) {
+      if (value.deleting === true) await this.#retire(key, value);
+      else this.#catalog.set(key, value);
+    }
     const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.ping(w)));
     for (const p of pings) {
       for (const [id, v] of Object.entries(p.maxVersions)) {
         this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
       }
     }
-    for (const entry of this.#catalog.values()) if (entry.deleting === true) this.#startDrop(entry);
+    for (const { value } of this.#db.drops.getRange()) this.#startDrop(value);
     this.#ready = true;
     return {
       restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),
@@ -113,9 +117,16 @@ export class Engine {
 
   async updateCollection(meta: CollectionMeta): Promise<void> {
     const entry: CatalogEntry = { ...meta };
-    this.#catalog.set(meta.name, entry);
-    await this.#db.catalog.put(meta.name, entry);
+    await this.#replace(entry);
     await this.router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+  }
+
+  /** Writes a changed entry of a live collection; never brings back one deleted meanwhile. */
+  async #replace(entry: CatalogEntry): Promise<void> {
+    this.collection(entry.name);
+    if (this.#catalog.get(entry.name)?.id !== entry.id) throw QuiverError.collectionNotFound(entry.name);
+    this.#catalog.set(entry.name, entry);
+    await this.#db.catalog.put(entry.name, entry);
   }
 
   /** Adds (schema) or removes (null) the field index on `key`, in the catalog and in every shard. */
@@ -124,8 +135,7 @@ export class Engine {
     if (schema === null) delete config.payload_schema[key];
     else config.payload_schema[key] = schema;
     const entry: CatalogEntry = { ...meta, config };
-    this.#catalog.set(meta.name, entry);
-    await this.#db.catalog.put(meta.name, entry);
+    await this.#replace(entry);
     await this.router.control(entry, (shards) =>
       schema === null
         ? { op: 'dropIndex', collection: entry.id, shards, key }
@@ -133,17 +143,38 @@ export class Engine {
     );
   }
 
-  /** Marks the collection and drops its data in the background. False if there is no such name. */
+  /**
+   * Takes the collection out of the catalog and answers once that is on disk: from then on the
+   * name is free (Qdrant clients' recreateCollection deletes and creates at once). Its data is
+   * reclaimed in the background under its internal id, which a new collection of the same name
+   * never shares. Requests on the name meet 412 only while this call is in progress.
+   * False if there is no such name.
+   */
   async deleteCollection(name: string): Promise<boolean> {
     this.requireReady();
     const entry = this.#catalog.get(name);
     if (entry === undefined) return false;
     if (entry.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
-    const marked: CatalogEntry = { ...entry, deleting: true };
-    this.#catalog.set(name, marked);
-    await this.#db.catalog.put(name, marked);
-    this.#startDrop(marked);
+    this.#catalog.set(name, { ...entry, deleting: true });
+    try {
+      await this.#retire(name, entry);
+    } catch (err) {
+      this.#catalog.set(name, entry);
+      throw err;
+    }
+    this.#catalog.delete(name);
+    this.#startDrop(entry);
     return true;
+  }
+
+  /** Moves a catalog entry to the drops database in one durable transaction. */
+  async #retire(name: string, entry: CatalogEntry): Promise<void> {
+    const { deleting: _, ...dropped } = entry;
+    await this.#db.root.transaction(() => {
+      void this.#db.catalog.remove(name);
+      void this.#db.drops.put(entry.id, dropped);
+    });
+    await this.#db.root.flushed;
   }
 
   #startDrop(entry: CatalogEntry): void {
@@ -165,9 +196,7 @@ export class Engine {
     }
     for (let s = 0; s < entry.config.shard_number; s++) void this.#db.meta.remove(`hnsw:${entry.id}:${s}`);
     for (const f of readdirSafe(this.#indexDir)) if (f.startsWith(`${entry.id}-`)) rmSync(join(this.#indexDir, f), { force: true });
-    await this.#db.catalog.remove(entry.name);
-    await this.#db.catalog.flushed;
-    if (this.#catalog.get(entry.name)?.id === entry.id) this.#catalog.delete(entry.name);
+    await this.#db.drops.remove(entry.id);
     this.#opIds.delete(entry.id);
   }
 

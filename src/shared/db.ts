@@ -2,7 +2,8 @@
 // and by each shard worker (its shards' points). LMDB is the source of truth; everything in
 // memory is rebuilt from it at start.
 //
-//   catalog  name                         -> CatalogEntry (collection config, deletion mark)
+//   catalog  name                         -> CatalogEntry (live collections)
+//   drops    collection id                -> CatalogEntry (deleted collections whose data is still being reclaimed)
 //   meta     string                       -> number (id counters)
 //   points   [collectionId, shard, id]    -> StoredPoint
 //   auth     'state'                      -> AuthStateRecord (auth switch, JWT secret, admin, counters)
@@ -19,7 +20,10 @@ import { open, type Database, type RootDatabase } from 'lmdb';
 import type { CollectionMeta, Payload, PointId } from './types.js';
 
 export interface CatalogEntry extends CollectionMeta {
-  /** Set when DELETE has marked the collection; its data is being dropped. */
+  /**
+   * Written by data dirs from before drops moved to their own database: such an entry is moved
+   * there at start. Never written now.
+   */
   deleting?: boolean;
 }
 
@@ -38,6 +42,7 @@ export type PointKey = [number, number, PointId];
 export interface QuiverDb {
   root: RootDatabase;
   catalog: Database<CatalogEntry, string>;
+  drops: Database<CatalogEntry, number>;
   meta: Database<number, string>;
   points: Database<StoredPoint, PointKey>;
 }
@@ -48,6 +53,7 @@ export function openDb(dataDir: string): QuiverDb {
   return {
     root,
     catalog: root.openDB<CatalogEntry, string>({ name: 'catalog' }),
+    drops: root.openDB<CatalogEntry, number>({ name: 'drops' }),
     meta: root.openDB<number, string>({ name: 'meta' }),
     points: root.openDB<StoredPoint, PointKey>({ name: 'points' }),
   };

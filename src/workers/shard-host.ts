@@ -48,7 +48,9 @@ export class ShardHost {
 
   #get(collection: number, shard: number): Shard {
     const s = this.#shards.get(`${collection}/${shard}`);
-    if (s === undefined) throw QuiverError.internal(`shard ${collection}/${shard} is not on worker ${this.#worker}`);
+    // Every live shard is opened before its collection's create answers, and loaded before a
+    // replacement thread takes work, so a missing one was dropped by a DELETE while this ran.
+    if (s === undefined) throw QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${collection}/${shard})`);
     return s;
   }
 

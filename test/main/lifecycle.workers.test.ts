@@ -1,5 +1,6 @@
-// Collection deletion (spec 3.3): DELETE marks the collection, its data is dropped in the
-// background, requests on it answer 412 meanwhile, and a restart in the middle finishes the drop.
+// Collection deletion (spec 3.3, DESIGN 2): DELETE answers once the collection is out of the
+// catalog and the name is free at once; its data is dropped in the background under its internal
+// id, and a restart in the middle finishes the drop.
 
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,15 +30,6 @@ async function fill(c: QdrantClient, name: string, n: number): Promise<void> {
   }
 }
 
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** Point records per collection id, read straight from LMDB with the server stopped. */
 function recordsByCollection(): Map<number, number> {
   const db = openDb(dataDir);
@@ -48,7 +40,7 @@ function recordsByCollection(): Map<number, number> {
 }
 
 describe('deleting a collection', () => {
-  it('answers 412 while marked, frees the name once dropped, and loses no write of other collections', async () => {
+  it('frees the name as soon as DELETE answers, drops the data behind it, and loses no write of other collections', async () => {
     const { s, c } = await start();
     await fill(c, 'doomed', 30_000);
     await fill(c, 'other', 10);
@@ -60,21 +52,23 @@ describe('deleting a collection', () => {
     const del = await call(s.url, 'DELETE', '/collections/doomed');
     expect(del.status).toBe(200);
     expect(del.body.result).toBe(true);
-    const during = await call(s.url, 'POST', '/collections/doomed/points/count', {});
-    expect([412, 404]).toContain(during.status);
-    if (during.status === 412) expect(during.body.status.error).toBe('Collection doomed is being deleted');
+    // No pause: the 30,000 records are still being reclaimed, yet the name is already free.
+    const after = await call(s.url, 'POST', '/collections/doomed/points/count', {});
+    expect(after.status).toBe(404);
+    expect(after.body.status.error).toBe('Collection not found: doomed');
+    expect((await c.collectionExists('doomed')).exists).toBe(false);
+    const again = await call(s.url, 'DELETE', '/collections/doomed');
+    expect([again.status, again.body.result]).toEqual([200, false]);
     await Promise.all(writes);
 
-    const recreated = await until(
-      () => call(s.url, 'PUT', '/collections/doomed', { vectors: { size: 2, distance: 'Euclid' } }),
-      (r) => r.status !== 412,
-    );
+    const recreated = await call(s.url, 'PUT', '/collections/doomed', { vectors: { size: 2, distance: 'Euclid' } });
     expect(recreated.status).toBe(200);
     expect((await c.count('doomed')).count).toBe(0);
     expect((await c.count('other')).count).toBe(50);
     expect((await c.retrieve('other', { ids: [1039] }))[0]!.payload).toEqual({ w: 39 });
     await c.deleteCollection('doomed');
-    await until(() => c.collectionExists('doomed').then((r) => r.exists).catch(() => true), (e) => e === false);
+    expect((await c.collectionExists('doomed')).exists).toBe(false);
+    // SIGTERM finishes the background drops before it closes LMDB.
     await s.stop('SIGTERM');
 
     // Only the surviving collection's records are left on disk, and only its saved HNSW graphs.
@@ -92,10 +86,40 @@ describe('deleting a collection', () => {
     await s.stop('SIGKILL');
 
     const { s: s2, c: c2 } = await start();
-    const gone = await until(() => c2.collectionExists('half').then((r) => r.exists).catch(() => true), (e) => e === false);
-    expect(gone).toBe(false);
+    expect((await c2.collectionExists('half')).exists).toBe(false);
     expect((await c2.getCollections()).collections.map((x) => x.name)).toEqual(['other']);
     await s2.stop('SIGTERM');
     expect([...recordsByCollection().values()]).toEqual([50]);
   }, 180_000);
+});
+
+describe('a data dir from before the drops database', () => {
+  it('moves a collection marked deleting out of the catalog at start and drops its records', async () => {
+    const dir = tempDataDir();
+    try {
+      const s = await startServer({ dataDir: dir, shards: 2 });
+      const c = new QdrantClient({ url: s.url });
+      await c.createCollection('legacy', { vectors: { size: 4, distance: 'Dot' } });
+      await c.upsert('legacy', { wait: true, points: randomVectors(100, 4, 3).map((v, i) => ({ id: i, vector: v })) });
+      await s.stop('SIGTERM');
+      // What an older Quiver left behind when it was killed during a drop.
+      const db = openDb(dir);
+      const entry = db.catalog.get('legacy')!;
+      await db.catalog.put('legacy', { ...entry, deleting: true });
+      await db.root.close();
+
+      const s2 = await startServer({ dataDir: dir, shards: 2 });
+      const c2 = new QdrantClient({ url: s2.url });
+      expect((await c2.collectionExists('legacy')).exists).toBe(false);
+      await c2.createCollection('legacy', { vectors: { size: 2, distance: 'Dot' } });
+      expect((await c2.count('legacy')).count).toBe(0);
+      await s2.stop('SIGTERM');
+      const db2 = openDb(dir);
+      expect([...db2.points.getKeys()].filter((k) => k[0] === entry.id)).toEqual([]);
+      expect([...db2.drops.getKeys()]).toEqual([]);
+      await db2.root.close();
+    } finally {
+      removeDir(dir);
+    }
+  }, 60_000);
 });
