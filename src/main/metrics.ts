@@ -1,13 +1,15 @@
 // Prometheus metrics (prom-client), served at GET /metrics: what an operator needs to watch a
 // running Quiver. Requests by transport, route or method, and outcome; latency histograms;
 // collections and points (read from the engine at scrape time, so they are never stale);
-// engine readiness; shard worker restarts; and Node's own process metrics.
+// engine readiness; shard worker restarts; and Node's own process metrics. Qdrant's own metric
+// names are served beside these (qdrant-metrics.ts).
 //
 // Labels are bounded: REST routes are the registered templates (`/collections/:collection_name`),
 // gRPC methods the service paths, and the only per-collection label is on the points gauge.
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';
+import { QdrantMetrics } from './qdrant-metrics.js';
 import { QDRANT_API_VERSION, QUIVER_VERSION } from './version.js';
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -19,10 +21,12 @@ export class Metrics {
   readonly #grpcTotal: client.Counter<'method' | 'code'>;
   readonly #grpcSeconds: client.Histogram<'method'>;
   readonly #workerRestarts: client.Counter<'worker'>;
+  readonly #qdrant: QdrantMetrics;
 
   constructor(engine: Engine) {
     const registers = [this.registry];
     client.collectDefaultMetrics({ register: this.registry });
+    this.#qdrant = new QdrantMetrics(this.registry, engine, QUIVER_VERSION);
     new client.Gauge({ name: 'quiver_info', help: 'Quiver version and the Qdrant API version it speaks', labelNames: ['version', 'qdrant_api'], registers }).set(
       { version: QUIVER_VERSION, qdrant_api: QDRANT_API_VERSION },
       1,
@@ -82,11 +86,13 @@ export class Metrics {
   rest(method: string, route: string, status: number, seconds: number): void {
     this.#restTotal.inc({ method, route, status: String(status) });
     this.#restSeconds.observe({ method, route }, seconds);
+    this.#qdrant.rest(method, route, status, seconds);
   }
 
   grpc(method: string, code: string, seconds: number): void {
     this.#grpcTotal.inc({ method, code });
     this.#grpcSeconds.observe({ method }, seconds);
+    this.#qdrant.grpc(method, code === 'OK', seconds);
   }
 
   workerRestart(worker: number): void {

@@ -168,6 +168,8 @@ export interface ShardInfo {
   points: number;
   /** Per vector name: how many vectors the HNSW index holds. */
   indexedVectors: Record<string, number>;
+  /** Per vector name, dense and sparse: how many live points have that vector. */
+  vectors: Record<string, number>;
   /** Per indexed payload key: how many points have an indexed value. */
   indexedPayload: Record<string, number>;
   /** An HNSW graph is being rebuilt with new parameters (the old one serves meanwhile). */

@@ -76,4 +76,49 @@ describe('GET /metrics', () => {
     expect(delta({ method: '/qdrant.Points/Count', code: 'NOT_FOUND' })).toBe(1);
     expect(sample(after, 'quiver_grpc_response_duration_seconds_count', { method: '/qdrant.Points/Count' })).toBeGreaterThanOrEqual(4);
   });
+
+  it("serves Qdrant's metric names and labels beside Quiver's, so Qdrant dashboards read them", async () => {
+    await call(server.url, 'PUT', '/collections/qm', { vectors: { a: { size: 2, distance: 'Dot' }, b: { size: 3, distance: 'Euclid' } } });
+    await call(server.url, 'PUT', '/collections/qm/points?wait=true', {
+      points: [
+        { id: 1, vector: { a: [1, 0], b: [1, 2, 3] } },
+        { id: 2, vector: { a: [0, 1] } },
+        { id: 3, vector: { b: [0, 0, 1] } },
+      ],
+    });
+    const before = await scrape(server.url);
+    for (let i = 0; i < 4; i++) await call(server.url, 'POST', '/collections/qm/points/count', {});
+    expect((await call(server.url, 'POST', '/collections/nope/points/count', {})).status).toBe(404);
+    const client = grpcClient(server);
+    await client.api('points').count({ collectionName: 'qm' });
+    expect((await failure(client.api('points').count({ collectionName: 'nope' }))).code).toBe(Code.NotFound);
+    const text = await scrape(server.url);
+
+    expect(sample(text, 'app_info', { name: 'quiver', version: '0.1.0' })).toBe(1);
+    expect(sample(text, 'cluster_enabled')).toBe(0);
+    expect(sample(text, 'collections_total')).toBe(sample(text, 'quiver_collections'));
+    expect(sample(text, 'collection_points', { id: 'qm' })).toBe(3);
+    expect(sample(text, 'collection_vectors', { collection: 'qm', vector: 'a' })).toBe(2);
+    expect(sample(text, 'collection_vectors', { collection: 'qm', vector: 'b' })).toBe(2);
+    expect(sample(text, 'collections_vector_total')).toBeGreaterThanOrEqual(4);
+
+    const COUNT = { method: 'POST', endpoint: '/collections/{name}/points/count' };
+    const delta = (name: string, labels: Record<string, string>) => (sample(text, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+    expect(delta('rest_responses_total', { ...COUNT, status: '200' })).toBe(4);
+    expect(delta('rest_responses_total', { ...COUNT, status: '404' })).toBe(1);
+    expect(delta('rest_responses_fail_total', { ...COUNT, status: '404' })).toBe(0);
+    expect(delta('rest_responses_duration_seconds_count', { ...COUNT, status: '200' })).toBe(4);
+    const avg = sample(text, 'rest_responses_avg_duration_seconds', { ...COUNT, status: '200' })!;
+    expect(avg).toBeGreaterThan(0);
+    expect(sample(text, 'rest_responses_min_duration_seconds', { ...COUNT, status: '200' })).toBeLessThanOrEqual(avg);
+    expect(sample(text, 'rest_responses_max_duration_seconds', { ...COUNT, status: '200' })).toBeGreaterThanOrEqual(avg);
+    // Qdrant reports timings of successful REST responses only.
+    expect(sample(text, 'rest_responses_avg_duration_seconds', { ...COUNT, status: '404' })).toBeUndefined();
+
+    const G = { endpoint: '/qdrant.Points/Count' };
+    expect(delta('grpc_responses_total', G)).toBe(2);
+    expect(delta('grpc_responses_fail_total', G)).toBe(1);
+    expect(delta('grpc_responses_duration_seconds_count', G)).toBe(2);
+    expect(sample(text, 'grpc_responses_max_duration_seconds', G)).toBeGreaterThan(0);
+  });
 });

@@ -863,10 +863,20 @@ export class Shard {
 
   info(worker: number): ShardInfo {
     const indexedVectors: Record<string, number> = {};
-    for (const space of this.#spaces.values()) indexedVectors[space.name] = space.index?.size ?? 0;
-    for (const space of this.#sparse.values()) indexedVectors[space.name] = space.index.size;
+    const vectors: Record<string, number> = {};
+    for (const space of this.#spaces.values()) {
+      indexedVectors[space.name] = space.index?.size ?? 0;
+      // Asked at scrape or info time only: one pass over a byte per slot.
+      let n = 0;
+      for (let i = 0; i < space.present.length; i++) n += space.present[i]!;
+      vectors[space.name] = n;
+    }
+    for (const space of this.#sparse.values()) {
+      indexedVectors[space.name] = space.index.size;
+      vectors[space.name] = space.index.size;
+    }
     const indexedPayload: Record<string, number> = {};
     for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
-    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, indexedPayload, rebuilding: this.rebuilding };
+    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
   }
 }
