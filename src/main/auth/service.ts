@@ -31,7 +31,7 @@ import { ADMIN_USERNAME, signAdminJwt, verifyAdminJwt } from './jwt.js';
 import { JWT_SECRET_MIN_BYTES, keyDigest, looksLikeApiKey, newApiKey, newJwtSecret, sameDigest } from './keys.js';
 import { PASSWORD_RULE, hashPassword, meetsPasswordPolicy, verifyPassword } from './password.js';
 import { PERM, PERMISSION_RULE, formatPermission, parsePermission, type Access } from './permissions.js';
-import { FailureLimiter } from './rate-limit.js';
+import { LoginLimiter } from './rate-limit.js';
 
 /** Failed logins allowed per client address and window before 429. */
 export const LOGIN_MAX_FAILURES = 10;
@@ -199,7 +199,7 @@ export class AuthService {
   readonly #db: AuthDb;
   readonly #ttl: number;
   readonly #now: () => number;
-  readonly #limiter: FailureLimiter;
+  readonly #limiter: LoginLimiter;
   #state: AuthStateRecord;
   readonly #jwtKey: KeyObject;
   readonly #tokens = new Map<number, TokenRecord>();
@@ -213,10 +213,9 @@ export class AuthService {
     this.#db = db;
     this.#ttl = opts.jwtTtlSeconds;
     this.#now = opts.now ?? Date.now;
-    this.#limiter = new FailureLimiter({
+    this.#limiter = new LoginLimiter({
       maxFailures: opts.loginLimit?.maxFailures ?? LOGIN_MAX_FAILURES,
       windowMs: opts.loginLimit?.windowMs ?? LOGIN_WINDOW_MS,
-      now: this.#now,
     });
     this.#state = state;
     this.#jwtKey = createSecretKey(Buffer.from(state.jwt_secret));
@@ -347,14 +346,13 @@ export class AuthService {
    * An unknown user and a missing admin take the same time as a wrong password.
    */
   async doLogin(address: string, username: string, password: string): Promise<LoginResult> {
-    const wait = this.#limiter.retryAfter(address);
+    const wait = await this.#limiter.attempt(address);
     if (wait > 0) throw new RateLimitedError(wait);
-    this.#limiter.fail(address);
     const admin = this.#state.admin;
     const hash = admin?.password_hash ?? (await this.#dummy());
     const passwordOk = await verifyPassword(hash, password);
     if (!passwordOk || admin === null || username !== ADMIN_USERNAME) throw unauthorized(BAD_LOGIN);
-    this.#limiter.succeed(address);
+    await this.#limiter.succeed(address);
     const jwt = await signAdminJwt(this.#jwtKey, admin.password_epoch, this.#ttl, this.#now());
     return { token: jwt.token, token_type: 'Bearer', expires_in: jwt.expiresIn };
   }
