@@ -16,6 +16,7 @@ import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
 import { failure, toFailure } from './envelope.js';
+import { installRouteDocs, TAGS } from './route-docs.js';
 import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
 import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
@@ -53,6 +54,9 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Response schemas document the API (route-docs.ts); bodies are written as the handlers built
+  // them, never filtered through a compiled serializer that would drop what a schema leaves open.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Bodies are JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   // An empty body under a JSON content type is no body on a route that takes none (curl examples
@@ -84,8 +88,9 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   app.addHook('onResponse', async (req, reply) => {
     metrics.rest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, (performance.now() - (req.t0 || performance.now())) / 1000);
   });
-  // Before any route is registered: its onRoute hook gives each route its rule.
+  // Before any route is registered: their onRoute hooks give each route its rule and its docs.
   installAuth(app, auth);
+  installRouteDocs(app);
 
   app.setErrorHandler((err, req, reply) => {
     const f = toFailure(err);
@@ -105,6 +110,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   await app.register(swagger, {
     openapi: {
       info: { title: 'Quiver', description: "A vector database speaking Qdrant's REST API", version: QUIVER_VERSION },
+      tags: [...TAGS],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } } },
     },
   });

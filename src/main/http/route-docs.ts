@@ -1,0 +1,168 @@
+// What the OpenAPI document says of each route: its tag, summary, operationId (Qdrant's where
+// Qdrant has the route) and what it answers. One onRoute hook applies the table as routes
+// register, so the document, the /docs page (grouped by tag) and clients generated from it
+// agree with the routes. A route with no line fails the boot; a hidden route (the document's
+// own pages) needs none.
+//
+// Data routes answer the success envelope around their result, and the data error envelope on
+// 4xx and 5xx; the auth routes answer their own message envelope on failure.
+
+import type { FastifyInstance } from 'fastify';
+import type { TSchema } from 'typebox';
+import Type from 'typebox';
+import {
+  ApiKeyCreatedOut,
+  ApiKeyInfoOut,
+  AuthMessageOut,
+  CollectionClusterOut,
+  CollectionExistsOut,
+  CollectionInfoOut,
+  CollectionsListOut,
+  CountOut,
+  ErrorOut,
+  FacetOut,
+  LoginOut,
+  Ok,
+  PointRecordOut,
+  QueryOut,
+  ScoredPointOut,
+  ScrollOut,
+  UpdateResultOut,
+  VersionOut,
+} from '../../shared/schemas/responses.js';
+import { UNIMPLEMENTED } from './routes/unimplemented.js';
+
+type Tag = 'Service' | 'Auth' | 'Collections' | 'Points' | 'Search' | 'Indexes' | 'Not implemented';
+
+interface RouteDoc {
+  tag: Tag;
+  operationId: string;
+  summary: string;
+  /** The `result` of a data route, or the whole body (`body`), or plain text (`text`). */
+  result?: TSchema;
+  body?: TSchema;
+  text?: true;
+}
+
+export const TAGS: readonly { name: Tag; description: string }[] = [
+  { name: 'Service', description: 'Version, health checks and metrics' },
+  { name: 'Auth', description: 'Admin user, login, API keys and the auth switch' },
+  { name: 'Collections', description: 'Create, inspect, change and delete collections' },
+  { name: 'Points', description: 'Write, read, count and scroll points and payloads' },
+  { name: 'Search', description: 'Similarity search and the Query API' },
+  { name: 'Indexes', description: 'Payload field indexes' },
+  { name: 'Not implemented', description: 'Qdrant endpoints Quiver does not offer: they answer 501' },
+];
+
+const C = '/collections/:collection_name';
+const updated = Ok(UpdateResultOut).properties.result;
+
+const DOCS: Readonly<Record<string, RouteDoc>> = {
+  'GET /': { tag: 'Service', operationId: 'root', summary: 'Name, version and commit of the running server', body: VersionOut },
+  'GET /healthz': { tag: 'Service', operationId: 'healthz', summary: 'Kubernetes healthz endpoint', text: true },
+  'GET /livez': { tag: 'Service', operationId: 'livez', summary: 'Kubernetes livez endpoint', text: true },
+  'GET /readyz': { tag: 'Service', operationId: 'readyz', summary: 'Kubernetes readyz endpoint: 503 until every shard is loaded', text: true },
+  'GET /metrics': { tag: 'Service', operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)', text: true },
+
+  'POST /auth/login': { tag: 'Auth', operationId: 'login', summary: 'Log in as the admin user: an admin JWT', body: LoginOut },
+  'POST /auth/admin': { tag: 'Auth', operationId: 'create_admin', summary: 'Create the admin user', body: AuthMessageOut },
+  'POST /auth/admin/reset-password': { tag: 'Auth', operationId: 'reset_admin_password', summary: 'Reset the admin password (revokes earlier JWTs)', body: AuthMessageOut },
+  'PATCH /auth/enabled': { tag: 'Auth', operationId: 'set_auth_enabled', summary: 'Enable or disable authentication (admin JWT only)', result: Type.Boolean() },
+  'POST /auth/api_key': { tag: 'Auth', operationId: 'create_api_key', summary: 'Create an API key (the key is shown once)', body: ApiKeyCreatedOut },
+  'GET /auth/api_keys': { tag: 'Auth', operationId: 'list_api_keys', summary: 'List API keys', body: Type.Array(ApiKeyInfoOut) },
+  'DELETE /auth/api_key/:token_id': { tag: 'Auth', operationId: 'delete_api_key', summary: 'Delete an API key', body: AuthMessageOut },
+  'POST /auth/api_key/:token_id/rotate': { tag: 'Auth', operationId: 'rotate_api_key', summary: 'Rotate an API key: a new key, the old one stops working', body: ApiKeyCreatedOut },
+
+  'GET /collections': { tag: 'Collections', operationId: 'get_collections', summary: 'List collections', result: CollectionsListOut },
+  [`GET ${C}`]: { tag: 'Collections', operationId: 'get_collection', summary: 'Collection info', result: CollectionInfoOut },
+  [`PUT ${C}`]: { tag: 'Collections', operationId: 'create_collection', summary: 'Create collection', result: Type.Boolean() },
+  [`PATCH ${C}`]: { tag: 'Collections', operationId: 'update_collection', summary: 'Update collection parameters', result: Type.Boolean() },
+  [`DELETE ${C}`]: { tag: 'Collections', operationId: 'delete_collection', summary: 'Delete collection (the name is free once this answers)', result: Type.Boolean() },
+  [`GET ${C}/exists`]: { tag: 'Collections', operationId: 'collection_exists', summary: 'Check the existence of a collection', result: CollectionExistsOut },
+  [`GET ${C}/cluster`]: { tag: 'Collections', operationId: 'collection_cluster_info', summary: 'Where the shards of a collection live', result: CollectionClusterOut },
+
+  [`PUT ${C}/points`]: { tag: 'Points', operationId: 'upsert_points', summary: 'Upsert points', result: updated },
+  [`POST ${C}/points`]: { tag: 'Points', operationId: 'get_points', summary: 'Get points by ids', result: Type.Array(PointRecordOut) },
+  [`GET ${C}/points/:id`]: { tag: 'Points', operationId: 'get_point', summary: 'Get point', result: PointRecordOut },
+  [`POST ${C}/points/delete`]: { tag: 'Points', operationId: 'delete_points', summary: 'Delete points', result: updated },
+  [`PUT ${C}/points/vectors`]: { tag: 'Points', operationId: 'update_vectors', summary: 'Update vectors', result: updated },
+  [`POST ${C}/points/vectors/delete`]: { tag: 'Points', operationId: 'delete_vectors', summary: 'Delete vectors', result: updated },
+  [`POST ${C}/points/batch`]: { tag: 'Points', operationId: 'batch_update', summary: 'Batch update points', result: Type.Array(UpdateResultOut) },
+  [`POST ${C}/points/payload`]: { tag: 'Points', operationId: 'set_payload', summary: 'Set payload', result: updated },
+  [`PUT ${C}/points/payload`]: { tag: 'Points', operationId: 'overwrite_payload', summary: 'Overwrite payload', result: updated },
+  [`POST ${C}/points/payload/delete`]: { tag: 'Points', operationId: 'delete_payload', summary: 'Delete payload keys', result: updated },
+  [`POST ${C}/points/payload/clear`]: { tag: 'Points', operationId: 'clear_payload', summary: 'Clear payload', result: updated },
+  [`POST ${C}/points/count`]: { tag: 'Points', operationId: 'count_points', summary: 'Count points', result: CountOut },
+  [`POST ${C}/points/scroll`]: { tag: 'Points', operationId: 'scroll_points', summary: 'Scroll points', result: ScrollOut },
+  [`POST ${C}/facet`]: { tag: 'Points', operationId: 'facet', summary: 'Count the values of a payload key among the points a filter matches', result: FacetOut },
+
+  [`POST ${C}/points/search`]: { tag: 'Search', operationId: 'search_points', summary: 'Search points (legacy; see query)', result: Type.Array(ScoredPointOut) },
+  [`POST ${C}/points/search/batch`]: { tag: 'Search', operationId: 'search_batch_points', summary: 'Search points in batch', result: Type.Array(Type.Array(ScoredPointOut)) },
+  [`POST ${C}/points/query`]: { tag: 'Search', operationId: 'query_points', summary: 'Query points', result: QueryOut },
+  [`POST ${C}/points/query/batch`]: { tag: 'Search', operationId: 'query_batch_points', summary: 'Query points in batch', result: Type.Array(QueryOut) },
+
+  [`PUT ${C}/index`]: { tag: 'Indexes', operationId: 'create_field_index', summary: 'Create index for field in collection', result: updated },
+  [`DELETE ${C}/index/:field_name`]: { tag: 'Indexes', operationId: 'delete_field_index', summary: 'Delete index for field in collection', result: updated },
+};
+
+/** Qdrant's operationIds of the routes that answer 501 (made up where Qdrant has no such path). */
+const UNIMPLEMENTED_IDS: Readonly<Record<string, string>> = {
+  'GET /aliases': 'get_collections_aliases',
+  'POST /aliases': 'update_aliases_spec',
+  'POST /collections/aliases': 'update_aliases',
+  [`GET ${C}/aliases`]: 'get_collection_aliases',
+  [`POST ${C}/snapshots`]: 'create_snapshot',
+  [`GET ${C}/snapshots`]: 'list_snapshots',
+  [`GET ${C}/snapshots/:snapshot_name`]: 'get_snapshot',
+  [`DELETE ${C}/snapshots/:snapshot_name`]: 'delete_snapshot',
+  [`PUT ${C}/snapshots/recover`]: 'recover_from_snapshot',
+  [`PUT ${C}/snapshots/:snapshot_name/recover`]: 'recover_named_snapshot',
+  [`POST ${C}/operations/flush`]: 'flush_collection',
+  [`POST ${C}/operations/optimize`]: 'optimize_collection',
+  [`POST ${C}/operations/rebuild_index`]: 'rebuild_index',
+  [`GET ${C}/status`]: 'collection_status',
+  [`POST ${C}/points/search/groups`]: 'search_point_groups',
+  [`POST ${C}/points/query/groups`]: 'query_points_groups',
+  [`POST ${C}/points/recommend`]: 'recommend_points',
+  [`POST ${C}/points/recommend/batch`]: 'recommend_batch_points',
+  [`POST ${C}/points/recommend/groups`]: 'recommend_point_groups',
+  [`POST ${C}/points/discover`]: 'discover_points',
+  [`POST ${C}/points/discover/batch`]: 'discover_batch_points',
+  [`POST ${C}/points/search/matrix/pairs`]: 'search_matrix_pairs',
+  [`POST ${C}/points/search/matrix/offsets`]: 'search_matrix_offsets',
+};
+
+function docOf(method: string, url: string): RouteDoc | undefined {
+  const key = `${method} ${url}`;
+  if (Object.hasOwn(DOCS, key)) return DOCS[key];
+  const feature = UNIMPLEMENTED.find(([m, u]) => m === method && u === url)?.[2];
+  const operationId = UNIMPLEMENTED_IDS[key];
+  if (feature === undefined || operationId === undefined) return undefined;
+  return { tag: 'Not implemented', operationId, summary: `${feature}: not implemented in Quiver (501)` };
+}
+
+function responses(doc: RouteDoc): Record<string, unknown> {
+  const text = { content: { 'text/plain': { schema: Type.String() } } };
+  if (doc.text === true) return { 200: { description: 'Plain text', ...text }, 503: { description: 'Not ready', ...text } };
+  if (doc.tag === 'Auth') {
+    const ok = doc.result !== undefined ? Ok(doc.result) : (doc.body ?? AuthMessageOut);
+    return { 200: { description: 'Success', ...ok }, '4xx': { description: 'Refused', ...AuthMessageOut }, '5xx': { description: 'Failed', ...AuthMessageOut } };
+  }
+  const ok = doc.body ?? (doc.result !== undefined ? Ok(doc.result) : undefined);
+  const err = { description: 'Error', ...ErrorOut };
+  return { ...(ok === undefined ? { 501: err } : { 200: { description: 'Success', ...ok } }), '4xx': err, '5xx': err };
+}
+
+/** Gives each route its document entry as it registers; throws on a route with none. */
+export function installRouteDocs(app: FastifyInstance): void {
+  app.addHook('onRoute', (opts) => {
+    if (opts.schema?.hide === true) return;
+    const methods = (Array.isArray(opts.method) ? opts.method : [opts.method]).filter((m) => m !== 'HEAD');
+    if (methods.length === 0) return;
+    const doc = docOf(methods[0]!, opts.url);
+    if (doc === undefined || methods.length > 1) {
+      throw new Error(`route ${methods.join(',')} ${opts.url} has no entry in src/main/http/route-docs.ts`);
+    }
+    opts.schema = { ...opts.schema, tags: [doc.tag], summary: doc.summary, operationId: doc.operationId, response: responses(doc) };
+  });
+}
