@@ -759,3 +759,12 @@ describe('compileFilter: quoted keys and repeated indexes', () => {
     expect(matches({ key: 'm[0][1]', match: { value: 'q' } }, { m: [['q', 'p']] })).toBe(false);
   });
 });
+
+describe('compileFilter: [] of a value that is not an array', () => {
+  it('has no elements (as Qdrant), so a lone object is not reached through a[]', () => {
+    expect(matches({ key: 'a[].f', match: { value: 1 } }, { a: { f: 1 } })).toBe(false);
+    expect(matches({ key: 'a[].f', match: { value: 1 } }, { a: [{ f: 1 }] })).toBe(true);
+    expect(matches({ key: 'a[]', match: { value: 1 } }, { a: 1 })).toBe(false);
+    expect(matches({ is_empty: { key: 'a[].f' } }, { a: { f: 1 } })).toBe(true);
+  });
+});

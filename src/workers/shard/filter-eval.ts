@@ -37,8 +37,8 @@ export function parsePath(key: string): PathPart[] {
 
 /**
  * All values at a path. A key step walks arrays met on the way element by element (so `a.b`
- * reaches into an array `a`); `[n]` takes one element of an array; `[]` spreads an array (a
- * value that is not an array passes as it is).
+ * reaches into an array `a`); `[n]` takes one element of an array; `[]` spreads an array, and
+ * a value that is not an array has no elements (as Qdrant: `a[]` of an object is nothing).
  */
 export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
   let cur: JsonValue[] = [root];
@@ -57,10 +57,7 @@ export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
     } else if ('index' in part) {
       for (const v of cur) if (Array.isArray(v) && v[part.index] !== undefined) next.push(v[part.index]!);
     } else {
-      for (const v of cur) {
-        if (Array.isArray(v)) next.push(...v);
-        else next.push(v);
-      }
+      for (const v of cur) if (Array.isArray(v)) next.push(...v);
     }
     cur = next;
   }
