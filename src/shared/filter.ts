@@ -15,7 +15,9 @@ export type Match =
   | { any: (string | number)[] }
   | { except: (string | number)[] }
   | { text: string }
-  | { phrase: string };
+  | { text_any: string }
+  | { phrase: string }
+  | { prefix: string };
 
 export interface RangeCond {
   gt?: number | string | null;

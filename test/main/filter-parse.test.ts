@@ -298,3 +298,53 @@ describe('parseFilter: malformed filters name the offending path', () => {
     badAt({ should: [{ foo: 1, must_not: [] }] }, 'filter.should[0]', /'foo'/);
   });
 });
+
+describe('parseFilter: key paths (Qdrant grammar)', () => {
+  it.each([
+    ['\r\n\t'],
+    [''],
+    ['a..b'],
+    ['a.'],
+    ['.a'],
+    ['[]'],
+    ['[0]'],
+    ['a['],
+    ['a[x]'],
+    ['a[-1]'],
+    ['a b'],
+    ['a]'],
+    ['"a'],
+    ['"a\\\\b"'],
+    ['a[99999999999999999999]'],
+    ['a\u0000'],
+  ])('%j is refused with a 400 naming the key', (key) => {
+    for (const [where, at] of [
+      [{ must: [{ key, match: { value: 1 } }] }, 'filter.must[0].key'],
+      [{ must: [{ is_empty: { key } }] }, 'filter.must[0].is_empty.key'],
+      [{ must: [{ is_null: { key } }] }, 'filter.must[0].is_null.key'],
+      [{ must: [{ nested: { key, filter: { must: [{ key: 'x', match: { value: 1 } }] } } }] }, 'filter.must[0].nested.key'],
+      [{ should: [{ nested: { key: 'n', filter: { must_not: [{ key, match: { value: 1 } }] } } }] }, 'filter.should[0].nested.filter.must_not[0].key'],
+    ] as const) {
+      const err = badAt(where, at, /Invalid json path: '/);
+      expect(err.message).toContain(JSON.stringify(key).slice(1, -1));
+    }
+  });
+
+  it.each([['a'], ['a.b'], ['a[]'], ['a[].b'], ['a[0]'], ['a[0][1].b'], ['a-b_c'], ['città.東京'], ['"a.b"'], ['a."b c".d'], ['""'], ['x'.repeat(10_000)]])(
+    '%j is a path',
+    (key) => {
+      expect(parseFilter({ must: [{ key, match: { value: 1 } }] })).toEqual({ must: [{ key, match: { value: 1 } }] });
+    },
+  );
+
+  it('a very long bad key is cut in the message', () => {
+    const err = badAt({ must: [{ key: `${'x'.repeat(5000)} `, match: { value: 1 } }] }, 'filter.must[0].key');
+    expect(err.message.length).toBeLessThan(400);
+  });
+
+  it('match text_any and prefix are accepted', () => {
+    expect(parseFilter({ must: [{ key: 'a', match: { text_any: 'x y' } }] })).toEqual({ must: [{ key: 'a', match: { text_any: 'x y' } }] });
+    expect(parseFilter({ must: [{ key: 'a', match: { prefix: 'ab' } }] })).toEqual({ must: [{ key: 'a', match: { prefix: 'ab' } }] });
+    badAt({ must: [{ key: 'a', match: { text_any: 5 } }] }, 'filter.must[0].match.text_any', /string/);
+  });
+});

@@ -655,3 +655,116 @@ describe('text match with a full-text index', () => {
     expect(select({ must: [{ key: 't', match: { text: 'quic brow' } }] }, points, { t: prefix })).toEqual([0, 1, 2]);
   });
 });
+
+describe('compileFilter: nested, as Qdrant (each object element of the array checked alone)', () => {
+  const points: Point[] = [
+    { payload: { d: [{ f: 'meat', l: true }, { f: 'leaves', l: false }] } }, // 0
+    { payload: { d: [{ f: 'meat', l: false }] } }, // 1
+    { payload: { d: [{ f: 'meat', l: true }] } }, // 2
+    { payload: { d: { f: 'meat', l: false } } }, // 3: an object, not an array
+    { payload: { d: [] } }, // 4
+    { payload: {} }, // 5
+    { payload: { d: [{ f: 'meat' }, { f: 'fish', tags: [] }, { f: null }] } }, // 6
+    { payload: { d: [{ tags: ['a', 'b', 'c'] }, { tags: ['a'] }] } }, // 7
+  ];
+  const nested = (filter: Filter): Filter => ({ must: [{ nested: { key: 'd', filter } }] });
+  const likes = (v: boolean): Condition => ({ key: 'l', match: { value: v } });
+
+  it('must_not inside nested: SOME element matches none of the conditions', () => {
+    expect(select(nested({ must_not: [likes(true)] }), points)).toEqual([0, 1, 6, 7]);
+  });
+
+  it('must_not around nested: NO element satisfies the inner filter', () => {
+    expect(select({ must_not: [{ nested: { key: 'd', filter: { must: [likes(true)] } } }] }, points)).toEqual([1, 3, 4, 5, 6, 7]);
+  });
+
+  it('a lone object at the key is not an array: nested does not look into it', () => {
+    expect(select(nested({ must: [{ key: 'f', match: { value: 'meat' } }] }), points)).toEqual([0, 1, 2, 6]);
+  });
+
+  it('min_should inside nested counts conditions of one element', () => {
+    const f = nested({ min_should: { conditions: [{ key: 'f', match: { value: 'meat' } }, likes(false)], min_count: 2 } });
+    expect(select(f, points)).toEqual([1]);
+  });
+
+  it('is_empty and values_count inside nested are read on the element', () => {
+    expect(select(nested({ must: [{ is_empty: { key: 'l' } }] }), points)).toEqual([6, 7]);
+    expect(select(nested({ must: [{ key: 'tags', is_empty: true }] }), points)).toEqual([0, 1, 2, 6]);
+    expect(select(nested({ must: [{ key: 'tags', values_count: { gte: 2 } }] }), points)).toEqual([7]);
+    expect(select(nested({ must: [{ key: 'tags', values_count: { lt: 2 } }] }), points)).toEqual([0, 1, 2, 6, 7]);
+  });
+
+  it('has_vector inside nested never matches', () => {
+    const pts: Point[] = [{ payload: { d: [{ f: 1 }] }, vectors: ['v'] }];
+    expect(select(nested({ must: [{ has_vector: 'v' }] }), pts)).toEqual([]);
+    expect(select({ must: [{ has_vector: 'v' }] }, pts)).toEqual([0]);
+  });
+
+  it('a key ending in [] is the same nested array', () => {
+    expect(select({ must: [{ nested: { key: 'd[]', filter: { must: [likes(false)] } } }] }, points)).toEqual([0, 1]);
+  });
+
+  it('nested inside nested', () => {
+    const pts: Point[] = [
+      { payload: { a: [{ b: [{ x: 1, y: 2 }] }, { b: [{ x: 3, y: 4 }] }] } },
+      { payload: { a: [{ b: [{ x: 1, y: 4 }] }] } },
+    ];
+    const f: Filter = {
+      must: [{ nested: { key: 'a', filter: { must: [{ nested: { key: 'b', filter: { must: [{ key: 'x', match: { value: 1 } }, { key: 'y', match: { value: 4 } }] } } }] } } }],
+    };
+    expect(select(f, pts)).toEqual([1]);
+  });
+
+  it('a text index on the full nested path applies to the inner key', () => {
+    const pts: Point[] = [{ payload: { d: [{ t: 'Quick fox' }] } }, { payload: { d: [{ t: 'quickly' }] } }];
+    const word: TextIndexParams = { tokenizer: 'word', min_token_len: null, max_token_len: null, lowercase: true };
+    const f: Filter = { must: [{ nested: { key: 'd', filter: { must: [{ key: 't', match: { text: 'quick' } }] } } }] };
+    expect(select(f, pts)).toEqual([1]); // case-sensitive substring without an index
+    expect(select(f, pts, { 'd[].t': word })).toEqual([0]);
+  });
+});
+
+describe('compileFilter: text_any, prefix, empty phrase', () => {
+  const word: TextIndexParams = { tokenizer: 'word', min_token_len: null, max_token_len: null, lowercase: true };
+  const points: Point[] = [{ payload: { t: 'The quick brown fox' } }, { payload: { t: 'lazy dog' } }, { payload: { t: 5 } }, { payload: {} }];
+
+  it('text_any with an index: one query token is enough', () => {
+    expect(select({ must: [{ key: 't', match: { text_any: 'DOG cat' } }] }, points, { t: word })).toEqual([1]);
+    expect(select({ must: [{ key: 't', match: { text_any: 'fox dog' } }] }, points, { t: word })).toEqual([0, 1]);
+    expect(select({ must: [{ key: 't', match: { text_any: '' } }] }, points, { t: word })).toEqual([]);
+  });
+
+  it('text_any without an index: one whitespace-separated word as a substring', () => {
+    expect(select({ must: [{ key: 't', match: { text_any: 'uick zzz' } }] }, points)).toEqual([0]);
+    expect(select({ must: [{ key: 't', match: { text_any: '  ' } }] }, points)).toEqual([]);
+  });
+
+  it('an empty phrase matches nothing with an index, and is in every string without one', () => {
+    expect(select({ must: [{ key: 't', match: { phrase: '' } }] }, points, { t: word })).toEqual([]);
+    expect(select({ must: [{ key: 't', match: { phrase: '' } }] }, points)).toEqual([0, 1]);
+  });
+
+  it('prefix: string values starting with it, case-sensitive', () => {
+    expect(select({ must: [{ key: 't', match: { prefix: 'The q' } }] }, points)).toEqual([0]);
+    expect(select({ must: [{ key: 't', match: { prefix: 'the' } }] }, points)).toEqual([]);
+  });
+});
+
+describe('compileFilter: quoted keys and repeated indexes', () => {
+  it('a quoted key holds dots; a[0][1] indexes twice', () => {
+    expect(matches({ key: '"a.b"', match: { value: 1 } }, { 'a.b': 1 })).toBe(true);
+    expect(matches({ key: '"a.b"', match: { value: 1 } }, { a: { b: 1 } })).toBe(false);
+    expect(matches({ key: 'x."y z"', match: { value: 2 } }, { x: { 'y z': 2 } })).toBe(true);
+    expect(matches({ key: 'm[0][1]', match: { value: 'q' } }, { m: [['p', 'q']] })).toBe(true);
+    expect(matches({ key: 'm[0][1]', match: { value: 'q' } }, { m: [['q', 'p']] })).toBe(false);
+  });
+});
+
+describe('compileFilter: [] of a value that is not an array', () => {
+  it('has no elements (as Qdrant), so a lone object is not reached through a[]', () => {
+    expect(matches({ key: 'a[].f', match: { value: 1 } }, { a: { f: 1 } })).toBe(false);
+    expect(matches({ key: 'a[].f', match: { value: 1 } }, { a: [{ f: 1 }] })).toBe(true);
+    expect(matches({ key: 'a[]', match: { value: 1 } }, { a: 1 })).toBe(false);
+    expect(matches({ is_empty: { key: 'a[].f' } }, { a: { f: 1 } })).toBe(true);
+  });
+});

@@ -508,10 +508,17 @@ describe('text index', () => {
     expect(index.points).toBe(5);
   });
 
-  it('a query without tokens cannot be narrowed', () => {
-    const index = build(text(), rows);
-    expect(cands(index, { match: { text: '' } })).toBeNull();
-    expect(cands(index, { match: { phrase: ' ,! ' } })).toBeNull();
+  it('a query without tokens matches nothing (as Qdrant): only the other-typed slots are candidates', () => {
+    const index = build(text(), ['red apple', 7]);
+    expect(cands(index, { match: { text: '' } })).toEqual([1]);
+    expect(cands(index, { match: { phrase: ' ,! ' } })).toEqual([1]);
+    expect(cands(index, { match: { text_any: '' } })).toEqual([1]);
+  });
+
+  it('text_any: the union of the query tokens\' slots', () => {
+    const index = build(text(), ['red apple', 'green pear', 'blue sky']);
+    expect(cands(index, { match: { text_any: 'pear RED unknown' } })).toEqual([0, 1]);
+    expect(cands(index, { match: { text_any: 'unknown' } })).toEqual([]);
   });
 
   it('cannot narrow exact matches or ranges', () => {
@@ -540,7 +547,7 @@ describe('text index', () => {
   it('min_token_len: short query tokens are ignored, as in the documents', () => {
     const index = build(text({ min_token_len: 3 }), ['a red apple', 'a green pear']);
     expectCovers(index, { match: { text: 'a red' } }, [0], [1]);
-    expect(cands(index, { match: { text: 'a' } })).toBeNull();
+    expect(cands(index, { match: { text: 'a' } })).toEqual([]);
   });
 
   it('remove and re-add replace the terms of a slot', () => {

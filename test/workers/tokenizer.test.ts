@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexTerms, phraseMatches, textMatches, tokenize } from '../../src/workers/index/tokenizer.js';
+import { docTokens, indexTerms, phraseMatches, queryTokens, textAnyMatches, textMatches, tokenize } from '../../src/workers/index/tokenizer.js';
 import type { TextIndexParams, Tokenizer } from '../../src/shared/types.js';
 
 function params(tokenizer: Tokenizer, over: Partial<TextIndexParams> = {}): TextIndexParams {
@@ -103,9 +103,9 @@ describe('textMatches', () => {
     expect(textMatches('foxes', 'fox', WORD)).toBe(false);
   });
 
-  it('a query without tokens matches every document', () => {
-    expect(textMatches('anything', '', WORD)).toBe(true);
-    expect(textMatches('', ' ,, ', WORD)).toBe(true);
+  it('a query without tokens matches no document (as Qdrant)', () => {
+    expect(textMatches('anything', '', WORD)).toBe(false);
+    expect(textMatches('', ' ,, ', WORD)).toBe(false);
   });
 
   it('respects lowercase: false', () => {
@@ -160,9 +160,9 @@ describe('phraseMatches', () => {
     expect(phraseMatches('a b a c', 'a b c', WORD)).toBe(false);
   });
 
-  it('an empty phrase matches every document', () => {
-    expect(phraseMatches(doc, '', WORD)).toBe(true);
-    expect(phraseMatches('', '...', WORD)).toBe(true);
+  it('an empty phrase matches no document (as Qdrant)', () => {
+    expect(phraseMatches(doc, '', WORD)).toBe(false);
+    expect(phraseMatches('', '...', WORD)).toBe(false);
   });
 
   it('a non-empty phrase never matches an empty document', () => {
@@ -184,5 +184,39 @@ describe('phraseMatches', () => {
     const p = params('word', { min_token_len: 4 });
     expect(phraseMatches(doc, 'brown jumps', p)).toBe(true);
     expect(phraseMatches(doc, 'brown fox jumps', p)).toBe(true);
+  });
+});
+
+describe('prefix tokenizer with length bounds (Qdrant: documents by prefixes, queries cut to max)', () => {
+  const P = params('prefix', { min_token_len: 2, max_token_len: 4 });
+
+  it('a stored word yields its prefixes from min to max code points; shorter words none', () => {
+    expect(docTokens('Internationalization a ab', P)).toEqual(['in', 'int', 'inte', 'ab']);
+  });
+
+  it('a query word is cut to max_token_len, and dropped when shorter than min_token_len', () => {
+    expect(queryTokens('International a bus', P)).toEqual(['inte', 'bus']);
+    // 'bus' (3 chars) is a prefix of 'business' within bounds, 'international' cut to 'inte'.
+    expect(textMatches('international business', 'internationalisation bus', P)).toBe(true);
+    expect(textMatches('international business', 'intx', P)).toBe(false);
+    // Only too-short words in the query: no tokens, no match.
+    expect(textMatches('a b c', 'a', P)).toBe(false);
+  });
+
+  it('a word longer than max_token_len is still found by its short prefixes', () => {
+    expect(textMatches('Extraordinary', 'ext', P)).toBe(true);
+    expect(textMatches('Extraordinary', 'extraordinary', P)).toBe(true); // cut to 'extr'
+  });
+});
+
+describe('textAnyMatches', () => {
+  it('needs one query token among the document terms', () => {
+    expect(textAnyMatches('The quick brown fox', 'dog FOX', WORD)).toBe(true);
+    expect(textAnyMatches('The quick brown fox', 'dog cat', WORD)).toBe(false);
+    expect(textAnyMatches('International', 'inter xyz', PREFIX)).toBe(true);
+  });
+
+  it('a query without tokens matches nothing', () => {
+    expect(textAnyMatches('anything', ' ,; ', WORD)).toBe(false);
   });
 });

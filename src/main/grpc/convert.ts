@@ -294,7 +294,7 @@ function matchIn(m: Match__Output): Json {
     case 'phrase':
     case 'text_any':
     case 'prefix':
-      // text_any and prefix are refused by the filter parser, with its own message.
+      // The REST field names are the proto's: the filter parser checks them for both.
       return { [m.match_value]: m[m.match_value] };
     default:
       return {};

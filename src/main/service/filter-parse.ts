@@ -6,6 +6,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } from '../../shared/filter.js';
 import { parseDatetime } from '../../shared/datetime.js';
 import { parsePointId } from '../../shared/ids.js';
+import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
 
 type Obj = Record<string, unknown>;
 
@@ -22,6 +23,13 @@ function only(o: Obj, allowed: readonly string[], path: string): void {
   for (const k of Object.keys(o)) {
     if (!allowed.includes(k)) fail(`${path}.${k}`, `unknown field, expected one of: ${allowed.join(', ')}`);
   }
+}
+
+/** A payload key path: a string that parses as one (Qdrant rejects the request otherwise). */
+function keyPath(v: unknown, path: string): string {
+  const key = str(v, path);
+  if (parseJsonPath(key) === null) fail(path, `${invalidPathMessage(key)}${key === '' ? ' (a key must not be empty)' : ''}`);
+  return key;
 }
 
 function num(v: unknown, path: string): number {
@@ -54,10 +62,12 @@ function ring(v: unknown, path: string): { points: GeoPoint[] } {
   return { points };
 }
 
+const MATCH_KINDS = 'value, any, except, text, text_any, phrase, prefix';
+
 function match(v: unknown, path: string): Match {
   const o = obj(v, path);
   const keys = Object.keys(o);
-  if (keys.length !== 1) fail(path, 'expected exactly one of: value, any, except, text, phrase');
+  if (keys.length !== 1) fail(path, `expected exactly one of: ${MATCH_KINDS}`);
   if ('value' in o) {
     const x = o.value;
     if (typeof x !== 'string' && typeof x !== 'boolean' && !(typeof x === 'number' && Number.isInteger(x))) {
@@ -78,8 +88,10 @@ function match(v: unknown, path: string): Match {
   if ('any' in o) return { any: list('any') };
   if ('except' in o) return { except: list('except') };
   if ('text' in o) return { text: str(o.text, `${path}.text`) };
+  if ('text_any' in o) return { text_any: str(o.text_any, `${path}.text_any`) };
   if ('phrase' in o) return { phrase: str(o.phrase, `${path}.phrase`) };
-  return fail(`${path}.${keys[0]}`, 'unknown match kind, expected one of: value, any, except, text, phrase');
+  if ('prefix' in o) return { prefix: str(o.prefix, `${path}.prefix`) };
+  return fail(`${path}.${keys[0]}`, `unknown match kind, expected one of: ${MATCH_KINDS}`);
 }
 
 function range(v: unknown, path: string): RangeCond {
@@ -113,8 +125,7 @@ const FIELD_KEYS = ['key', 'match', 'range', 'geo_bounding_box', 'geo_radius', '
 
 function fieldCondition(o: Obj, path: string): FieldCondition {
   only(o, FIELD_KEYS, path);
-  const key = str(o.key, `${path}.key`);
-  if (key === '') fail(`${path}.key`, 'must not be empty');
+  const key = keyPath(o.key, `${path}.key`);
   const c: FieldCondition = { key };
   if (o.match !== undefined && o.match !== null) c.match = match(o.match, `${path}.match`);
   if (o.range !== undefined && o.range !== null) c.range = range(o.range, `${path}.range`);
@@ -156,7 +167,7 @@ function fieldCondition(o: Obj, path: string): FieldCondition {
 function keyObject(v: unknown, path: string): { key: string } {
   const o = obj(v, path);
   only(o, ['key'], path);
-  return { key: str(o.key, `${path}.key`) };
+  return { key: keyPath(o.key, `${path}.key`) };
 }
 
 function condition(v: unknown, path: string): Condition {
@@ -191,7 +202,7 @@ function condition(v: unknown, path: string): Condition {
     only(o, ['nested'], path);
     const n = obj(o.nested, `${path}.nested`);
     only(n, ['key', 'filter'], `${path}.nested`);
-    return { nested: { key: str(n.key, `${path}.nested.key`), filter: parseFilterAt(n.filter, `${path}.nested.filter`) } };
+    return { nested: { key: keyPath(n.key, `${path}.nested.key`), filter: parseFilterAt(n.filter, `${path}.nested.filter`) } };
   }
   if ('filter' in o) {
     only(o, ['filter'], path);

@@ -10,7 +10,7 @@
 import { parseDatetime } from '../../shared/datetime.js';
 import type { Condition, FieldCondition, Filter, GeoPoint } from '../../shared/filter.js';
 import type { FieldIndexSchema, JsonValue, TextIndexParams } from '../../shared/types.js';
-import { indexTerms, tokenize } from './tokenizer.js';
+import { docTokens, indexTerms, queryTokens } from './tokenizer.js';
 
 export interface FieldIndex {
   readonly schema: FieldIndexSchema;
@@ -354,11 +354,12 @@ class TextIndex extends TypedIndex implements FieldIndex {
   candidates(cond: FieldCondition): Set<number> | null {
     const m = cond.match;
     if (m === undefined) return null;
-    const text = 'text' in m ? m.text : 'phrase' in m ? m.phrase : null;
-    if (text === null) return null;
-    const tokens = [...new Set(tokenize(text, this.params))];
-    if (tokens.length === 0) return null;
-    return this.withOthers(intersect(tokens.map((t) => this.#postings.get(t) ?? new Set<number>())));
+    const postings = (tokens: string[]): Set<number>[] => [...new Set(tokens)].map((t) => this.#postings.get(t) ?? new Set<number>());
+    // A query without tokens matches nothing (as Qdrant): the empty set, plus the other-typed slots.
+    if ('text' in m) return this.withOthers(intersect(postings(queryTokens(m.text, this.params))));
+    if ('text_any' in m) return this.withOthers(union(postings(queryTokens(m.text_any, this.params))));
+    if ('phrase' in m) return this.withOthers(intersect(postings(docTokens(m.phrase, this.params))));
+    return null;
   }
 }
 

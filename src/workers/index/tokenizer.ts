@@ -1,49 +1,91 @@
-// Tokenizers of full-text indexes, as Qdrant names them. The same function tokenizes stored
-// text and query text, so a text match compares like with like.
+// Tokenizers of full-text indexes, as Qdrant defines them.
+//
+// Words: `word`, `prefix` and `multilingual` split on anything that is not a letter or digit of
+// any script (Rust's char::is_alphanumeric), `whitespace` on Unicode white space. Each word is
+// lowercased (when asked) and must be min_token_len..max_token_len code points long.
+// Stored text and query text are tokenized alike, except with the `prefix` tokenizer: a stored
+// word stands for each of its prefixes from min_token_len up to max_token_len code points (a
+// longer word is kept by its prefixes only), and a query word is cut to max_token_len and must
+// equal one of them. Matching: `text` needs every query token, `text_any` one of them, `phrase`
+// the tokens consecutive and in order; a query without tokens matches nothing.
 
 import type { TextIndexParams } from '../../shared/types.js';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-const WHITESPACE = /\S+/gu;
+const WORD = /[\p{Alphabetic}\p{N}]+/gu;
+const WHITESPACE = /[^\p{White_Space}]+/gu;
 
-function keep(t: string, p: TextIndexParams): boolean {
-  const n = [...t].length;
-  return (p.min_token_len === null || n >= p.min_token_len) && (p.max_token_len === null || n <= p.max_token_len);
+function words(text: string, p: TextIndexParams): string[] {
+  const raw = text.match(p.tokenizer === 'whitespace' ? WHITESPACE : WORD) ?? [];
+  return p.lowercase ? raw.map((w) => w.toLowerCase()) : raw;
 }
 
-/** Tokens of a text, in order (duplicates kept, for phrase matching). */
+const codePoints = (t: string): number => {
+  let n = 0;
+  for (const _ of t) n++;
+  return n;
+};
+
+/**
+ * Words of a text, in order (duplicates kept), within the length bounds. For the prefix
+ * tokenizer only the lower bound applies here: a longer word still yields its short prefixes.
+ */
 export function tokenize(text: string, p: TextIndexParams): string[] {
-  const src = p.lowercase ? text.toLowerCase() : text;
-  const re = p.tokenizer === 'whitespace' ? WHITESPACE : WORD;
-  return (src.match(re) ?? []).filter((t) => keep(t, p));
+  const max = p.tokenizer === 'prefix' ? null : p.max_token_len;
+  return words(text, p).filter((t) => {
+    const n = codePoints(t);
+    return (p.min_token_len === null || n >= p.min_token_len) && (max === null || n <= max);
+  });
 }
 
-/** What an indexed document stores: its tokens and, for the prefix tokenizer, every prefix of each. */
-export function indexTerms(text: string, p: TextIndexParams): Set<string> {
-  const out = new Set<string>();
-  for (const t of tokenize(text, p)) {
-    if (p.tokenizer === 'prefix') {
-      const chars = [...t];
-      const min = Math.max(1, p.min_token_len ?? 1);
-      for (let i = min; i <= chars.length; i++) out.add(chars.slice(0, i).join(''));
-    } else {
-      out.add(t);
-    }
+/** The tokens a stored text is indexed under, in order: for `prefix`, each word's prefixes. */
+export function docTokens(text: string, p: TextIndexParams): string[] {
+  const ws = tokenize(text, p);
+  if (p.tokenizer !== 'prefix') return ws;
+  const out: string[] = [];
+  const min = Math.max(1, p.min_token_len ?? 1);
+  const max = p.max_token_len ?? Infinity;
+  for (const w of ws) {
+    const chars = [...w];
+    const last = Math.min(chars.length, max);
+    for (let i = min; i <= last; i++) out.push(chars.slice(0, i).join(''));
   }
   return out;
 }
 
-/** Qdrant's text match with an index: every query token is a term of the document. */
-export function textMatches(doc: string, query: string, p: TextIndexParams): boolean {
-  const terms = indexTerms(doc, p);
-  return tokenize(query, p).every((t) => terms.has(t));
+/** The tokens of a query. For `prefix`: each word cut to max_token_len, no prefixes added. */
+export function queryTokens(text: string, p: TextIndexParams): string[] {
+  const ws = tokenize(text, p);
+  if (p.tokenizer !== 'prefix' || p.max_token_len === null) return ws;
+  const max = p.max_token_len;
+  return ws.map((w) => [...w].slice(0, max).join(''));
 }
 
-/** Phrase match: the query's tokens appear consecutively, in order. */
+/** What an indexed document stores: its distinct tokens. */
+export function indexTerms(text: string, p: TextIndexParams): Set<string> {
+  return new Set(docTokens(text, p));
+}
+
+/** `text`: every query token is a term of the document. */
+export function textMatches(doc: string, query: string, p: TextIndexParams): boolean {
+  const q = queryTokens(query, p);
+  if (q.length === 0) return false;
+  const terms = indexTerms(doc, p);
+  return q.every((t) => terms.has(t));
+}
+
+/** `text_any`: at least one query token is a term of the document. */
+export function textAnyMatches(doc: string, query: string, p: TextIndexParams): boolean {
+  const q = queryTokens(query, p);
+  if (q.length === 0) return false;
+  const terms = indexTerms(doc, p);
+  return q.some((t) => terms.has(t));
+}
+
+/** `phrase`: the phrase's tokens (tokenized as stored text) appear consecutively, in order. */
 export function phraseMatches(doc: string, query: string, p: TextIndexParams): boolean {
-  const d = tokenize(doc, p);
-  const q = tokenize(query, p);
-  if (q.length === 0) return true;
+  const d = docTokens(doc, p);
+  const q = docTokens(query, p);
+  if (q.length === 0) return false;
   outer: for (let i = 0; i + q.length <= d.length; i++) {
     for (let j = 0; j < q.length; j++) if (d[i + j] !== q[j]) continue outer;
     return true;

@@ -7,7 +7,8 @@ import type { Condition, FieldCondition, Filter, GeoPoint, Match, RangeCond } fr
 import { parseDatetime } from '../../shared/datetime.js';
 import { getOwn } from '../../shared/json.js';
 import type { JsonValue, Payload, PointId, TextIndexParams } from '../../shared/types.js';
-import { phraseMatches, textMatches } from '../index/tokenizer.js';
+import { parseJsonPath, type PathItem } from '../../shared/json-path.js';
+import { phraseMatches, textAnyMatches, textMatches } from '../index/tokenizer.js';
 
 export interface FilterView {
   payload(slot: number): Payload | null;
@@ -24,43 +25,41 @@ function asList<T>(v: T[] | T | undefined): T[] {
   return v === undefined ? [] : Array.isArray(v) ? v : [v];
 }
 
-export interface PathPart {
-  name: string;
-  flatten: boolean;
-  index: number | null;
-}
+export type PathPart = PathItem;
 
+/**
+ * A key's items. Filter keys were checked in the main thread; a key that still does not parse
+ * (an index named before keys were checked) is read as one literal top-level key, never thrown on.
+ */
 export function parsePath(key: string): PathPart[] {
-  return key.split('.').map((raw) => {
-    const m = /^(.*?)(\[\]|\[(\d+)\])?$/.exec(raw)!;
-    return { name: m[1]!, flatten: m[2] === '[]', index: m[3] !== undefined ? Number(m[3]) : null };
-  });
+  return parseJsonPath(key) ?? [{ key }];
 }
 
-/** All values at a path; arrays met on the way are walked element by element. */
+/**
+ * All values at a path. A key step walks arrays met on the way element by element (so `a.b`
+ * reaches into an array `a`); `[n]` takes one element of an array; `[]` spreads an array, and
+ * a value that is not an array has no elements (as Qdrant: `a[]` of an object is nothing).
+ */
 export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
   let cur: JsonValue[] = [root];
   for (const part of path) {
     const next: JsonValue[] = [];
-    const visit = (v: JsonValue): void => {
-      if (Array.isArray(v)) {
-        for (const e of v) visit(e);
-      } else if (v !== null && typeof v === 'object') {
-        if (part.name === '') {
-          next.push(v);
-          return;
+    if ('key' in part) {
+      const visit = (v: JsonValue): void => {
+        if (Array.isArray(v)) {
+          for (const e of v) visit(e);
+        } else if (v !== null && typeof v === 'object') {
+          const child = getOwn(v, part.key);
+          if (child !== undefined) next.push(child);
         }
-        const child = getOwn(v, part.name);
-        if (child !== undefined) next.push(child);
-      }
-    };
-    for (const v of cur) visit(v);
-    cur = next;
-    if (part.index !== null) {
-      cur = cur.flatMap((v) => (Array.isArray(v) && v[part.index!] !== undefined ? [v[part.index!]!] : []));
-    } else if (part.flatten) {
-      cur = cur.flatMap((v) => (Array.isArray(v) ? v : [v]));
+      };
+      for (const v of cur) visit(v);
+    } else if ('index' in part) {
+      for (const v of cur) if (Array.isArray(v) && v[part.index] !== undefined) next.push(v[part.index]!);
+    } else {
+      for (const v of cur) if (Array.isArray(v)) next.push(...v);
     }
+    cur = next;
   }
   return cur;
 }
@@ -89,10 +88,23 @@ function matchPred(match: Match, text: TextIndexParams | undefined): (v: JsonVal
     // A stored null is a value, not an absence: it never satisfies `except` (as Qdrant).
     return (v) => v !== null && !set.has(v);
   }
+  if ('prefix' in match) {
+    const start = match.prefix;
+    return (v) => typeof v === 'string' && v.startsWith(start);
+  }
+  // Without a full-text index Qdrant compares raw strings: `text` and `phrase` are substrings
+  // (case-sensitive, so an empty one is in every string), `text_any` needs one of the query's
+  // whitespace-separated words as a substring.
   if ('text' in match) {
     const needle = match.text;
     if (text !== undefined) return (v) => typeof v === 'string' && textMatches(v, needle, text);
     return (v) => typeof v === 'string' && v.includes(needle);
+  }
+  if ('text_any' in match) {
+    const query = match.text_any;
+    if (text !== undefined) return (v) => typeof v === 'string' && textAnyMatches(v, query, text);
+    const words = query.split(/\p{White_Space}+/u).filter((w) => w !== '');
+    return (v) => typeof v === 'string' && words.some((w) => v.includes(w));
   }
   const phrase = match.phrase;
   if (text !== undefined) return (v) => typeof v === 'string' && phraseMatches(v, phrase, text);
@@ -160,7 +172,7 @@ function isEmptyValues(raw: JsonValue[]): boolean {
 
 const NO_VALUES: JsonValue[] = [];
 
-function fieldPred(c: FieldCondition, view: FilterView): Pred {
+function fieldPred(c: FieldCondition, view: FilterView, scope: string): Pred {
   const path = parsePath(c.key);
   const checks: ((raw: JsonValue[]) => boolean)[] = [];
   // Hot path (runs per point per condition): walk the leaves without building arrays.
@@ -175,7 +187,7 @@ function fieldPred(c: FieldCondition, view: FilterView): Pred {
     return false;
   };
   if (c.match !== undefined) {
-    const p = matchPred(c.match, view.textIndex(c.key));
+    const p = matchPred(c.match, view.textIndex(scope + c.key));
     if ('except' in c.match) {
       // Qdrant: an empty or missing field satisfies `except`.
       checks.push((raw) => {
@@ -239,7 +251,7 @@ function fieldPred(c: FieldCondition, view: FilterView): Pred {
   }
   // A plain top-level key (the common case) is read directly instead of through the path walker.
   const first = path[0]!;
-  const plainKey = path.length === 1 && !first.flatten && first.index === null && first.name !== '' ? first.name : null;
+  const plainKey = path.length === 1 && 'key' in first ? first.key : null;
   return (ctx) => {
     let raw: JsonValue[];
     if (plainKey !== null) {
@@ -252,15 +264,20 @@ function fieldPred(c: FieldCondition, view: FilterView): Pred {
   };
 }
 
-function conditionPred(c: Condition, view: FilterView): Pred {
-  if ('key' in c) return fieldPred(c, view);
+/**
+ * `scope` is the path of the nested arrays a condition sits in (`diet[].`), so that a condition
+ * on `food` inside `nested: {key: 'diet'}` uses a text index on `diet[].food`, as Qdrant does.
+ */
+function conditionPred(c: Condition, view: FilterView, scope: string): Pred {
+  if ('key' in c) return fieldPred(c, view, scope);
   if ('has_id' in c) {
+    // Qdrant: has_id and has_vector inside nested never match (point-level, not element-level).
     const ids = new Set<PointId>(c.has_id);
     return (ctx) => ctx.nestedDepth === 0 && ids.has(view.id(ctx.slot));
   }
   if ('has_vector' in c) {
     const name = c.has_vector;
-    return (ctx) => view.hasVector(ctx.slot, name);
+    return (ctx) => ctx.nestedDepth === 0 && view.hasVector(ctx.slot, name);
   }
   if ('is_empty' in c && typeof c.is_empty === 'object') {
     const path = parsePath(c.is_empty.key);
@@ -271,29 +288,35 @@ function conditionPred(c: Condition, view: FilterView): Pred {
     return (ctx) => valuesAt(ctx.payload, path).some((v) => v === null);
   }
   if ('nested' in c) {
-    const path = parsePath(c.nested.key);
-    const inner = filterPred(c.nested.filter, view);
+    // Qdrant reads `key[]`: the elements of the array(s) at key; a lone object is not an array
+    // and does not count. Each object element must satisfy the whole inner filter by itself,
+    // so a must_not inside reads "some element matches none of these".
+    const items = parsePath(c.nested.key);
+    const last = items[items.length - 1];
+    const path = items.length > 1 && last !== undefined && 'wildcard' in last ? items.slice(0, -1) : items;
+    const base = c.nested.key.endsWith('[]') ? c.nested.key : `${c.nested.key}[]`;
+    const inner = filterPred(c.nested.filter, view, `${scope}${base}.`);
     return (ctx) => {
-      const elems = leaves(valuesAt(ctx.payload, path));
-      return elems.some(
-        (e) =>
-          e !== null &&
-          typeof e === 'object' &&
-          !Array.isArray(e) &&
-          inner({ payload: e, slot: ctx.slot, nestedDepth: ctx.nestedDepth + 1 }),
-      );
+      for (const arr of valuesAt(ctx.payload, path)) {
+        if (!Array.isArray(arr)) continue;
+        for (const e of arr) {
+          if (e === null || typeof e !== 'object' || Array.isArray(e)) continue;
+          if (inner({ payload: e, slot: ctx.slot, nestedDepth: ctx.nestedDepth + 1 })) return true;
+        }
+      }
+      return false;
     };
   }
-  if ('filter' in c) return filterPred(c.filter, view);
-  return filterPred(c as Filter, view);
+  if ('filter' in c) return filterPred(c.filter, view, scope);
+  return filterPred(c as Filter, view, scope);
 }
 
-function filterPred(f: Filter, view: FilterView): Pred {
-  const must = asList(f.must).map((c) => conditionPred(c, view));
-  const should = asList(f.should).map((c) => conditionPred(c, view));
-  const mustNot = asList(f.must_not).map((c) => conditionPred(c, view));
+function filterPred(f: Filter, view: FilterView, scope: string): Pred {
+  const must = asList(f.must).map((c) => conditionPred(c, view, scope));
+  const should = asList(f.should).map((c) => conditionPred(c, view, scope));
+  const mustNot = asList(f.must_not).map((c) => conditionPred(c, view, scope));
   const min = f.min_should
-    ? { preds: f.min_should.conditions.map((c) => conditionPred(c, view)), count: f.min_should.min_count }
+    ? { preds: f.min_should.conditions.map((c) => conditionPred(c, view, scope)), count: f.min_should.min_count }
     : null;
   return (ctx) => {
     for (const p of must) if (!p(ctx)) return false;
@@ -311,6 +334,6 @@ function filterPred(f: Filter, view: FilterView): Pred {
 const EMPTY: Payload = {};
 
 export function compileFilter(filter: Filter, view: FilterView): (slot: number) => boolean {
-  const pred = filterPred(filter, view);
+  const pred = filterPred(filter, view, '');
   return (slot) => pred({ payload: view.payload(slot) ?? EMPTY, slot, nestedDepth: 0 });
 }
