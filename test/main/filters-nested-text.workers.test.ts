@@ -295,3 +295,24 @@ describe('key paths: bad keys are a 400, never a crash', () => {
     expect(await ids('fz', { must: [{ key: 'città', match: { value: 'sì' } }] })).toEqual([1]);
   });
 });
+
+describe('multilingual text index', () => {
+  it('finds Chinese and Japanese words inside sentences written without spaces; a word index does not', async () => {
+    const texts = ['我喜欢吃苹果和香蕉', '北京大学的学生', '東京都に住んでいます', '今日は東京へ行きます', 'apples and bananas'];
+    for (const [name, tokenizer] of [['ml_text', 'multilingual'], ['wd_text', 'word']] as const) {
+      await client.createCollection(name, { vectors: { size: 2, distance: 'Dot' } });
+      await client.createPayloadIndex(name, { field_name: 't', field_schema: { type: 'text', tokenizer }, wait: true });
+      await client.upsert(name, { wait: true, points: texts.map((t, i) => ({ id: i, vector: [1, i], payload: { t } })) });
+    }
+    const ids = async (name: string, match: Record<string, string>) =>
+      (await client.scroll(name, { filter: { must: [{ key: 't', match } as never] }, limit: 10 })).points.map((p) => p.id).sort();
+    expect(await ids('ml_text', { text: '苹果' })).toEqual([0]);
+    expect(await ids('ml_text', { text: '大学' })).toEqual([1]);
+    expect(await ids('ml_text', { text: '東京' })).toEqual([2, 3]);
+    expect(await ids('ml_text', { text_any: '香蕉 学生' })).toEqual([0, 1]);
+    expect(await ids('ml_text', { text: 'Apples' })).toEqual([4]);
+    expect((await client.count('ml_text', { filter: { must: [{ key: 't', match: { phrase: '吃苹果' } } as never] }, exact: true })).count).toBe(1);
+    expect(await ids('wd_text', { text: '苹果' })).toEqual([]);
+    expect(await ids('wd_text', { text: '東京' })).toEqual([]);
+  });
+});

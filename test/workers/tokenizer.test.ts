@@ -34,6 +34,18 @@ describe('tokenize', () => {
     expect(tokenize(text, params('multilingual'))).toEqual(['red', 'apple', 'pie', '42', 'pies']);
   });
 
+  it('multilingual: Chinese and Japanese text, written without spaces, is split into words', () => {
+    const ml = params('multilingual');
+    expect(tokenize('我喜欢吃苹果和香蕉', ml)).toEqual(['我', '喜欢', '吃', '苹果', '和', '香蕉']);
+    expect(tokenize('北京大学的学生', ml)).toEqual(['北京', '大学', '的', '学生']);
+    expect(tokenize('東京都に住んでいます', ml)).toContain('東京');
+    // The word tokenizer keeps a run of ideographs as one token.
+    expect(tokenize('我喜欢吃苹果和香蕉', WORD)).toEqual(['我喜欢吃苹果和香蕉']);
+    expect(textMatches('我喜欢吃苹果和香蕉', '苹果', ml)).toBe(true);
+    expect(textMatches('我喜欢吃苹果和香蕉', '苹果', WORD)).toBe(false);
+    expect(phraseMatches('我喜欢吃苹果和香蕉', '吃苹果', ml)).toBe(true);
+  });
+
   it('lowercase: false keeps the case, true folds it (beyond ASCII too)', () => {
     expect(tokenize('Apple ÄPFEL', params('word', { lowercase: false }))).toEqual(['Apple', 'ÄPFEL']);
     expect(tokenize('Apple ÄPFEL', WORD)).toEqual(['apple', 'äpfel']);

@@ -1,7 +1,9 @@
 // Tokenizers of full-text indexes, as Qdrant defines them.
 //
-// Words: `word`, `prefix` and `multilingual` split on anything that is not a letter or digit of
-// any script (Rust's char::is_alphanumeric), `whitespace` on Unicode white space. Each word is
+// Words: `word` and `prefix` split on anything that is not a letter or digit of any script
+// (Rust's char::is_alphanumeric), `whitespace` on Unicode white space, and `multilingual` by
+// ICU's word segmentation (Intl.Segmenter), which splits Chinese and Japanese text, written
+// without spaces, into dictionary words as Qdrant's multilingual tokenizer does. Each word is
 // lowercased (when asked) and must be min_token_len..max_token_len code points long.
 // Stored text and query text are tokenized alike, except with the `prefix` tokenizer: a stored
 // word stands for each of its prefixes from min_token_len up to max_token_len code points (a
@@ -14,8 +16,17 @@ import type { TextIndexParams } from '../../shared/types.js';
 const WORD = /[\p{Alphabetic}\p{N}]+/gu;
 const WHITESPACE = /[^\p{White_Space}]+/gu;
 
+// Built once: a segmenter per call would cost more than the segmentation.
+const SEGMENTER = new Intl.Segmenter(undefined, { granularity: 'word' });
+
+function segmentWords(text: string): string[] {
+  const out: string[] = [];
+  for (const s of SEGMENTER.segment(text)) if (s.isWordLike === true) out.push(s.segment);
+  return out;
+}
+
 function words(text: string, p: TextIndexParams): string[] {
-  const raw = text.match(p.tokenizer === 'whitespace' ? WHITESPACE : WORD) ?? [];
+  const raw = p.tokenizer === 'multilingual' ? segmentWords(text) : (text.match(p.tokenizer === 'whitespace' ? WHITESPACE : WORD) ?? []);
   return p.lowercase ? raw.map((w) => w.toLowerCase()) : raw;
 }
 
