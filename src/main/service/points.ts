@@ -3,7 +3,7 @@
 import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
-import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
+import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
@@ -133,7 +133,7 @@ export async function requireExisting(engine: Engine, meta: CollectionMeta, ids:
   const unique = [...new Set(ids)];
   const found = new Set((await retrieve(engine, meta, unique, { with_payload: false, with_vector: false })).map((r) => r.id));
   const missing = unique.find((id) => !found.has(id));
-  if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+  if (missing !== undefined) throw pointNotFound(missing);
 }
 
 async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
