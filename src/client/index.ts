@@ -245,8 +245,8 @@ export class QuiverClient {
 
   // ---- service ----
   /** GET /: title and version; never gated by readiness. */
-  health(): Promise<{ title: string; version: string; quiver_version: string }> {
-    return this.#fetch(`${this.#url}/`, { headers: this.#headers }).then((r) => r.json() as Promise<{ title: string; version: string; quiver_version: string }>);
+  health(): Promise<{ title: string; version: string; commit: string }> {
+    return this.#fetch(`${this.#url}/`, { headers: this.#headers }).then((r) => r.json() as Promise<{ title: string; version: string; commit: string }>);
   }
 }
 

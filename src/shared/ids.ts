@@ -36,3 +36,11 @@ export function comparePointIds(a: PointId, b: PointId): number {
   if (typeof b === 'number') return 1;
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * An update naming a point the collection does not have (update vectors, set, overwrite, delete
+ * or clear payload by ids). Qdrant's REST and gRPC both answer its NotFound with this text.
+ */
+export function pointNotFound(id: PointId): QuiverError {
+  return QuiverError.notFound(`Not found: No point with id ${id} found`);
+}

@@ -116,7 +116,7 @@ describe('batch update', () => {
         operations: [{ operation: { case: 'setPayload', value: { payload: payload({ k: 1 }), pointsSelector: { pointsSelectorOneOf: { case: 'points', value: { ids: [id(404)] } } } } } }],
       }),
     );
-    expect(g).toEqual({ code: Code.NotFound, message: 'Batch operation 0 (set_payload) failed: No point with id 404 found; nothing was applied' });
+    expect(g).toEqual({ code: Code.NotFound, message: 'Batch operation 0 (set_payload) failed: Not found: No point with id 404 found; nothing was applied' });
   });
 
   it('answers an empty batch with no results, and refuses bad batches', async () => {

@@ -37,7 +37,7 @@ describe('NOT_FOUND', () => {
 
   it('for vectors of a missing point', async () => {
     const f = await failure(client.api('points').updateVectors({ collectionName: 'e', wait: true, points: [{ id: id(404), vectors: vectors([1, 1, 1, 1]) }] }));
-    expect(f).toEqual({ code: Code.NotFound, message: 'No point with id 404 found' });
+    expect(f).toEqual({ code: Code.NotFound, message: 'Not found: No point with id 404 found' });
   });
 });
 

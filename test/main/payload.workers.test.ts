@@ -76,7 +76,7 @@ describe('payload operations', () => {
     const before = await payloadOf('pay', 1);
     const r = await call(server.url, 'POST', '/collections/pay/points/payload?wait=true', { points: [1, 999], payload: { z: 1 } });
     expect(r.status).toBe(404);
-    expect(r.body.status.error).toBe('No point with id 999 found');
+    expect(r.body.status.error).toBe('Not found: No point with id 999 found');
     expect(await payloadOf('pay', 1)).toEqual(before);
   });
 

@@ -91,15 +91,26 @@ describe('selectVector', () => {
     expect(selectVector([''], { kind: 'names', names: [''] }, read)).toEqual([1, 2, 3]);
   });
 
-  it('an unnamed collection answers nothing when the names do not include the default', () => {
+  // As Qdrant: anything but "the unnamed dense vector alone" is a map, an empty one included.
+  it('an unnamed collection answers {} when the names do not include the default, nothing for none', () => {
     const read = (): Float32Array => f32(1);
-    expect(selectVector([''], { kind: 'names', names: ['image'] }, read)).toBeUndefined();
-    expect(selectVector([''], { kind: 'names', names: [] }, read)).toBeUndefined();
+    expect(selectVector([''], { kind: 'names', names: ['image'] }, read)).toEqual({});
+    expect(selectVector([''], { kind: 'names', names: [] }, read)).toEqual({});
     expect(selectVector([''], { kind: 'none' }, read)).toBeUndefined();
   });
 
-  it('an unnamed collection with no stored vector answers undefined', () => {
-    expect(selectVector([''], { kind: 'all' }, () => undefined)).toBeUndefined();
+  it('an unnamed collection with no stored vector (deleted) answers {}', () => {
+    expect(selectVector([''], { kind: 'all' }, () => undefined)).toEqual({});
+    expect(selectVector([''], { kind: 'names', names: [''] }, () => undefined)).toEqual({});
+  });
+
+  it('the unnamed vector beside a sparse one is bare only when it is all that is selected and present', () => {
+    const sparse = { indices: Uint32Array.from([3]), values: f32(0.5) };
+    const both = (name: string) => (name === '' ? f32(1, 2) : sparse);
+    expect(selectVector(['', 'sp'], { kind: 'all' }, both)).toEqual({ '': [1, 2], sp: { indices: [3], values: [0.5] } });
+    expect(selectVector(['', 'sp'], { kind: 'names', names: [''] }, both)).toEqual([1, 2]);
+    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? f32(1, 2) : undefined))).toEqual([1, 2]);
+    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? undefined : sparse))).toEqual({ sp: { indices: [3], values: [0.5] } });
   });
 
   it('a named collection answers a map of the selected names it has', () => {

@@ -2,13 +2,13 @@
 // Answered before the engine is ready, as REST's health endpoints are.
 
 import type { QdrantHandlers } from './generated/qdrant/Qdrant.js';
-import { QDRANT_API_VERSION } from '../version.js';
+import { BUILD_COMMIT, QDRANT_API_VERSION, TITLE } from '../version.js';
 import { unary, type GrpcContext } from './unary.js';
 
 export const HEALTH_CHECK_PATH = '/qdrant.Qdrant/HealthCheck';
 
 export function healthHandlers({ log }: GrpcContext): QdrantHandlers {
   return {
-    HealthCheck: unary(log, async () => ({ title: 'quiver - vector search engine', version: QDRANT_API_VERSION })),
+    HealthCheck: unary(log, async () => ({ title: TITLE, version: QDRANT_API_VERSION, commit: BUILD_COMMIT })),
   };
 }

@@ -16,10 +16,25 @@ export function payloadSelector(w: WithPayload | undefined, dflt: boolean): Payl
   return { kind: 'exclude', keys: Array.isArray(w.exclude) ? w.exclude : [w.exclude] };
 }
 
-export function vectorSelector(w: WithVector | undefined): VectorSelector {
+/**
+ * The one place that resolves `with_vectors`, Qdrant's alias of `with_vector`. Giving both is
+ * refused as serde refuses a field given twice under its name and its alias.
+ */
+export function withVectorOf(r: { with_vector?: WithVector; with_vectors?: WithVector }): WithVector | undefined {
+  if (r.with_vector !== undefined && r.with_vectors !== undefined) throw QuiverError.badInput('duplicate field `with_vector`');
+  return r.with_vector ?? r.with_vectors;
+}
+
+/** A names list may only name vectors the collection has (dense or sparse), as Qdrant checks. */
+export function vectorSelector(w: WithVector | undefined, meta: CollectionMeta): VectorSelector {
   if (w === undefined || w === false) return { kind: 'none' };
   if (w === true) return { kind: 'all' };
-  return { kind: 'names', names: w };
+  for (const name of w) {
+    if (!Object.hasOwn(meta.config.vectors, name) && !Object.hasOwn(meta.config.sparse_vectors, name)) {
+      throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    }
+  }
+  return { kind: 'names', names: [...new Set(w)] };
 }
 
 /** Deeper payloads are refused: they cost stack on every filter and copy, and no real document needs them. */

@@ -3,11 +3,11 @@
 import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
-import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
+import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, type PointInput } from './convert.js';
+import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, withVectorOf, type PointInput } from './convert.js';
 import { parseFilter } from './filter-parse.js';
 import { MAX_RESULT_WINDOW } from './search.js';
 
@@ -133,12 +133,12 @@ export async function requireExisting(engine: Engine, meta: CollectionMeta, ids:
   const unique = [...new Set(ids)];
   const found = new Set((await retrieve(engine, meta, unique, { with_payload: false, with_vector: false })).map((r) => r.id));
   const missing = unique.find((id) => !found.has(id));
-  if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+  if (missing !== undefined) throw pointNotFound(missing);
 }
 
-async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector'>): Promise<PointRecord[]> {
+async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
   const withPayload = payloadSelector(req.with_payload, true);
-  const withVector = vectorSelector(req.with_vector);
+  const withVector = vectorSelector(withVectorOf(req), meta);
   const unique = [...new Set(ids)];
   const parts = await Promise.all(
     [...engine.router.partition(meta, unique)].map(([shard, idx]) =>
@@ -189,7 +189,7 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
     limit: limit + 1,
     filter,
     withPayload: payloadSelector(req.with_payload, true),
-    withVector: vectorSelector(req.with_vector),
+    withVector: vectorSelector(withVectorOf(req), meta),
   });
   const merged = parts.flat().sort((a, b) => comparePointIds(a.id, b.id));
   return { points: merged.slice(0, limit), next_page_offset: merged[limit]?.id ?? null };
@@ -222,7 +222,7 @@ async function scrollOrdered(
     limit,
     filter,
     withPayload: payloadSelector(req.with_payload, true),
-    withVector: vectorSelector(req.with_vector),
+    withVector: vectorSelector(withVectorOf(req), meta),
   });
   const dir = orderBy.direction === 'asc' ? 1 : -1;
   const merged = parts.flat().sort((a, b) => dir * (a.order_value - b.order_value) || comparePointIds(a.id, b.id));

@@ -9,13 +9,13 @@ import { comparePointIds, parsePointId } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
+import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './convert.js';
 import { parseFilter } from './filter-parse.js';
 import { MAX_MMR_CANDIDATES, MAX_MMR_WORK, mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
 import { orderBySpec } from './points.js';
 import { MAX_RESULT_WINDOW, plan, run } from './search.js';
 
-type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'offset'>;
+type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
 
 /** What the root asks for besides ranking: paging and what each point carries. */
 interface Output {
@@ -176,7 +176,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
   const kind = classify(node.query);
   const prefetches = prefetchList(node.prefetch);
   const withPayload = payloadSelector(out?.withPayload, false);
-  const withVector = vectorSelector(out?.withVector);
+  const withVector = vectorSelector(out?.withVector, meta);
   const threshold = node.score_threshold ?? null;
 
   const lists = await Promise.all(prefetches.map((p) => execute(engine, meta, p, filter, null)));
@@ -279,7 +279,7 @@ async function diversify(
 async function attach(engine: Engine, meta: CollectionMeta, points: ScoredPoint[], out: Output | null): Promise<ScoredPoint[]> {
   if (out === null) return points;
   const withPayload = payloadSelector(out.withPayload, false);
-  const withVector = vectorSelector(out.withVector);
+  const withVector = vectorSelector(out.withVector, meta);
   const bare = points.map(({ payload: _p, vector: _v, ...rest }) => rest);
   if (withPayload.kind === 'none' && withVector.kind === 'none') return bare;
   const ids = points.map((p) => p.id);
@@ -296,7 +296,7 @@ export async function doQueryBatch(engine: Engine, name: string, reqs: QueryRequ
   const meta = engine.collection(name);
   return Promise.all(
     reqs.map(async (r) => ({
-      points: await execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: r.with_vector }),
+      points: await execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }),
     })),
   );
 }

@@ -9,7 +9,7 @@ import type { Filter } from '../../shared/filter.js';
 import type { SearchRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkSparse, checkVector, payloadSelector, refuseUnsupported, vectorSelector } from './convert.js';
+import { checkSparse, checkVector, payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './convert.js';
 import { parseFilter } from './filter-parse.js';
 
 export interface Planned {
@@ -51,7 +51,7 @@ export function plan(meta: CollectionMeta, c: Common): Planned {
     exclude: c.exclude,
     only: c.only ?? null,
     withPayload: payloadSelector(c.withPayload, false),
-    withVector: vectorSelector(c.withVector),
+    withVector: vectorSelector(c.withVector, meta),
   };
   const sparseParams = meta.config.sparse_vectors[c.vectorName];
   if (sparseParams !== undefined) {
@@ -118,14 +118,14 @@ export async function run(engine: Engine, meta: CollectionMeta, plans: Planned[]
 }
 
 /** The options search and query requests share, in the planner's terms. */
-export function options(r: Pick<SearchRequest, 'offset' | 'filter' | 'params' | 'score_threshold' | 'with_payload' | 'with_vector'>) {
+export function options(r: Pick<SearchRequest, 'offset' | 'filter' | 'params' | 'score_threshold' | 'with_payload' | 'with_vector' | 'with_vectors'>) {
   return {
     offset: r.offset ?? 0,
     filter: parseFilter(r.filter),
     params: r.params,
     scoreThreshold: r.score_threshold,
     withPayload: r.with_payload,
-    withVector: r.with_vector,
+    withVector: withVectorOf(r),
   };
 }
 

@@ -4,7 +4,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { DeleteVectors } from '../../shared/schemas/points.js';
 import type { Engine } from '../engine.js';
 import { selection } from './payload.js';
-import { perShard, requireExisting, updateResult, type UpdateResult } from './points.js';
+import { perShard, updateResult, type UpdateResult } from './points.js';
 
 export async function doDeleteVectors(engine: Engine, name: string, req: DeleteVectors, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
@@ -13,8 +13,8 @@ export async function doDeleteVectors(engine: Engine, name: string, req: DeleteV
       throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${v}`);
     }
   }
+  // Unlike the payload updates, Qdrant skips ids it does not have here (no 404), and so does Quiver.
   const { ids, filter } = selection(req);
-  if (ids !== null) await requireExisting(engine, meta, ids);
   const opId = engine.nextOpId(meta.id);
   const names = [...new Set(req.vector)];
   await perShard(

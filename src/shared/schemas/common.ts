@@ -37,6 +37,16 @@ export type WithPayload = Static<typeof WithPayload>;
 export const WithVector = Type.Union([Type.Boolean(), Type.Array(Type.String())]);
 export type WithVector = Static<typeof WithVector>;
 
+/**
+ * `with_vector` and its alias `with_vectors`, as Qdrant's serde accepts on every request that
+ * returns points (search, query, retrieve, scroll and their batch and group forms). The service
+ * reads the pair through `withVectorOf`, the one place that resolves the alias.
+ */
+export const VectorSelection = {
+  with_vector: Type.Optional(WithVector),
+  with_vectors: Type.Optional(Type.Union([Type.Boolean(), Type.Array(Type.String())], { description: 'Alias of with_vector' })),
+};
+
 /** A dense vector. Finiteness and size are checked against the collection by the service. */
 export const DenseVector = Type.Array(Type.Number(), { minItems: 1 });
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, WithPayload, WithVector } from './common.js';
+import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
 /** One point's vectors: a plain array (unnamed vector) or a map of names to dense or sparse vectors. */
 export const VectorStruct = Type.Union([DenseVector, Type.Record(Type.String(), Type.Union([DenseVector, SparseVector]))]);
@@ -41,7 +41,7 @@ export type UpsertPoints = Static<typeof UpsertPoints>;
 export const RetrievePoints = Type.Object({
   ids: Type.Array(ExtendedPointId),
   with_payload: Type.Optional(WithPayload),
-  with_vector: Type.Optional(WithVector),
+  ...VectorSelection,
   shard_key: Type.Optional(ShardKeySelector),
 });
 export type RetrievePoints = Static<typeof RetrievePoints>;
@@ -94,7 +94,7 @@ export const ScrollPoints = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1 })),
   filter: Type.Optional(Type.Union([Filter, Type.Null()])),
   with_payload: Type.Optional(WithPayload),
-  with_vector: Type.Optional(WithVector),
+  ...VectorSelection,
   order_by: Type.Optional(OrderBy),
   shard_key: Type.Optional(ShardKeySelector),
 });

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, WithPayload, WithVector } from './common.js';
+import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
 export const SearchParams = Type.Object({
   hnsw_ef: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
@@ -25,7 +25,7 @@ export const SearchRequest = Type.Object({
   limit: Limit,
   offset: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
   with_payload: Type.Optional(WithPayload),
-  with_vector: Type.Optional(WithVector),
+  ...VectorSelection,
   score_threshold: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   shard_key: Type.Optional(ShardKeySelector),
 });
@@ -51,7 +51,7 @@ export const QueryRequest = Type.Object({
   score_threshold: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
   limit: Type.Optional(Limit),
   offset: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
-  with_vector: Type.Optional(WithVector),
+  ...VectorSelection,
   with_payload: Type.Optional(WithPayload),
   lookup_from: Type.Optional(Type.Unknown()),
   shard_key: Type.Optional(ShardKeySelector),

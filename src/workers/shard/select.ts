@@ -64,8 +64,10 @@ export function selectPayload(payload: Payload | null, sel: PayloadSelector): Pa
 }
 
 /**
- * `read(name)` gives the stored vector of that name or undefined. An unnamed collection answers
- * a plain array; a named one a map of the selected names it has.
+ * `read(name)` gives the stored vector of that name or undefined. The output follows Qdrant's
+ * rule: when the only vector selected and present is the unnamed dense one it is a bare array;
+ * anything else (several, named, sparse, or none at all) is a map of the names present, so a
+ * point whose vectors were all deleted comes back as `{}`.
  */
 export function selectVector(
   names: readonly string[],
@@ -73,11 +75,6 @@ export function selectVector(
   read: (name: string) => Float32Array | SparseVec | undefined,
 ): VectorOutput | undefined {
   if (sel.kind === 'none') return undefined;
-  if (names.length === 1 && names[0] === DEFAULT_VECTOR) {
-    if (sel.kind === 'names' && !sel.names.includes(DEFAULT_VECTOR)) return undefined;
-    const v = read(DEFAULT_VECTOR);
-    return v instanceof Float32Array ? float32ArrayToNumbers(v) : undefined;
-  }
   const out: Record<string, number[] | SparseVector> = {};
   for (const name of names) {
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
@@ -85,5 +82,7 @@ export function selectVector(
     if (v instanceof Float32Array) out[name] = float32ArrayToNumbers(v);
     else if (v !== undefined) out[name] = { indices: Array.from(v.indices), values: float32ArrayToNumbers(v.values) };
   }
-  return out;
+  const keys = Object.keys(out);
+  const only = keys.length === 1 && keys[0] === DEFAULT_VECTOR ? out[DEFAULT_VECTOR] : undefined;
+  return Array.isArray(only) ? only : out;
 }

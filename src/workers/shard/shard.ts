@@ -33,7 +33,7 @@ import { createFieldIndex, planCandidates, RangeIndex, type FieldIndex } from '.
 import { compileFilter, fieldValues, parsePath, type FilterView, type PathPart } from './filter-eval.js';
 import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
 import { IdTracker } from './id-tracker.js';
-import { comparePointIds } from '../../shared/ids.js';
+import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { TopK } from './top-k.js';
 import { failpoint } from '../failpoints.js';
@@ -496,7 +496,7 @@ export class Shard {
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
   async updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<number> {
     const missing = batch.ids.find((id) => this.#ids.slotOf(id) === undefined);
-    if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+    if (missing !== undefined) throw pointNotFound(missing);
     const rowOf = this.#row(batch);
     const onlyIf = this.#predicate(condition.updateFilter);
     let last: Promise<boolean> | null = null;
@@ -540,7 +540,7 @@ export class Shard {
   async updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
     if (ids !== null) {
       const missing = ids.find((id) => this.#ids.slotOf(id) === undefined);
-      if (missing !== undefined) throw QuiverError.notFound(`No point with id ${missing} found`);
+      if (missing !== undefined) throw pointNotFound(missing);
     }
     const targets = ids ?? this.#matching(filter);
     let last: Promise<boolean> | null = null;

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Engine } from '../../engine.js';
-import { QDRANT_API_VERSION, QUIVER_VERSION } from '../../version.js';
+import { BUILD_COMMIT, QDRANT_API_VERSION, TITLE } from '../../version.js';
 
 /** Paths answered before the engine is ready (the health checks, and the metrics that watch a load). */
 export const BEFORE_READY_PATHS = new Set(['/', '/healthz', '/livez', '/readyz', '/metrics']);
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.get('/', async () => ({ title: 'quiver - vector search engine', version: QDRANT_API_VERSION, quiver_version: QUIVER_VERSION }));
+  // Exactly Qdrant's three fields: `version` is the API version clients check for compatibility.
+  app.get('/', async () => ({ title: TITLE, version: QDRANT_API_VERSION, commit: BUILD_COMMIT }));
   app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('healthz check passed'));
   app.get('/livez', async (_req, reply) => reply.type('text/plain').send('healthz check passed'));
   app.get('/readyz', async (_req, reply) =>
