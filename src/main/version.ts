@@ -14,7 +14,7 @@ const UNKNOWN_COMMIT = '0'.repeat(40);
 
 /**
  * The git commit of the build: `npm run build` writes it to dist/build-info.json
- * (scripts/build-info.mjs). Running from source, or from a build made without git, it is forty zeros.
+ * (config/build-info.mjs). Running from source, or from a build made without git, it is forty zeros.
  */
 export const BUILD_COMMIT = ((): string => {
   try {

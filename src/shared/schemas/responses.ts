@@ -79,7 +79,10 @@ export const FacetOut = Type.Object({
   hits: Type.Array(Type.Object({ value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]), count: Int })),
 });
 
-export const VersionOut = Type.Object({ title: Type.String(), version: Type.String(), commit: Type.Optional(Type.String()) }, { additionalProperties: true });
+export const VersionOut = Type.Object(
+  { title: Type.String(), version: Type.String(), commit: Type.String({ pattern: '^[0-9a-f]{40}$', description: 'The git commit of the build' }) },
+  { additionalProperties: false },
+);
 
 /** The success envelope around a result. */
 export function Ok<T extends TSchema>(result: T) {
