@@ -92,6 +92,15 @@ describe('payload operations', () => {
     const noCollection = await call(server.url, 'POST', '/collections/none/points/payload/delete', { points: [1], keys: ['a'] });
     expect(noCollection.status).toBe(404);
   });
+
+  it('refuses a key or keys that are not JSON paths, and changes nothing', async () => {
+    const before = await payloadOf('pay', 1);
+    const badKey = await call(server.url, 'POST', '/collections/pay/points/payload?wait=true', { points: [1], payload: { z: 1 }, key: '\r\n\t' });
+    expect([badKey.status, badKey.body.status.error]).toEqual([400, "Bad key: Invalid json path: '\\r\\n\\t'"]);
+    const badKeys = await call(server.url, 'POST', '/collections/pay/points/payload/delete?wait=true', { points: [1], keys: ['a', 'a..b'] });
+    expect([badKeys.status, badKeys.body.status.error]).toEqual([400, "Bad keys[1]: Invalid json path: 'a..b'"]);
+    expect(await payloadOf('pay', 1)).toEqual(before);
+  });
 });
 
 describe('field indexes', () => {

@@ -2,6 +2,7 @@
 // each over the points named or the points a filter matches.
 
 import { QuiverError } from '../../shared/errors.js';
+import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
 import type { Filter } from '../../shared/filter.js';
 import type { PayloadOp } from '../../shared/protocol.js';
 import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
@@ -38,8 +39,14 @@ async function apply(engine: Engine, meta: CollectionMeta, req: Selection, chang
   return updateResult(opId, wait);
 }
 
+/** Payload keys are JSON paths, refused as Qdrant refuses them before anything is written. */
+function checkPath(key: string, where: string): void {
+  if (parseJsonPath(key) === null) throw QuiverError.badInput(`Bad ${where}: ${invalidPathMessage(key)}`);
+}
+
 export async function doSetPayload(engine: Engine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
+  if (req.key !== undefined && req.key !== null) checkPath(req.key, 'key');
   const payload = checkPayload(req.payload, 'payload') ?? {};
   return apply(engine, meta, req, { kind: 'set', payload, key: req.key ?? null }, wait);
 }
@@ -53,6 +60,7 @@ export async function doOverwritePayload(engine: Engine, name: string, req: SetP
 
 export async function doDeletePayload(engine: Engine, name: string, req: DeletePayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
+  req.keys.forEach((k, i) => checkPath(k, `keys[${i}]`));
   return apply(engine, meta, req, { kind: 'delete', keys: req.keys }, wait);
 }
 
