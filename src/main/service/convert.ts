@@ -8,12 +8,21 @@ import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
 import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
 
+// Qdrant's key path grammar (unquoted keys): `key`, then `.key`, `[]` or `[n]` steps.
+const KEY = String.raw`[\p{L}\p{N}_-]+`;
+const JSON_PATH = new RegExp(String.raw`^${KEY}(?:\[\d*\])*(?:\.${KEY}(?:\[\d*\])*)*$`, 'u');
+
+function selectorKeys(keys: string[]): string[] {
+  for (const key of keys) if (!JSON_PATH.test(key)) throw QuiverError.badInput(`with_payload: Invalid json path: '${key}'`);
+  return keys;
+}
+
 export function payloadSelector(w: WithPayload | undefined, dflt: boolean): PayloadSelector {
   if (w === undefined) return { kind: dflt ? 'all' : 'none' };
   if (typeof w === 'boolean') return { kind: w ? 'all' : 'none' };
-  if (Array.isArray(w)) return { kind: 'include', keys: w };
-  if ('include' in w) return { kind: 'include', keys: Array.isArray(w.include) ? w.include : [w.include] };
-  return { kind: 'exclude', keys: Array.isArray(w.exclude) ? w.exclude : [w.exclude] };
+  if (Array.isArray(w)) return { kind: 'include', keys: selectorKeys(w) };
+  if ('include' in w) return { kind: 'include', keys: selectorKeys(Array.isArray(w.include) ? w.include : [w.include]) };
+  return { kind: 'exclude', keys: selectorKeys(Array.isArray(w.exclude) ? w.exclude : [w.exclude]) };
 }
 
 export function vectorSelector(w: WithVector | undefined): VectorSelector {
