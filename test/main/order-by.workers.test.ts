@@ -264,6 +264,14 @@ describe('order_by through gRPC', () => {
     expect(r.result.map((p) => ({ id: idOf(p), v: Number(p.orderValue?.variant.value) }))).toEqual(want);
     expect(r.result.every((p) => p.orderValue?.variant.case === 'int')).toBe(true);
     expect(r.nextPageOffset).toBeUndefined();
+    // A protobuf Timestamp start on a datetime key.
+    const ts = await g.api('points').scroll({
+      collectionName: 'ord',
+      limit: 4,
+      orderBy: { key: 'at', startFrom: { value: { case: 'timestamp', value: { seconds: BigInt((T0 + 2 * DAY) / 1000), nanos: 0 } } } },
+    });
+    const fromTs = expected((d) => [micros(d.at)]).filter((e) => e.v >= (T0 + 2 * DAY) * 1000).slice(0, 4);
+    expect(ts.result.map((p) => ({ id: idOf(p), v: Number(p.orderValue?.variant.value) }))).toEqual(fromTs);
   });
 
   it('query with a datetime start_from; an id offset on scroll is INVALID_ARGUMENT', async () => {
