@@ -233,10 +233,12 @@ describe('paging with order_by', () => {
 });
 
 describe('query with order_by', () => {
-  it('orders like scroll; offset skips entries of the ordered list; order_value comes back', async () => {
+  it('orders like scroll; offset skips entries of the ordered list; order_value comes back, score is 1', async () => {
     const all = expected((d) => [d.n], 'desc');
     const r = await client.query('ord', { query: { order_by: { key: 'n', direction: 'desc' } }, limit: 6, offset: 4, with_payload: false });
     expect(r.points.map((p) => ({ id: p.id, v: p.order_value }))).toEqual(all.slice(4, 10));
+    // As Qdrant: every entry scores 1; the order is the order_value's.
+    expect(r.points.map((p) => p.score)).toEqual([1, 1, 1, 1, 1, 1]);
     const multi = await client.query('ord', { query: { order_by: 'multi' }, limit: 4, offset: 2 });
     expect(multi.points.map((p) => ({ id: p.id, v: p.order_value }))).toEqual(expected((d) => d.multi ?? []).slice(2, 6));
   });
@@ -283,6 +285,7 @@ describe('order_by through gRPC', () => {
     });
     const want = expected((d) => [micros(d.at)]).filter((e) => e.v >= (T0 + 3 * DAY) * 1000).slice(0, 3);
     expect(r.result.map((p) => ({ id: idOf(p), v: Number(p.orderValue?.variant.value) }))).toEqual(want);
+    expect(r.result.every((p) => p.score === 1)).toBe(true);
     const bad = await failure(g.api('points').scroll({ collectionName: 'ord', orderBy: { key: 'n' }, offset: { pointIdOptions: { case: 'num', value: 3n } } }));
     expect(bad.code).toBe(3);
     expect(bad.message).toContain('Cannot use an `offset` when using `order_by`');

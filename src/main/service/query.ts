@@ -237,7 +237,8 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
       const orderBy = orderBySpec(meta, kind.orderBy);
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
       const parts = await engine.router.fanOut<'scrollOrdered'>(meta, { op: 'scrollOrdered', orderBy, limit: limit + offset, filter: scoped, withPayload, withVector });
-      return page(mergeOrdered(parts, orderBy.direction, limit + offset).map((r) => asScored(r, r.order_value)));
+      // Qdrant scores every entry 1 and orders by order_value, which each point carries.
+      return page(mergeOrdered(parts, orderBy.direction, limit + offset).map((r) => asScored(r, 1)));
     }
     case 'sample': {
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
