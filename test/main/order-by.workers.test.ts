@@ -66,6 +66,8 @@ beforeAll(async () => {
   ] as const) {
     await client.createPayloadIndex('ord', { field_name, field_schema, wait: true });
   }
+  // Exact matches only: no range index to order by.
+  await client.createPayloadIndex('ord', { field_name: 'lookup', field_schema: { type: 'integer', lookup: true, range: false }, wait: true });
 });
 afterAll(async () => {
   await server.stop();
@@ -158,10 +160,10 @@ describe('order_by refusals', () => {
     );
   });
 
-  it('a key without a range index (none, or keyword): 400 naming the key; checked before the offset', async () => {
+  it('a key without a range index (none, keyword, integer with range: false): 400 naming the key; checked before the offset', async () => {
     const want = (key: string): string =>
       `No range index for \`order_by\` key: \`${key}\`. Please create one to use \`order_by\`. Integer, float, and datetime payloads can have range indexes, see https://qdrant.tech/documentation/concepts/indexing/#payload-index.`;
-    for (const body of [{ order_by: 'nope' }, { order_by: { key: 'tag' } }, { order_by: 'nope', offset: 3 }, { order_by: '__proto__' }]) {
+    for (const body of [{ order_by: 'nope' }, { order_by: { key: 'tag' } }, { order_by: 'nope', offset: 3 }, { order_by: '__proto__' }, { order_by: 'lookup' }]) {
       const r = await scroll(body);
       expect(r.status).toBe(400);
       const key = typeof body.order_by === 'string' ? body.order_by : body.order_by.key;

@@ -211,8 +211,9 @@ const RANGE_TYPES: ReadonlySet<string> = new Set(['integer', 'float', 'datetime'
  */
 export function orderBySpec(meta: CollectionMeta, o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
   const key = typeof o === 'string' ? o : o.key;
-  const type = Object.hasOwn(meta.config.payload_schema, key) ? meta.config.payload_schema[key]?.type : undefined;
-  if (type === undefined || !RANGE_TYPES.has(type)) throw QuiverError.badInput(missingRangeIndex(key));
+  const schema = Object.hasOwn(meta.config.payload_schema, key) ? meta.config.payload_schema[key] : undefined;
+  // An integer index made with `range: false` serves only exact matches, as in Qdrant.
+  if (schema === undefined || !RANGE_TYPES.has(schema.type) || schema.params?.range === false) throw QuiverError.badInput(missingRangeIndex(key));
   if (typeof o === 'string') return { key, direction: 'asc', startFrom: null };
   let startFrom: number | null = null;
   if (typeof o.start_from === 'number') startFrom = o.start_from;
