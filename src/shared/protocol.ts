@@ -4,6 +4,7 @@
 
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
+import { comparePointIds } from './ids.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -72,11 +73,29 @@ export interface SearchSpec {
 export interface OrderBySpec {
   key: string;
   direction: 'asc' | 'desc';
-  /** Inclusive bound to start from (epoch milliseconds for datetimes), or null for the end. */
+  /**
+   * Inclusive bound to start from, in order_value units (a datetime key's order_value is epoch
+   * microseconds, as Qdrant's), or null to start from the first value in `direction`.
+   */
   startFrom: number | null;
 }
 
+/** A point at one of its values of the order_by key: a point with several values comes once per value. */
 export type OrderedRecord = PointRecord & { order_value: number };
+
+/** Qdrant's answer to order_by on a key without an integer, float or datetime index. */
+export function missingRangeIndex(key: string): string {
+  return `No range index for \`order_by\` key: \`${key}\`. Please create one to use \`order_by\`. Integer, float, and datetime payloads can have range indexes, see https://qdrant.tech/documentation/concepts/indexing/#payload-index.`;
+}
+
+/**
+ * Qdrant's order of an order_by result: by (value, point id), both ascending for `asc` and both
+ * descending for `desc`. Ties are therefore stable across pages and shards.
+ */
+export function compareOrdered(direction: 'asc' | 'desc'): (a: OrderedRecord, b: OrderedRecord) => number {
+  const dir = direction === 'asc' ? 1 : -1;
+  return (a, b) => dir * (a.order_value - b.order_value || comparePointIds(a.id, b.id));
+}
 
 /** Payload changes, as the worker applies them to each selected point. */
 export type PayloadOp =

@@ -39,9 +39,13 @@ describe('selectPayload', () => {
     });
   });
 
-  it('include skips keys that are missing or that walk through a non-object', () => {
-    expect(selectPayload(payload(), { kind: 'include', keys: ['nope', 'city.name', 'geo.nope', 'tags.0'] })).toEqual({});
+  it('include skips missing keys; a container on the way stays (as {} or []), a scalar on the way stays whole (as Qdrant)', () => {
+    expect(selectPayload(payload(), { kind: 'include', keys: ['nope'] })).toEqual({});
     expect(selectPayload(payload(), { kind: 'include', keys: ['nope', 'price'] })).toEqual({ price: 9.5 });
+    // Qdrant keeps every node whose path agrees with the pattern as far as both go.
+    expect(selectPayload(payload(), { kind: 'include', keys: ['geo.nope'] })).toEqual({ geo: {} });
+    expect(selectPayload(payload(), { kind: 'include', keys: ['city.name'] })).toEqual({ city: 'Berlin' });
+    expect(selectPayload(payload(), { kind: 'include', keys: ['tags.0'] })).toEqual({ tags: [] });
   });
 
   it('include on a missing payload gives {}', () => {
@@ -79,6 +83,107 @@ describe('selectPayload', () => {
     (out.tags as string[]).push('c');
     expect(p.tags).toEqual(['a', 'b']);
     expect(selectPayload(null, { kind: 'exclude', keys: ['city'] })).toEqual({});
+  });
+});
+
+describe('selectPayload through arrays', () => {
+  function doc(): Payload {
+    return {
+      country: {
+        name: 'Germany',
+        cities: [
+          { name: 'Berlin', population: 3.7, sights: [{ name: 'Gate', year: 1791 }, { name: 'Tower' }] },
+          { name: 'Munich', population: 1.5, sights: [] },
+          { population: 0.1 },
+          'not an object',
+        ],
+      },
+      matrix: [
+        [1, 2],
+        [3, 4],
+      ],
+      tags: ['a', 'b'],
+    };
+  }
+
+  it('include `a[].b` keeps b in each element; an element without b stays {}, a scalar element stays whole', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['country.cities[].name'] })).toEqual({
+      country: { cities: [{ name: 'Berlin' }, { name: 'Munich' }, {}, 'not an object'] },
+    });
+  });
+
+  it('include through nested arrays', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['country.cities[].sights[].name'] })).toEqual({
+      country: { cities: [{ sights: [{ name: 'Gate' }, { name: 'Tower' }] }, { sights: [] }, {}, 'not an object'] },
+    });
+    expect(selectPayload(doc(), { kind: 'include', keys: ['matrix[][]'] })).toEqual({ matrix: doc().matrix });
+  });
+
+  it('include of several keys inside the same array merges them per element', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['country.cities[].name', 'country.cities[].population', 'country.name'] })).toEqual({
+      country: {
+        name: 'Germany',
+        cities: [
+          { name: 'Berlin', population: 3.7 },
+          { name: 'Munich', population: 1.5 },
+          { population: 0.1 },
+          'not an object',
+        ],
+      },
+    });
+  });
+
+  it('include `a[]` at the end keeps the whole array; on an object it keeps no key', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['tags[]'] })).toEqual({ tags: ['a', 'b'] });
+    expect(selectPayload(doc(), { kind: 'include', keys: ['country[]'] })).toEqual({ country: {} });
+  });
+
+  it('include without the `[]` step does not reach into array elements (as Qdrant)', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['country.cities.name'] })).toEqual({ country: { cities: [] } });
+  });
+
+  it('an index step such as `a[0]` selects no element: Qdrant names elements only by `[]`', () => {
+    expect(selectPayload(doc(), { kind: 'include', keys: ['tags[0]'] })).toEqual({ tags: [] });
+    expect(selectPayload(doc(), { kind: 'exclude', keys: ['tags[0]'] })).toEqual(doc());
+  });
+
+  it('exclude `a[].b` removes b from every element, leaving the rest', () => {
+    expect(selectPayload(doc(), { kind: 'exclude', keys: ['country.cities[].name', 'matrix', 'tags'] })).toEqual({
+      country: {
+        name: 'Germany',
+        cities: [
+          { population: 3.7, sights: [{ name: 'Gate', year: 1791 }, { name: 'Tower' }] },
+          { population: 1.5, sights: [] },
+          { population: 0.1 },
+          'not an object',
+        ],
+      },
+    });
+    expect(selectPayload(doc(), { kind: 'exclude', keys: ['country.cities[].sights[].name'] })!.country).toMatchObject({
+      cities: [{ sights: [{ year: 1791 }, {}] }, { sights: [] }, { population: 0.1 }, 'not an object'],
+    });
+  });
+
+  it('exclude `a[]` empties the array; exclude without `[]` does not reach into elements', () => {
+    expect(selectPayload(doc(), { kind: 'exclude', keys: ['tags[]', 'country', 'matrix[]'] })).toEqual({ tags: [], matrix: [] });
+    expect(selectPayload(doc(), { kind: 'exclude', keys: ['country.cities.name'] })).toEqual(doc());
+  });
+
+  it('never changes the stored payload and shares no containers with it', () => {
+    const p = doc();
+    const inc = selectPayload(p, { kind: 'include', keys: ['country.cities[].sights'] })!;
+    const exc = selectPayload(p, { kind: 'exclude', keys: ['country.cities[].name'] })!;
+    expect(p).toEqual(doc());
+    ((inc.country as Payload).cities as Payload[])[0]!.name = 'changed';
+    ((exc.country as Payload).cities as Payload[])[0]!.population = 0;
+    expect(p).toEqual(doc());
+  });
+
+  it('a key named __proto__ is selected like any other key', () => {
+    const p = JSON.parse('{"__proto__": {"x": 1, "y": 2}, "z": [{"__proto__": 3}]}') as Payload;
+    const out = selectPayload(p, { kind: 'include', keys: ['__proto__.x', 'z[].__proto__'] })!;
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"x":1},"z":[{"__proto__":3}]}');
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
   });
 });
 

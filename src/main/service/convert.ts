@@ -3,17 +3,24 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
+import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
 import type { PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../shared/protocol.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
 import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
 
+/** Selector keys are JSON paths, as filter keys are (src/shared/json-path.ts). */
+function selectorKeys(keys: string[]): string[] {
+  for (const key of keys) if (parseJsonPath(key) === null) throw QuiverError.badInput(`with_payload: ${invalidPathMessage(key)}`);
+  return keys;
+}
+
 export function payloadSelector(w: WithPayload | undefined, dflt: boolean): PayloadSelector {
   if (w === undefined) return { kind: dflt ? 'all' : 'none' };
   if (typeof w === 'boolean') return { kind: w ? 'all' : 'none' };
-  if (Array.isArray(w)) return { kind: 'include', keys: w };
-  if ('include' in w) return { kind: 'include', keys: Array.isArray(w.include) ? w.include : [w.include] };
-  return { kind: 'exclude', keys: Array.isArray(w.exclude) ? w.exclude : [w.exclude] };
+  if (Array.isArray(w)) return { kind: 'include', keys: selectorKeys(w) };
+  if ('include' in w) return { kind: 'include', keys: selectorKeys(Array.isArray(w.include) ? w.include : [w.include]) };
+  return { kind: 'exclude', keys: selectorKeys(Array.isArray(w.exclude) ? w.exclude : [w.exclude]) };
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
-import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
+import { compareOrdered, missingRangeIndex, type OrderBySpec, type OrderedRecord, type WriteCondition } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
@@ -180,8 +180,14 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
   const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
   const filter = parseFilter(req.filter);
   if (req.order_by !== undefined && req.order_by !== null) {
-    if (offset !== null) throw QuiverError.badInput('Cannot use an `offset` when using `order_by`; use `order_by.start_from` instead');
-    return scrollOrdered(engine, meta, orderBySpec(req.order_by), limit, filter, req);
+    // Qdrant checks the index first, then the offset.
+    const orderBy = orderBySpec(meta, req.order_by);
+    if (offset !== null) {
+      throw QuiverError.badInput(
+        "Cannot use an `offset` when using `order_by`. The alternative for paging is to use `order_by.start_from` and a filter to exclude the IDs that you've already seen for the `order_by.start_from` value",
+      );
+    }
+    return scrollOrdered(engine, meta, orderBy, limit, filter, req);
   }
   const parts = await engine.router.fanOut<'scroll'>(meta, {
     op: 'scroll',
@@ -196,15 +202,32 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
 }
 
 
-export function orderBySpec(o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
-  if (typeof o === 'string') return { key: o, direction: 'asc', startFrom: null };
+const RANGE_TYPES: ReadonlySet<string> = new Set(['integer', 'float', 'datetime']);
+
+/**
+ * The order_by of a scroll or query, checked against the collection's indexes. `start_from` is a
+ * number or an RFC 3339 datetime; a datetime counts in epoch microseconds, the unit of a datetime
+ * key's order_value (as Qdrant), so either form may start a datetime key.
+ */
+export function orderBySpec(meta: CollectionMeta, o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
+  const key = typeof o === 'string' ? o : o.key;
+  const schema = Object.hasOwn(meta.config.payload_schema, key) ? meta.config.payload_schema[key] : undefined;
+  // An integer index made with `range: false` serves only exact matches, as in Qdrant.
+  if (schema === undefined || !RANGE_TYPES.has(schema.type) || schema.params?.range === false) throw QuiverError.badInput(missingRangeIndex(key));
+  if (typeof o === 'string') return { key, direction: 'asc', startFrom: null };
   let startFrom: number | null = null;
   if (typeof o.start_from === 'number') startFrom = o.start_from;
   else if (typeof o.start_from === 'string') {
-    startFrom = parseDatetime(o.start_from);
-    if (Number.isNaN(startFrom)) throw QuiverError.badInput(`order_by.start_from: '${o.start_from}' is neither a number nor an RFC 3339 datetime`);
+    const ms = parseDatetime(o.start_from);
+    if (Number.isNaN(ms)) throw QuiverError.badInput(`order_by.start_from: '${o.start_from}' is neither a number nor an RFC 3339 datetime`);
+    startFrom = ms * 1000;
   }
-  return { key: o.key, direction: o.direction ?? 'asc', startFrom };
+  return { key, direction: o.direction ?? 'asc', startFrom };
+}
+
+/** Each shard's first `limit` entries, merged in Qdrant's order: the first `limit` of the collection. */
+export function mergeOrdered(parts: OrderedRecord[][], direction: 'asc' | 'desc', limit: number): OrderedRecord[] {
+  return parts.flat().sort(compareOrdered(direction)).slice(0, limit);
 }
 
 /** Scroll in the order of an indexed payload value: each shard's first `limit`, merged. No next page offset (as Qdrant). */
@@ -224,7 +247,5 @@ async function scrollOrdered(
     withPayload: payloadSelector(req.with_payload, true),
     withVector: vectorSelector(withVectorOf(req), meta),
   });
-  const dir = orderBy.direction === 'asc' ? 1 : -1;
-  const merged = parts.flat().sort((a, b) => dir * (a.order_value - b.order_value) || comparePointIds(a.id, b.id));
-  return { points: merged.slice(0, limit), next_page_offset: null };
+  return { points: mergeOrdered(parts, orderBy.direction, limit), next_page_offset: null };
 }

@@ -12,7 +12,7 @@ import type { Engine } from '../engine.js';
 import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './convert.js';
 import { parseFilter } from './filter-parse.js';
 import { MAX_MMR_CANDIDATES, MAX_MMR_WORK, mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
-import { orderBySpec } from './points.js';
+import { mergeOrdered, orderBySpec } from './points.js';
 import { MAX_RESULT_WINDOW, plan, run } from './search.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
@@ -30,9 +30,31 @@ const DEFAULT_RRF_K = 2;
 type Kind =
   | { kind: 'nearest'; q: unknown; mmr: MmrParams | null }
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
-  | { kind: 'order_by'; orderBy: unknown }
+  | { kind: 'order_by'; orderBy: OrderByInput }
   | { kind: 'sample' }
   | { kind: 'none' };
+
+type OrderByInput = Parameters<typeof orderBySpec>[1];
+
+/** The query's order_by has no schema of its own (the query union is loose): its shape is checked here, as scroll's schema would. */
+function orderByShape(v: unknown): OrderByInput {
+  if (typeof v === 'string') return v;
+  const bad = (msg: string): never => {
+    throw QuiverError.badInput(`query.order_by: ${msg}`);
+  };
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return bad('expected a key or {key, direction, start_from}');
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['key', 'direction', 'start_from'].includes(k)) bad(`unknown field '${k}'`);
+  if (typeof o.key !== 'string') return bad('key must be a string');
+  if (o.direction !== undefined && o.direction !== null && o.direction !== 'asc' && o.direction !== 'desc') bad("direction must be 'asc' or 'desc'");
+  const s = o.start_from;
+  if (s !== undefined && s !== null && typeof s !== 'string' && !(typeof s === 'number' && Number.isFinite(s))) bad('start_from must be a number or an RFC 3339 datetime');
+  return {
+    key: o.key,
+    ...(o.direction === 'asc' || o.direction === 'desc' ? { direction: o.direction } : {}),
+    ...(typeof s === 'string' || typeof s === 'number' ? { start_from: s } : {}),
+  };
+}
 
 function classify(q: QueryRequest['query']): Kind {
   if (q === undefined || q === null) return { kind: 'none' };
@@ -53,7 +75,7 @@ function classify(q: QueryRequest['query']): Kind {
     }
     return { kind: 'fusion', method: 'rrf', k, weights: w as number[] | null };
   }
-  if ('order_by' in o) return { kind: 'order_by', orderBy: o.order_by };
+  if ('order_by' in o) return { kind: 'order_by', orderBy: orderByShape(o.order_by) };
   if ('sample' in o || 'random' in o) {
     if ('sample' in o && o.sample !== 'random') throw QuiverError.badInput(`Unknown sample '${String(o.sample)}', expected random`);
     return { kind: 'sample' };
@@ -212,12 +234,11 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
       return attach(engine, meta, page(kept), out);
     }
     case 'order_by': {
-      const orderBy = orderBySpec(kind.orderBy as Parameters<typeof orderBySpec>[0]);
+      const orderBy = orderBySpec(meta, kind.orderBy);
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
       const parts = await engine.router.fanOut<'scrollOrdered'>(meta, { op: 'scrollOrdered', orderBy, limit: limit + offset, filter: scoped, withPayload, withVector });
-      const dir = orderBy.direction === 'asc' ? 1 : -1;
-      const merged = parts.flat().sort((a, b) => dir * (a.order_value - b.order_value) || comparePointIds(a.id, b.id));
-      return page(merged.map((r) => asScored(r, r.order_value)));
+      // Qdrant scores every entry 1 and orders by order_value, which each point carries.
+      return page(mergeOrdered(parts, orderBy.direction, limit + offset).map((r) => asScored(r, 1)));
     }
     case 'sample': {
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });

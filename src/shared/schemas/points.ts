@@ -84,8 +84,8 @@ export const OrderBy = Type.Union([
   Type.String(),
   Type.Object({
     key: Type.String(),
-    direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc')])),
-    start_from: Type.Optional(Type.Union([Type.Number(), Type.String()])),
+    direction: Type.Optional(Type.Union([Type.Literal('asc'), Type.Literal('desc'), Type.Null()])),
+    start_from: Type.Optional(Type.Union([Type.Number(), Type.String(), Type.Null()])),
   }),
 ]);
 

@@ -1,41 +1,73 @@
 // Projection of payloads and vectors by the request's selectors (with_payload, with_vector).
 
 import { float32ArrayToNumbers } from '../../shared/float.js';
-import { getOwn, setOwn } from '../../shared/json.js';
+import { setOwn } from '../../shared/json.js';
 import type { SparseVec } from '../../shared/protocol.js';
+import { parsePath } from './filter-eval.js';
 import { DEFAULT_VECTOR, type SparseVector, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
 
-function getPath(obj: Payload, path: string[]): JsonValue | undefined {
-  let cur: JsonValue | undefined = obj;
-  for (const part of path) {
-    if (cur === null || typeof cur !== 'object' || Array.isArray(cur)) return undefined;
-    cur = getOwn(cur, part);
-  }
-  return cur;
+/** One step of a selector path: a key, an array index (`[n]`), or every element (`[]`, as WILDCARD). */
+type Step = string | number;
+const WILDCARD = -1;
+
+function selectorPath(key: string): Step[] {
+  // The main thread refused keys that are not paths; parsePath reads anything else as one key.
+  return parsePath(key).map((item) => ('key' in item ? item.key : 'index' in item ? item.index : WILDCARD));
 }
 
-function setPath(obj: Payload, path: string[], value: JsonValue): void {
-  let cur: Payload = obj;
-  for (let i = 0; i < path.length - 1; i++) {
-    const part = path[i]!;
-    const next = getOwn(cur, part);
-    if (next === undefined || next === null || typeof next !== 'object' || Array.isArray(next)) {
-      const fresh: Payload = {};
-      setOwn(cur, part, fresh);
-      cur = fresh;
-    } else {
-      cur = next;
+// A request's selector is read once per returned point: parse its paths once.
+const parsed = new WeakMap<PayloadSelector, Step[][]>();
+
+function patternsOf(sel: PayloadSelector & { keys: string[] }): Step[][] {
+  let p = parsed.get(sel);
+  if (p === undefined) {
+    p = sel.keys.map(selectorPath);
+    parsed.set(sel, p);
+  }
+  return p;
+}
+
+/**
+ * Qdrant's payload selection: walk the payload, naming each node by its path of keys, with
+ * WILDCARD for every array element (never an index, so `a[0]` in a selector matches no element).
+ * A node is kept when `keep(path)`; a kept object or array is walked further, a kept scalar is
+ * copied whole. So an object whose selected keys are all missing stays as `{}`, and an array
+ * whose elements are all dropped as `[]`.
+ */
+function filterTree(payload: Payload, keep: (path: readonly Step[]) => boolean): Payload {
+  const path: Step[] = [];
+  const walk = (v: JsonValue): JsonValue => {
+    if (v === null || typeof v !== 'object') return v;
+    if (!Array.isArray(v)) return walkObject(v);
+    const out: JsonValue[] = [];
+    path.push(WILDCARD);
+    // Every element has the same path: one test decides for all of them.
+    if (keep(path)) for (const e of v) out.push(walk(e));
+    path.pop();
+    return out;
+  };
+  const walkObject = (o: Payload): Payload => {
+    const out: Payload = {};
+    for (const key of Object.keys(o)) {
+      path.push(key);
+      if (keep(path)) setOwn(out, key, walk(o[key]!));
+      path.pop();
     }
-  }
-  setOwn(cur, path[path.length - 1]!, value);
+    return out;
+  };
+  return walkObject(payload);
 }
 
-function deletePath(obj: Payload, path: string[]): void {
-  const parent = path.length === 1 ? obj : getPath(obj, path.slice(0, -1));
-  const last = path[path.length - 1]!;
-  if (parent !== null && parent !== undefined && typeof parent === 'object' && !Array.isArray(parent) && Object.hasOwn(parent, last)) {
-    delete parent[last];
-  }
+/** Include: the path and the pattern agree on every step both have (either may be the longer). */
+function included(path: readonly Step[], pattern: readonly Step[]): boolean {
+  const n = Math.min(path.length, pattern.length);
+  for (let i = 0; i < n; i++) if (path[i] !== pattern[i]) return false;
+  return true;
+}
+
+/** Exclude: the pattern is a prefix of the path. */
+function excluded(path: readonly Step[], pattern: readonly Step[]): boolean {
+  return pattern.length <= path.length && included(path, pattern);
 }
 
 export function selectPayload(payload: Payload | null, sel: PayloadSelector): Payload | undefined {
@@ -45,20 +77,14 @@ export function selectPayload(payload: Payload | null, sel: PayloadSelector): Pa
     case 'all':
       return payload ?? {};
     case 'include': {
-      const out: Payload = {};
-      if (payload === null) return out;
-      for (const key of sel.keys) {
-        const path = key.split('.');
-        const v = getPath(payload, path);
-        if (v !== undefined) setPath(out, path, v);
-      }
-      return out;
+      if (payload === null) return {};
+      const patterns = patternsOf(sel);
+      return filterTree(payload, (path) => patterns.some((p) => included(path, p)));
     }
     case 'exclude': {
       if (payload === null) return {};
-      const out = structuredClone(payload);
-      for (const key of sel.keys) deletePath(out, key.split('.'));
-      return out;
+      const patterns = patternsOf(sel);
+      return filterTree(payload, (path) => !patterns.some((p) => excluded(path, p)));
     }
   }
 }

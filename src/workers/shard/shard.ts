@@ -9,7 +9,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UNCONDITIONAL, compareFacetValues, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, compareFacetValues, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -705,8 +705,10 @@ export class Shard {
   }
 
   /**
-   * Up to `limit` points in the order of an indexed numeric or datetime key, from `startFrom`
-   * (inclusive) on. A point with several values appears once per value, as in Qdrant.
+   * Up to `limit` entries in the order of an indexed numeric or datetime key, from `startFrom`
+   * (inclusive) on, as Qdrant: a point with several values appears once per distinct value, with
+   * that value as order_value; ties by point id (see compareOrdered). A datetime index holds
+   * milliseconds; its order_value (and startFrom) is in microseconds, as Qdrant's.
    */
   scrollOrdered(
     order: OrderBySpec,
@@ -716,22 +718,29 @@ export class Shard {
     withVector: VectorSelector,
   ): OrderedRecord[] {
     const index = this.#indexes.get(order.key);
-    if (!(index instanceof RangeIndex)) {
-      throw QuiverError.badInput(`No range index for \`order_by\` key \`${order.key}\`. Please create one to use \`order_by\`.`);
-    }
+    if (!(index instanceof RangeIndex)) throw QuiverError.badInput(missingRangeIndex(order.key));
+    const scale = index.schema.type === 'datetime' ? 1000 : 1;
     const { values, slots } = index.column();
     const pred = this.#predicate(filter);
-    const out: OrderedRecord[] = [];
-    const take = (i: number): void => {
+    const hits: { slot: number; value: number }[] = [];
+    const asc = order.direction === 'asc';
+    const start = order.startFrom === null ? null : order.startFrom / scale;
+    let i = asc ? (start === null ? 0 : index.lowerBound(start)) : (start === null ? values.length : index.lowerBound(start, true)) - 1;
+    const step = asc ? 1 : -1;
+    // The column orders ties by slot, not by point id: take the whole run of the value at the
+    // limit, so that sorting by id below picks the right ones.
+    for (; i >= 0 && i < values.length; i += step) {
+      const value = values[i]!;
       const slot = slots[i]!;
-      if (pred === null || pred(slot)) out.push({ ...this.#record(slot, withPayload, withVector), order_value: values[i]! });
-    };
-    if (order.direction === 'asc') {
-      for (let i = order.startFrom === null ? 0 : index.lowerBound(order.startFrom); i < values.length && out.length < limit; i++) take(i);
-    } else {
-      for (let i = (order.startFrom === null ? values.length : index.lowerBound(order.startFrom, true)) - 1; i >= 0 && out.length < limit; i--) take(i);
+      if (hits.length >= limit && value !== hits[hits.length - 1]!.value) break;
+      // The same value twice in one point's array (adjacent in the column) counts once.
+      const prev = i - step >= 0 && i - step < values.length ? i - step : -1;
+      if (prev !== -1 && values[prev] === value && slots[prev] === slot) continue;
+      if (pred === null || pred(slot)) hits.push({ slot, value });
     }
-    return out;
+    const dir = asc ? 1 : -1;
+    hits.sort((a, b) => dir * (a.value - b.value || comparePointIds(this.#ids.idOf(a.slot)!, this.#ids.idOf(b.slot)!)));
+    return hits.slice(0, limit).map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value * scale }));
   }
 
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
