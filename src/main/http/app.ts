@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { nestedDeeperThan } from '../../shared/json.js';
-import type { Config } from '../config.js';
+import { accessLogEnabled, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
@@ -30,6 +30,22 @@ declare module 'fastify' {
     /** performance.now() at arrival, for the envelope's `time`. */
     t0: number;
   }
+}
+
+/**
+ * The fields of a REST access line (pino adds `reqId`). Only the route template is logged, never
+ * the query string or a body; an unmatched request logs its path so a 404 can be traced.
+ */
+export function accessLine(method: string, route: string | undefined, url: string, status: number, seconds: number, params: unknown): Record<string, unknown> {
+  const collection = typeof params === 'object' && params !== null && 'collection_name' in params ? params.collection_name : undefined;
+  return {
+    method,
+    route: route ?? null,
+    ...(route === undefined ? { path: url.split('?')[0] } : {}),
+    status,
+    ms: Math.round(seconds * 1e6) / 1e3,
+    ...(typeof collection === 'string' ? { collection } : {}),
+  };
 }
 
 /** serde_json's recursion limit, which bounds the bodies Qdrant accepts. */
@@ -81,8 +97,14 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     req.t0 = performance.now();
     if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
   });
+  // The access log replaces fastify's two request lines with one compact line written here; the
+  // decision to write it is taken once, so with it off (or the level above info) it costs nothing.
+  const accessLog = accessLogEnabled(config);
   app.addHook('onResponse', async (req, reply) => {
-    metrics.rest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, (performance.now() - (req.t0 || performance.now())) / 1000);
+    const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
+    const route = req.routeOptions.url;
+    metrics.rest(req.method, route ?? 'unmatched', reply.statusCode, seconds);
+    if (accessLog) req.log.info(accessLine(req.method, route, req.url, reply.statusCode, seconds, req.params), 'access');
   });
   // Before any route is registered: its onRoute hook gives each route its rule.
   installAuth(app, auth);
