@@ -18,6 +18,7 @@ import type { AuthService } from '../auth/service.js';
 import { failure, toFailure } from './envelope.js';
 import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { payloadRoutes } from './routes/payload.js';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
   await app.register(authRoutes, { auth });
