@@ -98,6 +98,8 @@ const enc = encodeURIComponent;
 
 /** Runs an action, showing its failure (and what to do about a 401/403) in the message bar. */
 async function attempt(what: string, action: () => Promise<void>): Promise<void> {
+  // Each action starts with a clear bar, so what it shows is its own outcome.
+  clearMessage();
   try {
     await action();
   } catch (err) {
@@ -281,7 +283,6 @@ async function scroll(from: PointId | null, page: number): Promise<void> {
   $('points-table').querySelector('tbody')?.replaceChildren(...rows);
   $<HTMLButtonElement>('points-next').disabled = res.next_page_offset === null;
   $('points-page').textContent = `${name}: page ${page}, ${res.points.length} point${res.points.length === 1 ? '' : 's'}${res.next_page_offset === null ? ' (last page)' : ''}`;
-  clearMessage();
 }
 
 async function upsertPoints(): Promise<void> {
@@ -290,6 +291,7 @@ async function upsertPoints(): Promise<void> {
   if (value === undefined) throw new Error('enter a JSON array of points');
   const points = Array.isArray(value) ? value : (value as { points?: unknown }).points;
   await data('PUT', `/collections/${enc(name)}/points?wait=true`, { points });
+  $<HTMLTextAreaElement>('points-upsert').value = '';
   show('ok', `Upserted ${Array.isArray(points) ? points.length : 0} point(s) into ${name}.`);
   await scroll(null, 1);
   await refreshCollections();
@@ -398,6 +400,7 @@ const TABS = ['collections', 'points', 'query', 'access'] as const;
 type Tab = (typeof TABS)[number];
 
 function openTab(tab: Tab, collection?: string): void {
+  clearMessage();
   for (const t of TABS) {
     $(`tab-${t}`).hidden = t !== tab;
     document.querySelector(`nav button[data-tab="${t}"]`)?.classList.toggle('active', t === tab);
