@@ -79,10 +79,15 @@ function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBase
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
-          onReceiveMessage: (message: unknown, pass) => {
-            if (accessLog && typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
-            pass(message);
-          },
+          // Only the access log looks at the message (for its collection name).
+          ...(accessLog
+            ? {
+                onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
+                  if (typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
+                  pass(message);
+                },
+              }
+            : {}),
           onReceiveMetadata: (metadata, accept) => {
             admit(engine, auth, method.path, metadata).then(
               () => accept(metadata),
