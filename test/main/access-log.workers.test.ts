@@ -96,6 +96,11 @@ describe('access log on (the default)', () => {
     }
   });
 
+  it('a malformed URL, answered before routing, is logged too', async () => {
+    expect((await call(server.url, 'GET', '/collections/%zz', undefined, apiKeyHeader(key))).status).toBe(400);
+    expect(await lineFor(server, (r) => r.path === '/collections/%zz')).toMatchObject({ method: 'GET', route: null, status: 400, level: 30 });
+  });
+
   it('a refused request (401) is logged with its status', async () => {
     expect((await call(server.url, 'GET', '/collections', undefined, apiKeyHeader('wrong-key'))).status).toBe(401);
     expect(await lineFor(server, (r) => r.status === 401 && r.route === '/collections')).toMatchObject({ method: 'GET', level: 30 });

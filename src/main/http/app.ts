@@ -53,6 +53,9 @@ export function accessLine(method: string, route: string | undefined, url: strin
 export const MAX_JSON_DEPTH = 128;
 
 export async function buildApp(config: Config, engine: Engine, auth: AuthService, metrics: Metrics): Promise<FastifyInstance> {
+  // The access log replaces fastify's two request lines with one compact line (onResponse below);
+  // the decision to write it is taken once, so with it off (or the level above info) it costs nothing.
+  const accessLog = accessLogEnabled(config);
   const app = Fastify({
     logger: {
       level: config.log_level,
@@ -63,9 +66,11 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     bodyLimit: Math.floor(config.body_limit_mb * 1024 * 1024),
     // Collection names run to 255 characters (percent-encoded, up to three times that).
     routerOptions: { maxParamLength: 1024 },
-    frameworkErrors: (err, _req, reply) => {
+    frameworkErrors: (err, req, reply) => {
       void reply.raw.writeHead(400, { 'content-type': 'application/json' });
       reply.raw.end(JSON.stringify(failure(`Bad request: ${err.message}`, performance.now())));
+      // Answered before routing, so the onResponse hook below never sees it.
+      if (accessLog) req.log.info(accessLine(req.method, undefined, req.url, 400, 0, undefined), 'access');
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -98,9 +103,6 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     req.t0 = performance.now();
     if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
   });
-  // The access log replaces fastify's two request lines with one compact line written here; the
-  // decision to write it is taken once, so with it off (or the level above info) it costs nothing.
-  const accessLog = accessLogEnabled(config);
   app.addHook('onResponse', async (req, reply) => {
     const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
     const route = req.routeOptions.url;
