@@ -106,9 +106,8 @@ async function attempt(what: string, action: () => Promise<void>): Promise<void>
     if (err instanceof ApiError && err.status === 401) {
       show('error', `${what}: ${err.message}. This server has auth enabled: sign in with an API key or the admin password.`);
       $('cred-value').focus();
-    } else if (err instanceof ApiError && err.status === 403) {
-      show('error', `${what}: ${err.message}. The current credential lacks the permission.`);
     } else {
+      // Other refusals (403 included) carry the server's own explanation.
       show('error', `${what}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
