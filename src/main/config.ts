@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object(
     jwt_ttl_seconds: Type.Integer({ minimum: 1 }),
     jwt_secret: Type.Optional(Type.String({ minLength: 1 })),
     admin_password: Type.Optional(Type.String({ minLength: 1 })),
+    /** One info line per REST request and gRPC call (method, route, status, duration, collection, request id). */
+    access_log: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -37,7 +39,7 @@ export interface Config extends FileConfig {
   workers: number;
 }
 
-const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'number' }> = {
+const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'number' | 'bool' }> = {
   SERVICE_HOST: { key: 'host', kind: 'string' },
   SERVICE_REST_PORT: { key: 'rest_port', kind: 'int' },
   SERVICE_GRPC_PORT: { key: 'grpc_port', kind: 'int' },
@@ -49,7 +51,11 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_JWT_TTL_SECONDS: { key: 'jwt_ttl_seconds', kind: 'int' },
   SERVICE_JWT_SECRET: { key: 'jwt_secret', kind: 'string' },
   SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },
+  SERVICE_ACCESS_LOG: { key: 'access_log', kind: 'bool' },
 };
+
+/** The spellings a boolean variable takes; anything else stops start-up. */
+const BOOL: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, on: true, off: false };
 
 export class ConfigError extends Error {}
 
@@ -81,6 +87,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (raw === undefined || raw === '') continue;
     if (kind === 'string') {
       merged[key] = raw;
+    } else if (kind === 'bool') {
+      const b = Object.hasOwn(BOOL, raw.toLowerCase()) ? BOOL[raw.toLowerCase()] : undefined;
+      if (b === undefined) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a boolean (true, false, 1, 0, on, off)`);
+      merged[key] = b;
     } else {
       const n = Number(raw);
       if (!Number.isFinite(n) || (kind === 'int' && !Number.isInteger(n))) {
@@ -99,4 +109,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const cfg = merged as FileConfig;
   return { ...cfg, data_dir: resolve(cfg.data_dir), workers: cfg.shards === 0 ? availableParallelism() : cfg.shards };
+}
+
+/** Whether access lines are written: switched on, and the log level lets info lines through. */
+export function accessLogEnabled(config: Pick<Config, 'access_log' | 'log_level'>): boolean {
+  return config.access_log && (config.log_level === 'info' || config.log_level === 'debug' || config.log_level === 'trace');
 }

@@ -84,9 +84,9 @@ export class QuiverError extends Error {
     this.code = code;
   }
 
-  /** 4xx are the caller's doing and log at info; 5xx are ours and log at error. */
+  /** 4xx are the caller's doing and log at info; 5xx are ours and log at error, but for 501, an expected answer. */
   get logLevel(): 'info' | 'error' {
-    return HTTP_STATUS[this.code] >= 500 ? 'error' : 'info';
+    return HTTP_STATUS[this.code] >= 500 && this.code !== 'NotImplemented' ? 'error' : 'info';
   }
 
   toWire(): WireError {

@@ -89,6 +89,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
   if (f !== undefined) return f;
   // The API description is public, like the health checks: it tells nothing about the data.
   if (m === 'GET' && (url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/'))) return 'public';
+  // The dashboard's static files: public, they hold no data (the page asks for a credential).
+  if (m === 'GET' && (url === '/dashboard' || url.startsWith('/dashboard/'))) return 'public';
   if (!url.startsWith('/collections') && !url.startsWith('/aliases')) return 'unclassified';
   if (m === 'GET') return 'read';
   // read: retrieve, count, search, query, scroll, recommend, discover, facet (and their batch/groups forms)
@@ -160,6 +162,7 @@ function sample(method: string, url: string): Sample {
   };
   const k = known[key];
   if (k !== undefined) return k();
+  if (url === '/dashboard' || url.startsWith('/dashboard/')) return { path: url, expect: 200 };
   if (url === '/openapi.json' || url === '/docs' || url.startsWith('/docs/')) {
     return { path: url.replace('*', 'index.html'), ...(url === '/docs' ? {} : { expect: 200 }) };
   }

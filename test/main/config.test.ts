@@ -84,6 +84,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_JWT_TTL_SECONDS: '60',
       SERVICE_JWT_SECRET: 's3cret',
       SERVICE_ADMIN_PASSWORD: 'hunter2',
+      SERVICE_ACCESS_LOG: 'off',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -97,6 +98,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       jwt_ttl_seconds: 60,
       jwt_secret: 's3cret',
       admin_password: 'hunter2',
+      access_log: false,
       workers: 3,
     });
   });
@@ -192,8 +194,20 @@ describe('loadConfig: bad values name the variable', () => {
     ['SERVICE_GRPC_MAX_MESSAGE_MB', '4096', /2047/],
     ['SERVICE_JWT_TTL_SECONDS', '0', />= 1/],
     ['SERVICE_JWT_TTL_SECONDS', 'Infinity', /integer/],
+    ['SERVICE_ACCESS_LOG', 'maybe', /not a boolean/],
+    ['SERVICE_ACCESS_LOG', 'yes please', /not a boolean/],
   ])('%s=%s', (name, value, detail) => {
     bad({ [name]: value }, new RegExp(name), detail);
+  });
+
+  it('SERVICE_ACCESS_LOG takes true/false, 1/0, on/off in any case; the access log is on by default', () => {
+    expect(loadConfig({}).access_log).toBe(true);
+    for (const v of ['true', '1', 'on', 'ON', 'True']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(true);
+    for (const v of ['false', '0', 'off', 'OFF', 'False']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(false);
+  });
+
+  it('access_log in a file must be a boolean', () => {
+    bad({ SERVICE_CONFIG: file({ access_log: 'no' }) }, /access_log/);
   });
 
   it('accepts every documented log level', () => {

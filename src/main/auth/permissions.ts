@@ -49,6 +49,13 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /docs/static/index.html': 'public',
   'GET /docs/static/swagger-initializer.js': 'public',
 
+  // the web dashboard's static files, each by its exact route (never a prefix): they hold no data,
+  // the page asks for a credential and sends it with every API call it makes
+  'GET /dashboard': 'public',
+  'GET /dashboard/': 'public',
+  'GET /dashboard/style.css': 'public',
+  'GET /dashboard/app.js': 'public',
+
   // authentication (spec 4.1-4.6, DESIGN.md section 3)
   'POST /auth/login': 'public',
   'POST /auth/admin': 'admin_bootstrap',

@@ -11,7 +11,7 @@ import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { forbidden } from '../auth/context.js';
 import { grpcAccess } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
-import { PROJECT_ROOT, type Config } from '../config.js';
+import { accessLogEnabled, PROJECT_ROOT, type Config } from '../config.js';
 import type { Engine } from '../engine.js';
 import type { Metrics } from '../metrics.js';
 import { collectionHandlers } from './collections.js';
@@ -59,13 +59,35 @@ async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: str
 }
 
 /** Admits each call (see admit) and records every call's final status in the metrics. */
-function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger, metrics: Metrics): grpc.ServerInterceptor {
+function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger, metrics: Metrics, accessLog: boolean): grpc.ServerInterceptor {
+  let nextId = 0;
   return (method, call) => {
     const t0 = performance.now();
-    const record = (code: grpc.status): void => metrics.grpc(method.path, grpc.status[code] ?? String(code), (performance.now() - t0) / 1000);
+    let collection: unknown;
+    const record = (code: grpc.status): void => {
+      const seconds = (performance.now() - t0) / 1000;
+      const name = grpc.status[code] ?? String(code);
+      metrics.grpc(method.path, name, seconds);
+      // The REST access line's fields: the method path is the route, the gRPC code the status.
+      if (accessLog) {
+        log.info(
+          { reqId: `grpc-${++nextId}`, method: 'gRPC', route: method.path, status: name, ms: Math.round(seconds * 1e6) / 1e3, ...(typeof collection === 'string' ? { collection } : {}) },
+          'access',
+        );
+      }
+    };
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
+          // Only the access log looks at the message (for its collection name).
+          ...(accessLog
+            ? {
+                onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
+                  if (typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
+                  pass(message);
+                },
+              }
+            : {}),
           onReceiveMetadata: (metadata, accept) => {
             admit(engine, auth, method.path, metadata).then(
               () => accept(metadata),
@@ -103,7 +125,7 @@ export async function startGrpcServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxBytes,
     'grpc.max_send_message_length': maxBytes,
-    interceptors: [gate(engine, auth, log, metrics)],
+    interceptors: [gate(engine, auth, log, metrics, accessLogEnabled(config))],
   });
   const ctx: GrpcContext = { engine, log };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));

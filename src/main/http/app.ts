@@ -9,7 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { nestedDeeperThan } from '../../shared/json.js';
-import type { Config } from '../config.js';
+import { accessLogEnabled, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
@@ -19,6 +19,7 @@ import { failure, toFailure } from './envelope.js';
 import { installRouteDocs, TAGS } from './route-docs.js';
 import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { payloadRoutes } from './routes/payload.js';
@@ -33,10 +34,29 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The fields of a REST access line (pino adds `reqId`). Only the route template is logged, never
+ * the query string or a body; an unmatched request logs its path so a 404 can be traced.
+ */
+export function accessLine(method: string, route: string | undefined, url: string, status: number, seconds: number, params: unknown): Record<string, unknown> {
+  const collection = typeof params === 'object' && params !== null && 'collection_name' in params ? params.collection_name : undefined;
+  return {
+    method,
+    route: route ?? null,
+    ...(route === undefined ? { path: url.split('?')[0] } : {}),
+    status,
+    ms: Math.round(seconds * 1e6) / 1e3,
+    ...(typeof collection === 'string' ? { collection } : {}),
+  };
+}
+
 /** serde_json's recursion limit, which bounds the bodies Qdrant accepts. */
 export const MAX_JSON_DEPTH = 128;
 
 export async function buildApp(config: Config, engine: Engine, auth: AuthService, metrics: Metrics): Promise<FastifyInstance> {
+  // The access log replaces fastify's two request lines with one compact line (onResponse below);
+  // the decision to write it is taken once, so with it off (or the level above info) it costs nothing.
+  const accessLog = accessLogEnabled(config);
   const app = Fastify({
     logger: {
       level: config.log_level,
@@ -47,9 +67,11 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     bodyLimit: Math.floor(config.body_limit_mb * 1024 * 1024),
     // Collection names run to 255 characters (percent-encoded, up to three times that).
     routerOptions: { maxParamLength: 1024 },
-    frameworkErrors: (err, _req, reply) => {
+    frameworkErrors: (err, req, reply) => {
       void reply.raw.writeHead(400, { 'content-type': 'application/json' });
       reply.raw.end(JSON.stringify(failure(`Bad request: ${err.message}`, performance.now())));
+      // Answered before routing, so the onResponse hook below never sees it.
+      if (accessLog) req.log.info(accessLine(req.method, undefined, req.url, 400, 0, undefined), 'access');
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -86,7 +108,10 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
   });
   app.addHook('onResponse', async (req, reply) => {
-    metrics.rest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, (performance.now() - (req.t0 || performance.now())) / 1000);
+    const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
+    const route = req.routeOptions.url;
+    metrics.rest(req.method, route ?? 'unmatched', reply.statusCode, seconds);
+    if (accessLog) req.log.info(accessLine(req.method, route, req.url, reply.statusCode, seconds, req.params), 'access');
   });
   // Before any route is registered: their onRoute hooks give each route its rule and its docs.
   installAuth(app, auth);
@@ -116,6 +141,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
   await app.register(authRoutes, { auth });

@@ -62,7 +62,7 @@ export function describeValidation(issues: readonly SchemaIssue[], part: string)
 export function toFailure(err: unknown): { status: number; message: string; internal: boolean } {
   if (err instanceof QuiverError) {
     const status = HTTP_STATUS[err.code];
-    return { status, message: err.message, internal: status >= 500 };
+    return { status, message: err.message, internal: err.logLevel === 'error' };
   }
   if (err === null || typeof err !== 'object') {
     return { status: 500, message: `Service internal error: ${String(err)}`, internal: true };
