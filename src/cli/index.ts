@@ -5,12 +5,14 @@
 
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { QuiverClient, QuiverClientError } from '../client/index.js';
-import { loadConfig, type FileConfig } from '../main/config.js';
-import { QUIVER_VERSION } from '../main/version.js';
-import { runBackup, runRestore } from './backup.js';
+import { createRequire } from 'node:module';
+import type { FileConfig } from '../main/config.js';
 import { CliError, withRetry } from './common.js';
-import { runExport } from './export.js';
-import { runImport } from './import.js';
+
+// Each command loads what it needs when it runs (the server's modules, LMDB, the CSV parser):
+// a CLI that answers --help or lists collections should start in a blink.
+// dist/src/cli/index.js -> package.json
+const VERSION = (createRequire(import.meta.url)('../../../package.json') as { version: string }).version;
 
 const say = (s: string): void => void process.stderr.write(`${s}\n`);
 const print = (v: unknown): void => void process.stdout.write(`${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}\n`);
@@ -24,7 +26,7 @@ function int(name: string): (v: string) => number {
 
 const program = new Command('quiver')
   .description("Quiver: a vector database server speaking Qdrant's API, and the tools around it")
-  .version(QUIVER_VERSION)
+  .version(VERSION)
   .addOption(new Option('--url <url>', 'REST URL of the server').env('QUIVER_URL').default('http://127.0.0.1:6573'))
   .addOption(new Option('--api-key <key>', 'API key or admin JWT (sent as the api-key header)').env('QUIVER_API_KEY'))
   .showHelpAfterError()
@@ -86,7 +88,7 @@ program
     if (o.logLevel !== undefined) overrides.log_level = o.logLevel;
     const env = o.config === undefined ? process.env : { ...process.env, SERVICE_CONFIG: o.config };
     // Loaded here only: the other commands need none of the server's modules.
-    const { runServer } = await import('../main/run.js');
+    const [{ runServer }, { loadConfig }] = await Promise.all([import('../main/run.js'), import('../main/config.js')]);
     // loadConfig validates the merged values, so a bad flag is reported like a bad variable.
     await runServer(() => loadConfig(env, overrides as Partial<FileConfig>, flags));
   });
@@ -104,6 +106,7 @@ program
   .option('--restart', 'ignore saved resume state and start from the first line')
   .action(
     act(async (file: string, o: { collection: string; format?: string; batchSize: number; create?: boolean; distance: string; state?: string; restart?: boolean }, cmd: Command) => {
+      const { runImport } = await import('./import.js');
       await runImport(
         client(cmd),
         file,
@@ -130,6 +133,7 @@ program
   .option('--batch-size <n>', 'points per scroll page', int('--batch-size'), 256)
   .action(
     act(async (file: string | undefined, o: { collection: string; format?: string; batchSize: number }, cmd: Command) => {
+      const { runExport } = await import('./export.js');
       await runExport(client(cmd), file, { collection: o.collection, batchSize: o.batchSize, ...(o.format === undefined ? {} : { format: o.format }) }, say);
     }),
   );
@@ -139,7 +143,7 @@ program
   .description("copy a data dir's database consistently, while its server runs, into one file")
   .argument('<data-dir>', 'the server data dir (SERVICE_DATA_DIR)')
   .argument('<file>', 'backup file to write')
-  .action(act(async (dataDir: string, file: string) => runBackup(dataDir, file, say)));
+  .action(act(async (dataDir: string, file: string) => (await import('./backup.js')).runBackup(dataDir, file, say)));
 
 program
   .command('restore')
@@ -147,7 +151,7 @@ program
   .argument('<file>', 'backup file written by quiver backup')
   .argument('<data-dir>', 'data dir to create')
   .option('--force', "replace a non-empty data dir's contents")
-  .action(act(async (file: string, dataDir: string, o: { force?: boolean }) => runRestore(file, dataDir, o.force === true, say)));
+  .action(act(async (file: string, dataDir: string, o: { force?: boolean }) => (await import('./backup.js')).runRestore(file, dataDir, o.force === true, say)));
 
 program
   .command('collections')
