@@ -7,7 +7,7 @@
 // is in it. The HNSW graphs are not copied: a running server's saved graphs do not match its
 // live data, so the restored server rebuilds them from the points at its first start.
 
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, copyFileSync } from 'node:fs';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { open } from 'lmdb';
 import { lockHolder } from '../main/data-lock.js';
@@ -34,10 +34,24 @@ export async function runBackup(dataDirArg: string, fileArg: string, log: (s: st
   log(`backed up ${dataDirArg} to ${fileArg} (${statSync(file).size} bytes, ${Math.round(performance.now() - t0)} ms); HNSW graphs are rebuilt at the first start after a restore`);
 }
 
+/** LMDB's meta page (page 0) holds MDB_MAGIC 0xBEEFC0DE after lmdb-js's 24-byte page header. */
+function hasLmdbMagic(file: string): boolean {
+  const head = Buffer.alloc(32);
+  const fd = openSync(file, 'r');
+  try {
+    if (readSync(fd, head, 0, head.length, 0) < head.length) return false;
+  } finally {
+    closeSync(fd);
+  }
+  return head.readUInt32LE(24) === 0xbeefc0de;
+}
+
 export async function runRestore(fileArg: string, dataDirArg: string, force: boolean, log: (s: string) => void): Promise<void> {
   const file = resolve(fileArg);
   if (!existsSync(file)) throw new CliError(`${fileArg}: no such file`);
   // The file must be an LMDB environment holding Quiver's databases before anything is replaced.
+  // LMDB is handed only files with its meta-page magic: it may abort the process on others.
+  if (!hasLmdbMagic(file)) throw new CliError(`${fileArg} is not a Quiver backup (not an LMDB file)`);
   try {
     const env = open({ path: file, readOnly: true, maxDbs: 16 });
     try {
