@@ -32,11 +32,11 @@ describe('data dir lock', () => {
   });
 
   it('says how to build when npm start finds no build', () => {
-    // config/start.mjs in a copy of the project without dist/.
+    // npm start's prestart check, in a copy of the project without dist/.
     const root = mkdtempSync(join(tmpdir(), 'quiver-nobuild-'));
     dirs.push(root);
     cpSync(join(import.meta.dirname, '..', '..', 'config'), join(root, 'config'), { recursive: true });
-    const r = spawnSync(process.execPath, [join(root, 'config', 'start.mjs')], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(root, 'config', 'check-build.mjs')], { encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('quiver: no build in dist/; run `npm run build` (or `npm install`, which builds), then `npm start`\n');
   });

@@ -1,13 +1,12 @@
-// `npm start`: runs the compiled server. It never compiles (install's `prepare` did); without a
+// npm's `prestart` hook: `npm start` never compiles (install's `prepare` did), but without a
 // build it says how to make one instead of failing on a missing module.
 
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 const entry = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'src', 'main', 'index.js');
 if (!existsSync(entry)) {
   process.stderr.write('quiver: no build in dist/; run `npm run build` (or `npm install`, which builds), then `npm start`\n');
   process.exit(1);
 }
-await import(pathToFileURL(entry).href);
