@@ -11,7 +11,6 @@
 // resume exactly after the last acknowledged record.
 
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify/sync';
 import type { VectorStruct } from '../shared/schemas/points.js';
@@ -63,16 +62,30 @@ export function toPoint(v: unknown, where: string): PointLine {
   return { id, vector: vector as VectorValue, ...(isRecord(payload) ? { payload: payload as Payload } : {}) };
 }
 
+/** The lines of a file from byte `offset` on, each with its byte range (line break included). */
+async function* lines(file: string, offset: number): AsyncGenerator<{ text: string; start: number; end: number }> {
+  // Split on the bytes, not on decoded text, so offsets stay exact whatever the line breaks
+  // (LF or CRLF) and the characters (UTF-8 sequences never contain the byte 0x0a).
+  let pos = offset;
+  let rest: Buffer = Buffer.alloc(0);
+  for await (const chunk of createReadStream(file, { start: offset }) as AsyncIterable<Buffer>) {
+    let buf = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
+    let nl: number;
+    while ((nl = buf.indexOf(0x0a)) !== -1) {
+      yield { text: buf.subarray(0, nl).toString('utf8'), start: pos, end: pos + nl + 1 };
+      pos += nl + 1;
+      buf = buf.subarray(nl + 1);
+    }
+    rest = Buffer.from(buf);
+  }
+  if (rest.length > 0) yield { text: rest.toString('utf8'), start: pos, end: pos + rest.length };
+}
+
 /** The records of a JSONL file from byte `offset` (a record boundary) on; `firstLine` is that record's line number. */
 async function* jsonlRecords(file: string, offset: number, firstLine: number): AsyncGenerator<SourceRecord> {
-  // readline drops the line break, so the byte count adds it back: '\n', or '\r\n' where the line ended with '\r'.
-  const rl = createInterface({ input: createReadStream(file, { start: offset }), crlfDelay: Infinity });
-  let pos = offset;
   let line = firstLine - 1;
-  for await (const text of rl) {
+  for await (const { text, start, end } of lines(file, offset)) {
     line++;
-    const start = pos;
-    pos += Buffer.byteLength(text) + 1;
     if (text.trim() === '') continue;
     let value: unknown;
     try {
@@ -80,7 +93,7 @@ async function* jsonlRecords(file: string, offset: number, firstLine: number): A
     } catch (e) {
       throw new BadRecordError(`${file}:${line}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
     }
-    yield { point: toPoint(value, `${file}:${line}`), line, start, end: pos };
+    yield { point: toPoint(value, `${file}:${line}`), line, start, end };
   }
 }
 
