@@ -27,18 +27,23 @@ export function progress(label: string, total: number, startDone = 0, startPoint
     const secs = (performance.now() - t0) / 1000;
     return secs > 0 ? (points - points0) / secs : 0;
   };
+  // Seconds left at the pace of this run so far; NaN until there is a pace.
+  const remaining = (done: number): number => {
+    const secs = (performance.now() - t0) / 1000;
+    return done > startDone && secs > 0 ? ((total - done) * secs) / (done - startDone) : Number.NaN;
+  };
   if (stream.isTTY === true) {
     const bar = new SingleBar(
-      { format: `${label} [{bar}] {percentage}% | {points} points | {rate} points/s | ETA {eta_formatted}`, stream, hideCursor: true, etaBuffer: 50 },
+      { format: `${label} [{bar}] {percentage}% | {points} points | {rate} points/s | ETA {left}`, stream, hideCursor: true },
       Presets.shades_classic,
     );
     return {
       update(done, points) {
         if (!started) {
           started = true;
-          bar.start(Math.max(total, 1), done, { points, rate: 0 });
+          bar.start(Math.max(total, 1), done, { points, rate: 0, left: '?' });
         }
-        bar.update(Math.min(done, total), { points, rate: Math.round(rate(points)) });
+        bar.update(Math.min(done, total), { points, rate: Math.round(rate(points)), left: eta(remaining(done)) });
       },
       stop() {
         if (started) bar.stop();
@@ -48,14 +53,11 @@ export function progress(label: string, total: number, startDone = 0, startPoint
   let last = 0;
   let lastDone = 0;
   let lastPoints = 0;
-  const done0 = startDone;
   let printed = -1;
   const line = (): void => {
     printed = lastDone;
-    const secs = (performance.now() - t0) / 1000;
     const pct = total > 0 ? Math.min(100, (100 * lastDone) / total) : 100;
-    const left = lastDone > done0 && secs > 0 ? ((total - lastDone) * secs) / (lastDone - done0) : Number.NaN;
-    stream.write(`${label}: ${pct.toFixed(1)}% ${lastPoints} points, ${Math.round(rate(lastPoints))} points/s, ETA ${eta(left)}\n`);
+    stream.write(`${label}: ${pct.toFixed(1)}% ${lastPoints} points, ${Math.round(rate(lastPoints))} points/s, ETA ${eta(remaining(lastDone))}\n`);
   };
   return {
     update(done, points) {
