@@ -78,7 +78,15 @@ export const PROJECT_ROOT = ((): string => {
   return dir;
 })();
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `overrides` (the `quiver serve` flags) win over the environment; `flagNames` maps their keys to
+ * the flag spelling, so an error names what the user typed.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<FileConfig> = {},
+  flagNames: Partial<Record<keyof FileConfig, string>> = {},
+): Config {
   const merged: Record<string, unknown> = readJson(join(PROJECT_ROOT, 'config', 'default.json'), 'config/default.json');
   const file = env.SERVICE_CONFIG;
   if (file !== undefined && file !== '') Object.assign(merged, readJson(resolve(file), 'SERVICE_CONFIG'));
@@ -99,10 +107,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       merged[key] = n;
     }
   }
+  Object.assign(merged, overrides);
   if (!check.Check(merged)) {
     const first = check.Errors(merged)[0];
     const where = first?.instancePath ? first.instancePath.slice(1) : '';
-    const envName = Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    const envName = (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ?? Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
     throw new ConfigError(
       `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}`,
     );

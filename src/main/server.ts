@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
 import type { Config } from './config.js';
+import { lockDataDir } from './data-lock.js';
 import { Engine } from './engine.js';
 import { Metrics } from './metrics.js';
 import { startGrpcServer, type GrpcServer } from './grpc/server.js';
@@ -23,6 +24,8 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
+  const lock = await lockDataDir(config.data_dir);
   const db = openDb(config.data_dir);
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
@@ -67,6 +70,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
         await engine.close();
+        await lock.release();
       })();
       return closing;
     },
