@@ -54,7 +54,8 @@ export const WithVector = Type.Union([Type.Boolean(), Type.Array(Type.String())]
 export type WithVector = Static<typeof WithVector>;
 
 /** A dense vector. Finiteness and size are checked against the collection by the service. */
-export const DenseVector = Type.Array(Type.Number(), { minItems: 1 });
+// An empty one is a 400, as Qdrant refuses it (a dimension error), not a 422.
+export const DenseVector = parseBound(Type.Array(Type.Number(), { minItems: 1 }));
 
 /** A sparse vector; equal lengths, unique indices and finite values are checked by the service. */
 export const SparseVector = Type.Object({
