@@ -195,7 +195,19 @@ export interface RequestCheck {
  * for broken value rules. Query strings and path parameters arrive as text and are converted to
  * the schema's types first, as the fastify TypeBox compiler does.
  */
-export function compileCheck(schema: TSchema, surface: Surface): RequestCheck {
+export function compileCheck(schema: TSchema, surface: Surface, opts: { qdrant422?: boolean } = {}): RequestCheck {
+  // Quiver's own endpoints (/auth/*, spec 4.1-4.6) answer 400 for every bad body.
+  if (opts.qdrant422 === false) {
+    const full = Compile(schema);
+    const convert = surface === 'querystring' || surface === 'params';
+    return {
+      check(input) {
+        const value = convert ? Value.Convert(schema, input) : input;
+        if (full.Check(value)) return { value };
+        return { value, error: QuiverError.badInput(describeValidation(issuesOf(full.Errors(value)), surface === 'grpc' ? 'body' : surface)) };
+      },
+    };
+  }
   const full = Compile(schema);
   const shape = Compile(structural(schema) as TSchema);
   const convert = surface === 'querystring' || surface === 'params';
@@ -228,4 +240,16 @@ export function collectionNameError(name: string, surface: 'params' | 'grpc'): Q
   if (bad === undefined) return undefined;
   const field = surface === 'params' ? 'name' : 'collection_name';
   return QuiverError.unprocessable(`Validation error in ${LABEL[surface]}: [${field}: collection name cannot contain "${bad}" char]`);
+}
+
+/** A fastify validator compiler over compileCheck: the QuiverError goes to the error handler as is. */
+export function validatorCompiler(opts: { qdrant422?: boolean } = {}) {
+  return ({ schema, httpPart }: { schema: unknown; httpPart?: string }) => {
+    const surface: Surface = httpPart === 'params' ? 'params' : httpPart === 'body' ? 'body' : 'querystring';
+    const check = compileCheck(schema as TSchema, surface, opts);
+    return (data: unknown): { value: unknown } | { error: QuiverError } => {
+      const r = check.check(data);
+      return r.error === undefined ? { value: r.value } : { error: r.error };
+    };
+  };
 }

@@ -7,7 +7,6 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { TSchema } from 'typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { nestedDeeperThan } from '../../shared/json.js';
 import type { Config } from '../config.js';
@@ -16,7 +15,7 @@ import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
-import { compileCheck, type Surface } from '../validation.js';
+import { validatorCompiler } from '../validation.js';
 import { failure, toFailure } from './envelope.js';
 import { authRoutes } from './routes/auth.js';
 import { collectionRoutes } from './routes/collections.js';
@@ -56,14 +55,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
 
   // Each schema compiles once here; a failure comes back as the QuiverError (400 format error or
   // 422 validation error) that the error handler turns into Qdrant's envelope.
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const surface: Surface = httpPart === 'params' ? 'params' : httpPart === 'body' ? 'body' : 'querystring';
-    const check = compileCheck(schema as TSchema, surface);
-    return (data: unknown) => {
-      const r = check.check(data);
-      return r.error === undefined ? { value: r.value } : { error: r.error };
-    };
-  });
+  app.setValidatorCompiler(validatorCompiler());
   // Bodies are JSON only: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
   // An empty body under a JSON content type is no body on a route that takes none (curl examples
