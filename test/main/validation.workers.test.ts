@@ -135,6 +135,12 @@ describe('replication_factor and write_consistency_factor', () => {
     expect(await params()).toMatchObject({ replication_factor: 5, write_consistency_factor: 4 });
   });
 
+  it('survive a restart (kept in the catalog)', async () => {
+    await server.stop();
+    server = await startServer({ dataDir: server.dataDir });
+    expect((await call(server.url, 'GET', '/collections/rf')).body).toMatchObject({ result: { config: { params: { replication_factor: 5, write_consistency_factor: 4 } } } });
+  });
+
   it('default to 1', async () => {
     expect((await call(server.url, 'GET', '/collections/v')).body).toMatchObject({ result: { config: { params: { replication_factor: 1, write_consistency_factor: 1 } } } });
   });
