@@ -71,7 +71,11 @@ const CASES: Case[] = [
     `Validation error in path parameters: [name: value "${LONG}" invalid, must be from 1 to 255 characters]`],
   ['a new collection name with a forbidden character', 'PUT', '/collections/a%3Ab', { vectors: V4 }, 422,
     'Validation error in path parameters: [name: collection name cannot contain ":" char]'],
-  // 400: the body does not read into the request type.
+  // 400: the request does not read into its type.
+  ['a query parameter that is not a number', 'PUT', '/collections/v/points?wait=true&timeout=soon', { points: [{ id: 2, vector: [0, 1, 0, 0] }] }, 400,
+    'Deserialize error in query parameters: timeout: must be integer'],
+  ['a negative query parameter (not an unsigned integer)', 'PUT', '/collections/v/points?wait=true&timeout=-5', { points: [{ id: 2, vector: [0, 1, 0, 0] }] }, 400,
+    /^Deserialize error in query parameters: timeout: /],
   ['a negative replication_factor (not a u32)', 'PUT', '/collections/c8', { vectors: V4, replication_factor: -1 }, 400,
     /^Format error in JSON body: body\.replication_factor: /],
   ['a negative size (not an unsigned integer)', 'PUT', '/collections/c9', { vectors: { size: -4, distance: 'Dot' } }, 400,
