@@ -120,30 +120,33 @@ function schemaAt(root: TSchema, schemaPath: string): Record<string, unknown> | 
   return typeof at === 'object' && at !== null ? (at as Record<string, unknown>) : undefined;
 }
 
-function numberText(n: unknown): string {
-  return typeof n === 'number' ? String(n) : JSON.stringify(n);
+/** A number as serde_json prints it: a float field's whole numbers keep their `.0`. */
+function numberText(n: unknown, float = false): string {
+  if (typeof n !== 'number') return JSON.stringify(n);
+  return float && Number.isInteger(n) ? `${n}.0` : String(n);
 }
 
 /** One value rule broken, as Qdrant's `describe_error` says it for `range` and `length`. */
 function describeRule(issue: CheckIssue, root: TSchema, found: unknown): string {
   const node = schemaAt(root, issue.schemaPath) ?? {};
   const limit = issue.params['limit'];
+  const float = node['type'] === 'number';
   let rule: string;
   switch (issue.keyword) {
     case 'minimum':
     case 'maximum': {
       const min = typeof node['minimum'] === 'number' && !typeBound(node, 'minimum') ? node['minimum'] : undefined;
       const max = typeof node['maximum'] === 'number' && !typeBound(node, 'maximum') ? node['maximum'] : undefined;
-      if (min !== undefined && max !== undefined) rule = `must be from ${numberText(min)} to ${numberText(max)}`;
-      else if (issue.keyword === 'minimum') rule = `must be ${numberText(limit)} or larger`;
-      else rule = `must be ${numberText(limit)} or smaller`;
+      if (min !== undefined && max !== undefined) rule = `must be from ${numberText(min, float)} to ${numberText(max, float)}`;
+      else if (issue.keyword === 'minimum') rule = `must be ${numberText(limit, float)} or larger`;
+      else rule = `must be ${numberText(limit, float)} or smaller`;
       break;
     }
     case 'exclusiveMinimum':
-      rule = `must be greater than ${numberText(limit)}`;
+      rule = `must be greater than ${numberText(limit, float)}`;
       break;
     case 'exclusiveMaximum':
-      rule = `must be less than ${numberText(limit)}`;
+      rule = `must be less than ${numberText(limit, float)}`;
       break;
     default: {
       // Lengths: Qdrant counts characters for strings; Quiver says items for arrays.
@@ -157,7 +160,8 @@ function describeRule(issue: CheckIssue, root: TSchema, found: unknown): string 
     }
   }
   // Arrays can be long (a vector, a batch): their value is left out of the message.
-  return Array.isArray(found) || found === undefined ? rule : `value ${JSON.stringify(found)} invalid, ${rule}`;
+  const shown = typeof found === 'number' ? numberText(found, float) : JSON.stringify(found);
+  return Array.isArray(found) || found === undefined ? rule : `value ${shown} invalid, ${rule}`;
 }
 
 /** The 422 message for value rules broken, one entry per field, in the order found. */
