@@ -193,6 +193,20 @@ describe('gRPC: INVALID_ARGUMENT, "Validation error in body: [...]"', () => {
     expect(chars).toEqual({ code: Code.InvalidArgument, message: 'Validation error in body: [collection_name: collection name cannot contain "/" char]' });
   });
 
+  it('for WAL and optimizer settings Qdrant refuses, while the ones it takes pass', async () => {
+    const grpc = grpcClient(server);
+    const params = { config: { case: 'params' as const, value: { size: 4n, distance: Distance.Dot } } };
+    const wal = await failure(grpc.api('collections').create({ collectionName: 'g4', vectorsConfig: params, walConfig: { walCapacityMb: 0n } }));
+    expect(wal).toEqual({ code: Code.InvalidArgument, message: 'Validation error in body: [wal_config.wal_capacity_mb: value 0 invalid, must be 1 or larger]' });
+    await grpc.api('collections').create({
+      collectionName: 'g5',
+      vectorsConfig: params,
+      walConfig: { walSegmentsAhead: 1n },
+      optimizersConfig: { deletedThreshold: 0.5, vacuumMinVectorNumber: 100n },
+    });
+    expect((await call(server.url, 'GET', '/collections/g5/exists')).body).toMatchObject({ result: { exists: true } });
+  });
+
   it('a created collection reports its factors', async () => {
     const grpc = grpcClient(server);
     await grpc.api('collections').create({
