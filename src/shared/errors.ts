@@ -4,6 +4,7 @@
 
 export const ERROR_CODES = [
   'BadInput',
+  'Unprocessable',
   'NotFound',
   'AlreadyExists',
   'Unauthorized',
@@ -21,6 +22,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
   BadInput: 400,
+  Unprocessable: 422,
   Unauthorized: 401,
   Forbidden: 403,
   NotFound: 404,
@@ -56,6 +58,7 @@ export type GrpcCode = (typeof GrpcCode)[keyof typeof GrpcCode];
 
 export const GRPC_STATUS: Record<ErrorCode, GrpcCode> = {
   BadInput: GrpcCode.INVALID_ARGUMENT,
+  Unprocessable: GrpcCode.INVALID_ARGUMENT,
   Unauthorized: GrpcCode.UNAUTHENTICATED,
   Forbidden: GrpcCode.PERMISSION_DENIED,
   NotFound: GrpcCode.NOT_FOUND,
@@ -99,6 +102,10 @@ export class QuiverError extends Error {
 
   static badInput(message: string): QuiverError {
     return new QuiverError('BadInput', message);
+  }
+  /** A well-formed request that breaks a rule on a value (Qdrant's "Validation error ..."). */
+  static unprocessable(message: string): QuiverError {
+    return new QuiverError('Unprocessable', message);
   }
   static notFound(message: string): QuiverError {
     return new QuiverError('NotFound', message);

@@ -61,6 +61,9 @@ export interface CollectionConfig {
   /** Sparse vectors by name (always named). */
   sparse_vectors: Record<string, SparseVectorParams>;
   shard_number: number;
+  /** As given at creation or by PATCH `params` (absent in catalogs written before they were kept: 1). */
+  replication_factor?: number;
+  write_consistency_factor?: number;
   hnsw_config: HnswConfig;
   on_disk_payload: boolean;
   /** Field indexes by payload key. */

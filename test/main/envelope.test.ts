@@ -90,15 +90,15 @@ describe('describeValidation', () => {
       "Format error in JSON body: body: must have required property 'points'",
     );
     expect(describeValidation([{ keyword: 'type', message: 'must be integer' }], 'querystring')).toBe(
-      'Format error in JSON querystring: querystring: must be integer',
+      'Deserialize error in query parameters: value: must be integer',
     );
     expect(describeValidation([{ instancePath: '/wait', keyword: 'type', message: 'must be boolean' }], 'querystring')).toBe(
-      'Format error in JSON querystring: querystring.wait: must be boolean',
+      'Deserialize error in query parameters: wait: must be boolean',
     );
   });
 
   it('says "is invalid" when the complaint has no message', () => {
-    expect(describeValidation([{ instancePath: '/x', keyword: 'format' }], 'params')).toBe('Format error in JSON params: params.x: is invalid');
+    expect(describeValidation([{ instancePath: '/x', keyword: 'format' }], 'params')).toBe('Deserialize error in path parameters: x: is invalid');
   });
 });
 
@@ -170,7 +170,7 @@ describe('toFailure', () => {
     const q = toFailure(
       fastifyError({ validation: [{ instancePath: '/wait', keyword: 'type', message: 'must be boolean' }], validationContext: 'querystring' }),
     );
-    expect(q.message).toBe('Format error in JSON querystring: querystring.wait: must be boolean');
+    expect(q.message).toBe('Deserialize error in query parameters: wait: must be boolean');
     // Without a context the body is assumed.
     expect(toFailure(fastifyError({ validation: [{ instancePath: '/x', keyword: 'type', message: 'm' }] })).message).toBe(
       'Format error in JSON body: body.x: m',

@@ -216,9 +216,9 @@ describe('collection creation', () => {
     expectError(await call(base, 'GET', '/collections/baddist'), 404, 'Collection not found: baddist');
   });
 
-  it('size 0 -> 400 naming size', async () => {
+  it('size 0 -> 422 naming size, the value and the rule', async () => {
     const res = await call(base, 'PUT', '/collections/size0', { vectors: { size: 0, distance: 'Dot' } });
-    expectError(res, 400, 'size');
+    expectError(res, 422, 'Validation error in JSON body: [vectors.size: value 0 invalid, must be from 1 to 65536]');
     expectError(await call(base, 'GET', '/collections/size0'), 404, 'Collection not found: size0');
   });
 

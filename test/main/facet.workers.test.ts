@@ -123,7 +123,7 @@ describe('facet', () => {
     [{ key: 'price' }, 400, 'Index required but not found for "price" of one of the following types: [keyword, integer, uuid, bool]. Help: create a payload index for this key'],
     [{ key: 'nothing' }, 400, 'Index required but not found for "nothing" of one of the following types: [keyword, integer, uuid, bool]. Help: create a payload index for this key'],
     [{ key: '' }, 400, /^Format error in JSON body: body\.key/],
-    [{ key: 'color', limit: 0 }, 400, /^Format error in JSON body: body\.limit/],
+    [{ key: 'color', limit: 0 }, 422, 'Validation error in JSON body: [limit: value 0 invalid, must be 1 or larger]'],
     [{ key: 'color', filter: { must: [{ key: 'size', mtch: 1 }] } }, 400, /^Bad filter: filter\.must\[0\]\.mtch/],
   ])('refuses %j', async (body, status, message) => {
     const r = await call(server.url, 'POST', '/collections/f/facet', body);

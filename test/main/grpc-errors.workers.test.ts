@@ -53,7 +53,10 @@ describe('INVALID_ARGUMENT', () => {
   it('for a request the REST schema refuses, with the REST message', async () => {
     const f = await failure(client.api('collections').create({ collectionName: 'bad', vectorsConfig: { config: { case: 'params', value: { size: 100_000n, distance: Distance.Dot } } } }));
     expect(f.code).toBe(Code.InvalidArgument);
-    expect(f.message).toBe(await restError('PUT', '/collections/bad', { vectors: { size: 100_000, distance: 'Dot' } }));
+    // The same rule and field as REST; Qdrant's gRPC says "in body" where REST says "in JSON body".
+    const rest = await restError('PUT', '/collections/bad', { vectors: { size: 100_000, distance: 'Dot' } });
+    expect(rest).toBe('Validation error in JSON body: [vectors.size: value 100000 invalid, must be from 1 to 65536]');
+    expect(f.message).toBe(rest.replace('in JSON body', 'in body'));
   });
 
   it('for a bad point id, a bad filter, and unsupported inputs', async () => {

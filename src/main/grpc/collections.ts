@@ -12,19 +12,27 @@ import {
   doListCollections,
   doUpdateCollection,
 } from '../service/collections.js';
+import { collectionNameError } from '../validation.js';
 import { clusterInfoOut, collectionInfoOut, createCollectionIn, schemaCheck, updateCollectionIn } from './convert.js';
 import type { CollectionsHandlers } from './generated/qdrant/Collections.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 
 export function collectionHandlers({ engine, log }: GrpcContext): CollectionsHandlers {
-  const checkName = schemaCheck(CollectionNameParams, 'params');
+  const checkName = schemaCheck(CollectionNameParams);
   const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
+  // A new name is also checked for forbidden characters, worded for gRPC before the service's REST wording.
+  const newName = (r: { collection_name?: string }): string => {
+    const n = name(r);
+    const bad = collectionNameError(n, 'grpc');
+    if (bad !== undefined) throw bad;
+    return n;
+  };
   const create = schemaCheck(CreateCollection);
   const update = schemaCheck(UpdateCollection);
   return {
     Get: timed(log, async (r) => ({ result: collectionInfoOut(await doGetCollection(engine, name(r))) })),
     List: timed(log, async () => doListCollections(engine)),
-    Create: timed(log, async (r) => ({ result: await doCreateCollection(engine, name(r), create(createCollectionIn(r))) })),
+    Create: timed(log, async (r) => ({ result: await doCreateCollection(engine, newName(r), create(createCollectionIn(r))) })),
     Update: timed(log, async (r) => ({ result: await doUpdateCollection(engine, name(r), update(updateCollectionIn(r))) })),
     Delete: timed(log, async (r) => ({ result: await doDeleteCollection(engine, name(r)) })),
     CollectionExists: timed(log, async (r) => ({ result: doCollectionExists(engine, name(r)) })),

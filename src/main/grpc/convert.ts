@@ -5,7 +5,6 @@
 // read the same), and handed to the same do* function.
 
 import type { Static, TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
 import { QuiverError } from '../../shared/errors.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../shared/schemas/collections.js';
@@ -13,7 +12,7 @@ import type { DeleteVectors, UpdateVectors, UpsertPoints, VectorStruct } from '.
 import type { CreateFieldIndex } from '../../shared/schemas/payload.js';
 import type { QueryRequest, SearchParams as SearchParamsIn, SearchRequest } from '../../shared/schemas/search.js';
 import type { JsonValue, Payload, PointId, PointRecord, ScoredPoint, SparseVector, SparseVectorParams, VectorOutput } from '../../shared/types.js';
-import { describeValidation } from '../http/envelope.js';
+import { compileCheck } from '../validation.js';
 import type { UpdateResult } from '../service/points.js';
 import type { Timestamp__Output } from './generated/google/protobuf/Timestamp.js';
 import type { CollectionClusterInfoResponse } from './generated/qdrant/CollectionClusterInfoResponse.js';
@@ -94,18 +93,15 @@ function lower<T extends string>(v: T | undefined): Lowercase<T> | undefined {
   return v === undefined ? undefined : (v.toLowerCase() as Lowercase<T>);
 }
 
-/** A REST schema compiled once; `check` throws the 400 message the REST route would give. */
-export function schemaCheck<S extends TSchema>(schema: S, part: 'body' | 'params' = 'body'): (value: Static<S>) => Static<S> {
-  const compiled = Compile(schema);
+/**
+ * A REST schema compiled once; the check throws what Qdrant's gRPC answers (INVALID_ARGUMENT):
+ * a format error, or `Validation error in body: [...]` for broken value rules.
+ */
+export function schemaCheck<S extends TSchema>(schema: S): (value: Static<S>) => Static<S> {
+  const compiled = compileCheck(schema, 'grpc');
   return (value) => {
-    if (compiled.Check(value)) return value;
-    const issues = compiled.Errors(value).map((e) => ({
-      instancePath: e.instancePath,
-      keyword: e.keyword,
-      message: e.message,
-      params: { allowedValue: (e.params as Record<string, unknown>).allowedValue },
-    }));
-    throw QuiverError.badInput(describeValidation(issues, part));
+    const r = compiled.check(value);
+    if (r.error !== undefined) throw r.error;
     return value;
   };
 }

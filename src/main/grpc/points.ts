@@ -86,7 +86,7 @@ function batchOperationIn(o: PointsUpdateOperation__Output, i: number): UpdateOp
 }
 
 export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
-  const checkName = schemaCheck(CollectionNameParams, 'params');
+  const checkName = schemaCheck(CollectionNameParams);
   const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
   const wait = (r: { wait?: boolean }): boolean => r.wait === true;
   const check = {

@@ -6,7 +6,7 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { nestedDeeperThan } from '../../shared/json.js';
 import { accessLogEnabled, type Config } from '../config.js';
@@ -15,6 +15,7 @@ import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
+import { validatorCompiler } from '../validation.js';
 import { failure, toFailure } from './envelope.js';
 import { installRouteDocs, TAGS } from './route-docs.js';
 import { authRoutes } from './routes/auth.js';
@@ -75,7 +76,9 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  // Each schema compiles once here; a failure comes back as the QuiverError (400 format error or
+  // 422 validation error) that the error handler turns into Qdrant's envelope.
+  app.setValidatorCompiler(validatorCompiler());
   // Response schemas document the API (route-docs.ts); bodies are written as the handlers built
   // them, never filtered through a compiled serializer that would drop what a schema leaves open.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

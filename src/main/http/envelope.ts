@@ -36,6 +36,8 @@ interface SchemaIssue {
   params?: { allowedValue?: unknown };
 }
 
+const URL_PARTS: Record<string, string> = { querystring: 'query parameters', params: 'path parameters' };
+
 const PREFERENCE: Record<string, number> = { const: 3, enum: 3, required: 2, additionalProperties: 2 };
 
 /**
@@ -50,12 +52,15 @@ export function describeValidation(issues: readonly SchemaIssue[], part: string)
   const deepest = pool.filter((i) => depth(i) === maxDepth);
   const best = deepest.reduce((a, b) => ((PREFERENCE[b.keyword ?? ''] ?? 0) > (PREFERENCE[a.keyword ?? ''] ?? 0) ? b : a));
   const path = (best.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
-  const where = path === '' ? `${part}` : `${part}.${path}`;
+  // Qdrant: "Format error in JSON body: ..." for a body, "Deserialize error in query parameters:
+  // ..." (and path parameters) for the URL's parts.
+  const url = URL_PARTS[part];
+  const head = url === undefined ? `Format error in JSON ${part}: ${path === '' ? part : `${part}.${path}`}` : `Deserialize error in ${url}: ${path === '' ? 'value' : path}`;
   if (best.keyword === 'const') {
     const allowed = deepest.filter((i) => i.keyword === 'const' && i.instancePath === best.instancePath).map((i) => JSON.stringify(i.params?.allowedValue));
-    return `Format error in JSON ${part}: ${where}: unknown variant, expected one of ${allowed.join(', ')}`;
+    return `${head}: unknown variant, expected one of ${allowed.join(', ')}`;
   }
-  return `Format error in JSON ${part}: ${where}: ${best.message ?? 'is invalid'}`;
+  return `${head}: ${best.message ?? 'is invalid'}`;
 }
 
 /** Status and message for any error that reaches the HTTP layer. */

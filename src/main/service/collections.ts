@@ -10,13 +10,15 @@ import type {
 } from '../../shared/schemas/collections.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type VectorParams } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
+import { collectionNameError } from '../validation.js';
 
-const NAME_RE = /^[^/\\:*?"<>|\0]+$/;
-
+/** A new collection's name: 1 to 255 characters (also the route schema's rule), none forbidden. */
 function checkName(name: string): void {
-  if (!NAME_RE.test(name) || name.length > 255) {
-    throw QuiverError.badInput(`Validation error in path parameters: collection name '${name}' must be 1 to 255 characters without / \\ : * ? " < > |`);
+  if (name.length === 0 || name.length > 255) {
+    throw QuiverError.unprocessable(`Validation error in path parameters: [name: value ${JSON.stringify(name)} invalid, must be from 1 to 255 characters]`);
   }
+  const bad = collectionNameError(name, 'params');
+  if (bad !== undefined) throw bad;
 }
 
 function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
@@ -76,6 +78,8 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
     vectors,
     sparse_vectors: sparse,
     shard_number: req.shard_number ?? defaultShards,
+    replication_factor: req.replication_factor ?? 1,
+    write_consistency_factor: req.write_consistency_factor ?? 1,
     hnsw_config: hnsw,
     on_disk_payload: req.on_disk_payload ?? true,
     payload_schema: {},
@@ -92,6 +96,8 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   const meta = engine.collection(name);
   const config: CollectionConfig = structuredClone(meta.config);
   config.hnsw_config = { ...config.hnsw_config, ...hnswDiff(req.hnsw_config) };
+  if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
+  if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
     if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${vname}`);
@@ -156,8 +162,8 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
         vectors: vectorsOut(meta),
         ...sparseOut(meta),
         shard_number: meta.config.shard_number,
-        replication_factor: 1,
-        write_consistency_factor: 1,
+        replication_factor: meta.config.replication_factor ?? 1,
+        write_consistency_factor: meta.config.write_consistency_factor ?? 1,
         on_disk_payload: meta.config.on_disk_payload,
       },
       hnsw_config: meta.config.hnsw_config,

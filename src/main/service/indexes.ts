@@ -16,6 +16,13 @@ export function fieldSchema(raw: CreateFieldIndex['field_schema']): FieldIndexSc
     return type === 'text' ? { type, text: { tokenizer: 'word', min_token_len: null, max_token_len: null, lowercase: true } } : { type };
   }
   const type = raw.type as PayloadSchemaType;
+  // Qdrant's IntegerIndexParams validation: an integer index that can neither look up nor range
+  // would index nothing. Worded as its validator words a rule with a code and no message.
+  if (type === 'integer' && raw['lookup'] === false && raw['range'] === false) {
+    throw QuiverError.unprocessable(
+      "Validation error in JSON body: [field_schema.lookup: Validation error: the 'lookup' and 'range' capabilities can't be both disabled [{}]]",
+    );
+  }
   const params = JSON.parse(JSON.stringify(raw)) as Record<string, JsonValue>;
   if (type !== 'text') return { type, params };
   return {

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { MAX_VECTOR_SIZE } from '../types.js';
+import { NonZeroU32 } from './common.js';
 
 export const Distance = Type.Union([Type.Literal('Cosine'), Type.Literal('Euclid'), Type.Literal('Dot'), Type.Literal('Manhattan')]);
 
@@ -43,6 +44,29 @@ export const SparseVectorParams = Type.Object({
 });
 export type SparseVectorParams = Static<typeof SparseVectorParams>;
 
+/** An optional, nullable unsigned integer with Qdrant's bounds. */
+const Uint = (bounds: { minimum: number }) => Type.Optional(Type.Union([Type.Integer(bounds), Type.Null()]));
+
+// Accepted and not applied (Quiver has no WAL segments or optimizers to tune), but checked with
+// Qdrant's rules so that a value Qdrant refuses is refused here too.
+export const WalConfigDiff = Type.Object({
+  wal_capacity_mb: Uint({ minimum: 1 }),
+  wal_segments_ahead: Uint({ minimum: 0 }),
+  wal_retain_closed: Uint({ minimum: 0 }),
+});
+
+export const OptimizersConfigDiff = Type.Object({
+  deleted_threshold: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()])),
+  vacuum_min_vector_number: Uint({ minimum: 100 }),
+  default_segment_number: Uint({ minimum: 0 }),
+  max_segment_size: Uint({ minimum: 1 }),
+  memmap_threshold: Uint({ minimum: 0 }),
+  indexing_threshold: Uint({ minimum: 0 }),
+  flush_interval_sec: Uint({ minimum: 0 }),
+  max_optimization_threads: Type.Optional(Type.Unknown()),
+  prevent_unoptimized: Type.Optional(Type.Unknown()),
+});
+
 export const CreateCollection = Type.Object({
   vectors: Type.Optional(VectorsConfig),
   vectors_config: Type.Optional(VectorsConfig),
@@ -50,12 +74,13 @@ export const CreateCollection = Type.Object({
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
-  // Accepted for client compatibility; Quiver has no replicas, WAL tuning or optimizers to set.
+  // Kept and reported in the collection info, as Qdrant's u32 with a minimum of 1 (0 is a 422).
+  replication_factor: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 4_294_967_295 }), Type.Null()])),
+  write_consistency_factor: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 4_294_967_295 }), Type.Null()])),
+  wal_config: Type.Optional(Type.Union([WalConfigDiff, Type.Null()])),
+  optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
+  // Accepted for client compatibility.
   sharding_method: Type.Optional(Type.Unknown()),
-  replication_factor: Type.Optional(Type.Unknown()),
-  write_consistency_factor: Type.Optional(Type.Unknown()),
-  wal_config: Type.Optional(Type.Unknown()),
-  optimizers_config: Type.Optional(Type.Unknown()),
   quantization_config: Type.Optional(Type.Unknown()),
   strict_mode_config: Type.Optional(Type.Unknown()),
   init_from: Type.Optional(Type.Unknown()),
@@ -69,11 +94,22 @@ export const VectorParamsDiff = Type.Object({
   quantization_config: Type.Optional(Type.Unknown()),
 });
 
+/** Qdrant's CollectionParamsDiff: its factors are NonZeroU32, so a 0 there does not even read (400). */
+export const CollectionParamsDiff = Type.Object({
+  replication_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
+  write_consistency_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
+  // Accepted for client compatibility; Quiver has no remote replicas to fan reads out to.
+  read_fan_out_factor: Type.Optional(Type.Unknown()),
+  read_fan_out_delay_ms: Type.Optional(Type.Unknown()),
+  on_disk_payload: Type.Optional(Type.Unknown()),
+  payload: Type.Optional(Type.Unknown()),
+});
+
 export const UpdateCollection = Type.Object({
   vectors: Type.Optional(Type.Record(Type.String(), VectorParamsDiff)),
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
-  params: Type.Optional(Type.Unknown()),
-  optimizers_config: Type.Optional(Type.Unknown()),
+  params: Type.Optional(Type.Union([CollectionParamsDiff, Type.Null()])),
+  optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
   quantization_config: Type.Optional(Type.Unknown()),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),

@@ -1,7 +1,23 @@
 // Request shapes shared by several routes, as Qdrant's REST API names them. These schemas
 // validate (compiled at boot), type the handlers (Static<>) and feed the OpenAPI document.
 
-import Type, { type Static } from 'typebox';
+import Type, { type Static, type TSchema } from 'typebox';
+
+/**
+ * Marks a schema whose bounds are part of its type (a NonZeroU32, a JSON path that must not be
+ * empty): breaking them is a format error (400), as when Qdrant's serde cannot read the value,
+ * not a validation error (422). A symbol, so the OpenAPI document does not show it.
+ */
+export const PARSE_BOUND = Symbol.for('quiver.parseBound');
+
+/** `schema` with its bounds read as part of its type (see PARSE_BOUND). */
+export function parseBound<T extends TSchema>(schema: T): T {
+  Object.defineProperty(schema, PARSE_BOUND, { value: true, enumerable: false });
+  return schema;
+}
+
+/** A u32 that may not be 0, as Qdrant's `NonZeroU32` (0 does not read: 400, not 422). */
+export const NonZeroU32 = parseBound(Type.Integer({ minimum: 1, maximum: 4_294_967_295 }));
 
 /** An unsigned integer or a UUID string (checked and normalised by the service). */
 /** Kept loose here so that a bad id gets the parser's precise message rather than a schema's. */
@@ -48,7 +64,8 @@ export const VectorSelection = {
 };
 
 /** A dense vector. Finiteness and size are checked against the collection by the service. */
-export const DenseVector = Type.Array(Type.Number(), { minItems: 1 });
+// An empty one is a 400, as Qdrant refuses it (a dimension error), not a 422.
+export const DenseVector = parseBound(Type.Array(Type.Number(), { minItems: 1 }));
 
 /** A sparse vector; equal lengths, unique indices and finite values are checked by the service. */
 export const SparseVector = Type.Object({

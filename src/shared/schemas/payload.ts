@@ -1,5 +1,8 @@
 import Type, { type Static } from 'typebox';
-import { ExtendedPointId, Filter, ShardKeySelector } from './common.js';
+import { ExtendedPointId, Filter, parseBound, ShardKeySelector } from './common.js';
+
+/** A payload key: Qdrant parses it as a JSON path, so an empty one does not read (400). */
+const KeyPath = (): ReturnType<typeof Type.String> => parseBound(Type.String({ minLength: 1 }));
 
 const PayloadObject = Type.Record(Type.String(), Type.Unknown());
 const Selection = {
@@ -11,11 +14,11 @@ const Selection = {
 export const SetPayload = Type.Object({
   payload: PayloadObject,
   ...Selection,
-  key: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+  key: Type.Optional(Type.Union([KeyPath(), Type.Null()])),
 });
 export type SetPayload = Static<typeof SetPayload>;
 
-export const DeletePayload = Type.Object({ keys: Type.Array(Type.String({ minLength: 1 })), ...Selection });
+export const DeletePayload = Type.Object({ keys: Type.Array(KeyPath()), ...Selection });
 export type DeletePayload = Static<typeof DeletePayload>;
 
 export const ClearPayload = Type.Object(Selection);
@@ -42,7 +45,7 @@ export const FieldSchemaParams = Type.Object(
 );
 
 export const CreateFieldIndex = Type.Object({
-  field_name: Type.String({ minLength: 1 }),
+  field_name: KeyPath(),
   field_schema: Type.Optional(Type.Union([SchemaType, FieldSchemaParams, Type.Null()])),
 });
 export type CreateFieldIndex = Static<typeof CreateFieldIndex>;

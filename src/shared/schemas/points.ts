@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
+import { DenseVector, ExtendedPointId, Filter, parseBound, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
 /** One point's vectors: a plain array (unnamed vector) or a map of names to dense or sparse vectors. */
 export const VectorStruct = Type.Union([DenseVector, Type.Record(Type.String(), Type.Union([DenseVector, SparseVector]))]);
@@ -72,7 +72,8 @@ export const CountPoints = Type.Object({
 export type CountPoints = Static<typeof CountPoints>;
 
 export const FacetRequest = Type.Object({
-  key: Type.String({ minLength: 1 }),
+  // A JSON path in Qdrant: an empty one does not read (400).
+  key: parseBound(Type.String({ minLength: 1 })),
   limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   filter: Type.Optional(Type.Union([Filter, Type.Null()])),
   exact: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),

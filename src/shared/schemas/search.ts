@@ -16,7 +16,8 @@ export const NamedVectorStruct = Type.Union([
   Type.Object({ name: Type.String(), vector: SparseVector }),
 ]);
 
-const Limit = Type.Integer({ minimum: 0 });
+// Qdrant: `range(min = 1)`, so 0 is a 422 and a negative number a 400.
+const Limit = Type.Integer({ minimum: 1 });
 
 export const SearchRequest = Type.Object({
   vector: NamedVectorStruct,

@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminPasswordBody, AuthEnabledBody, CreateApiKeyBody, LoginBody, TokenIdParams } from '../../../shared/schemas/auth.js';
 import { authOf } from '../../auth/http.js';
 import { RateLimitedError, type AuthService } from '../../auth/service.js';
+import { validatorCompiler } from '../../validation.js';
 import { ok, toFailure } from '../envelope.js';
 
 export interface AuthMessage {
@@ -24,6 +25,8 @@ export function authMessage(status: 'success' | 'error', message: string): AuthM
 const bodyLimit = 64 * 1024;
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  // Quiver's own API: every bad body is a 400 (spec), no Qdrant 422.
+  app.setValidatorCompiler(validatorCompiler({ qdrant422: false }));
   app.setErrorHandler((err, req, reply) => {
     const f = toFailure(err);
     if (f.internal) req.log.error({ err }, f.message);
