@@ -88,7 +88,7 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
 
 export async function doCreateCollection(engine: Engine, name: string, req: CreateCollection): Promise<boolean> {
   checkName(name);
-  await engine.createCollection(name, buildConfig(req, engine.router.workerCount));
+  await engine.createCollection(name, buildConfig(req, engine.workerCount));
   return true;
 }
 
@@ -139,7 +139,7 @@ function sparseOut(meta: CollectionMeta): Record<string, unknown> {
 
 export async function doGetCollection(engine: Engine, name: string): Promise<Record<string, unknown>> {
   const meta = engine.collection(name);
-  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   const points = shards.reduce((n, s) => n + s.points, 0);
   const indexed = shards.reduce((n, s) => n + Object.values(s.indexedVectors).reduce((a, b) => a + b, 0), 0);
   const payloadSchema: Record<string, unknown> = {};
@@ -187,7 +187,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
 /** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */
 export async function doCollectionCluster(engine: Engine, name: string): Promise<Record<string, unknown>> {
   const meta = engine.collection(name);
-  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   return {
     peer_id: 0,
     shard_count: meta.config.shard_number,

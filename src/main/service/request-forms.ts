@@ -1,5 +1,6 @@
-// From request shapes (REST JSON, and later gRPC converted to the same shapes) to the internal
-// forms the workers take: selectors, checked ids, and vectors packed per shard as Float32Array.
+// From request shapes (REST JSON, and gRPC already converted to the same shapes by the gRPC
+// adapter) to the internal forms the workers take: payload and vector selectors, checked ids,
+// payloads and vectors, and each shard's points packed as Float32Array columns to be moved.
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
