@@ -100,7 +100,7 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
-    if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${vname}`);
+    if (params === undefined) throw QuiverError.unknownVector(vname);
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;

@@ -69,7 +69,7 @@ export function planNearest(meta: CollectionMeta, c: NearestRequest): PlannedSea
     };
   }
   if (!Array.isArray(c.vector)) {
-    if (meta.config.vectors[c.vectorName] === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${c.vectorName}`);
+    if (meta.config.vectors[c.vectorName] === undefined) throw QuiverError.unknownVector(c.vectorName);
     throw QuiverError.badInput(`Vector '${c.vectorName}' is dense: send an array of numbers`);
   }
   const query = checkVector(meta, c.vectorName, c.vector as readonly number[]);

@@ -10,7 +10,7 @@ export async function doDeleteVectors(engine: Engine, name: string, req: DeleteV
   const meta = engine.collection(name);
   for (const v of req.vector) {
     if (meta.config.vectors[v] === undefined && meta.config.sparse_vectors[v] === undefined) {
-      throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${v}`);
+      throw QuiverError.unknownVector(v);
     }
   }
   // Unlike the payload updates, Qdrant skips ids it does not have here (no 404), and so does Quiver.
