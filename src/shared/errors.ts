@@ -137,12 +137,3 @@ export class QuiverError extends Error {
 }
 
 export const ENGINE_NOT_INITIALIZED = 'Engine not initialized';
-
-export function isWireError(v: unknown): v is WireError {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { code?: unknown }).code === 'string' &&
-    typeof (v as { message?: unknown }).message === 'string'
-  );
-}
