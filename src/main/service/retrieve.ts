@@ -7,7 +7,7 @@ import type { CollectionMeta, PayloadSelector, PointId, PointRecord, VectorSelec
 import type { Engine } from '../engine.js';
 
 export async function retrieveByIds(
-  engine: Engine,
+  engine: Pick<Engine, 'partition' | 'call'>,
   meta: CollectionMeta,
   ids: readonly PointId[],
   withPayload: PayloadSelector,

@@ -33,7 +33,7 @@ export function pointSelection(req: SelectionFields): PointSelection {
  * ids (and a null filter), or every shard gets the filter (and null ids).
  */
 export function perSelectedShard<T>(
-  engine: Engine,
+  engine: Pick<Engine, 'partition'>,
   meta: CollectionMeta,
   sel: PointSelection,
   call: (shard: number, target: PointSelection) => Promise<T>,
