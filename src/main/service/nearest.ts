@@ -11,8 +11,7 @@ import type { Filter } from '../../shared/filter.js';
 import type { SearchRequest } from '../../shared/schemas/search.js';
 import type { CollectionMeta, PointId, ScoredPoint, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { parseFilter } from './filter-parse.js';
-import { checkSparse, checkVector, payloadSelector, vectorSelector, withVectorOf } from './request-forms.js';
+import { checkSparse, checkVector, payloadSelector, vectorSelector } from './request-forms.js';
 
 export interface PlannedSearch {
   spec: SearchSpec;
@@ -119,16 +118,4 @@ export async function runPlannedSearches(engine: Engine, meta: CollectionMeta, p
     all.sort((a, b) => (a.score !== b.score ? dir * (a.score - b.score) : comparePointIds(a.id, b.id)));
     return all.slice(p.offset, p.offset + p.limit);
   });
-}
-
-/** The options search and query requests share, in the planner's terms. */
-export function searchOptions(r: Pick<SearchRequest, 'offset' | 'filter' | 'params' | 'score_threshold' | 'with_payload' | 'with_vector' | 'with_vectors'>) {
-  return {
-    offset: r.offset ?? 0,
-    filter: parseFilter(r.filter),
-    params: r.params,
-    scoreThreshold: r.score_threshold,
-    withPayload: r.with_payload,
-    withVector: withVectorOf(r),
-  };
 }

@@ -4,9 +4,24 @@
 import type { SearchRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type ScoredPoint } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
+import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
-import { planNearest, runPlannedSearches, searchOptions, type PlannedSearch } from './nearest.js';
-import { refuseUnsupported } from './request-forms.js';
+import { planNearest, runPlannedSearches, type NearestRequest, type PlannedSearch } from './nearest.js';
+import { refuseUnsupported, withVectorOf } from './request-forms.js';
+
+/** A search request's options in the planner's terms. */
+function searchOptions(
+  r: Pick<SearchRequest, 'offset' | 'filter' | 'params' | 'score_threshold' | 'with_payload' | 'with_vector' | 'with_vectors'>,
+): Pick<NearestRequest, 'offset' | 'filter' | 'params' | 'scoreThreshold' | 'withPayload' | 'withVector'> {
+  return {
+    offset: r.offset ?? 0,
+    filter: parseFilter(r.filter),
+    params: r.params,
+    scoreThreshold: r.score_threshold,
+    withPayload: r.with_payload,
+    withVector: withVectorOf(r),
+  };
+}
 
 function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
   refuseUnsupported(r, ['shard_key']);
