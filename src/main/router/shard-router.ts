@@ -21,10 +21,6 @@ export class ShardRouter {
     this.#dispatcher = dispatcher;
   }
 
-  get workerCount(): number {
-    return this.#dispatcher.workerCount;
-  }
-
   workerOf(meta: CollectionMeta, shard: number): number {
     return workerOf(meta.id, shard, this.#dispatcher.workerCount);
   }
