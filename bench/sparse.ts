@@ -213,7 +213,7 @@ function documentFrequencies(docs: SparseSet): Int32Array {
   return df;
 }
 
-/** Qdrant's idf, as src/main/service/search.ts computes it. */
+/** Qdrant's idf, as src/main/service/nearest.ts computes it. */
 function idf(points: number, df: number): number {
   return Math.log((points - df + 0.5) / (df + 0.5) + 1);
 }

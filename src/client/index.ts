@@ -1,13 +1,13 @@
-// Quiver's own typed REST client. Request shapes are the server's TypeBox schemas (types only),
-// so the client cannot drift from what the server validates. While the server is starting it
+// Quiver's own typed REST client. Request and response shapes are the server's TypeBox schemas
+// and types from src/shared (types only, never a src/main module), so the client cannot drift
+// from what the server validates and pulls in no server code. While the server is starting it
 // answers 412 `Engine not initialized`; the client then retries as spec 7.3 says: after 500 ms,
 // 1 s, 2 s, 4 s and 8 s, at most 5 retries, then the error reaches the caller. No other error
 // is retried (a 412 for a collection being deleted is final).
 
 import type { CreateCollection, UpdateCollection } from '../shared/schemas/collections.js';
 import type { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../shared/schemas/payload.js';
-import type { ApiKeyCreated, ApiKeyInfo } from '../main/auth/service.js';
-import type { CreateApiKeyBody } from '../shared/schemas/auth.js';
+import type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody } from '../shared/schemas/auth.js';
 import type { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
 import type { UpdateOperation, UpdateOperations } from '../shared/schemas/batch.js';
 import type { FacetValue } from '../shared/protocol.js';

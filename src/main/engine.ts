@@ -1,14 +1,17 @@
 // The engine's lifecycle owner on the main thread: the collection catalog (mirrored from LMDB),
 // readiness (412 until every worker has loaded its shards), operation ids, and the collection
-// create / update / delete transitions. Point traffic goes through the ShardRouter.
+// create / update / delete transitions. Point traffic goes through the ShardRouter, which the
+// engine keeps to itself: services reach shards through call / fanOut / partition, metrics ask
+// for sizes, and nothing else sees the router.
 
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { CollectionConfig, CollectionMeta, FieldIndexSchema } from '../shared/types.js';
+import type { ResultOf } from '../shared/protocol.js';
+import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import type { ShardDispatcher } from './router/dispatcher.js';
-import { ShardRouter } from './router/shard-router.js';
+import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
@@ -22,7 +25,7 @@ function readdirSafe(dir: string): string[] {
 const DROP_BATCH = 10_000;
 
 export class Engine {
-  readonly router: ShardRouter;
+  readonly #router: ShardRouter;
   readonly #db: QuiverDb;
   readonly #dispatcher: ShardDispatcher;
   readonly #catalog = new Map<string, CatalogEntry>();
@@ -36,7 +39,7 @@ export class Engine {
     this.#indexDir = indexDir;
     this.#db = db;
     this.#dispatcher = dispatcher;
-    this.router = new ShardRouter(dispatcher);
+    this.#router = new ShardRouter(dispatcher);
   }
 
   get ready(): boolean {
@@ -50,7 +53,7 @@ export class Engine {
       if (value.deleting === true) await this.#retire(key, value);
       else this.#catalog.set(key, value);
     }
-    const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.ping(w)));
+    const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.ping(w)));
     for (const p of pings) {
       for (const [id, v] of Object.entries(p.maxVersions)) {
         this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
@@ -89,6 +92,39 @@ export class Engine {
     return [...this.#catalog.values()].filter((e) => e.deleting !== true);
   }
 
+  get workerCount(): number {
+    return this.#dispatcher.workerCount;
+  }
+
+  /** One request to one shard of the collection. */
+  call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    return this.#router.call(meta, shard, req, transfer);
+  }
+
+  /** The same request to every shard of the collection, results in shard order. */
+  fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
+    return this.#router.fanOut(meta, req);
+  }
+
+  /** Groups item indexes by the shard their id lives in. */
+  partition(meta: CollectionMeta, ids: readonly PointId[]): Map<number, number[]> {
+    return this.#router.partition(meta, ids);
+  }
+
+  /** Points in the collection, counted by its shards (not exact: the metrics' figure). */
+  async pointCount(meta: CollectionMeta): Promise<number> {
+    const parts = await this.#router.fanOut(meta, { op: 'count', filter: null, exact: false });
+    return parts.reduce((a, b) => a + b, 0);
+  }
+
+  /** Points and stored vectors per vector name, summed over the collection's shards. */
+  async collectionSize(meta: CollectionMeta): Promise<{ points: number; vectors: Record<string, number> }> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    const vectors: Record<string, number> = {};
+    for (const s of shards) for (const [v, n] of Object.entries(s.vectors)) vectors[v] = (vectors[v] ?? 0) + n;
+    return { points: shards.reduce((n, s) => n + s.points, 0), vectors };
+  }
+
   nextOpId(collection: number): number {
     const next = (this.#opIds.get(collection) ?? 0) + 1;
     this.#opIds.set(collection, next);
@@ -108,7 +144,7 @@ export class Engine {
       this.#db.meta.put(NEXT_COLLECTION_ID, id + 1);
       await this.#db.catalog.put(name, entry);
       await this.#db.catalog.flushed;
-      await this.router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
+      await this.#router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
     } catch (err) {
       this.#catalog.delete(name);
       throw err;
@@ -118,7 +154,7 @@ export class Engine {
   async updateCollection(meta: CollectionMeta): Promise<void> {
     const entry: CatalogEntry = { ...meta };
     await this.#replace(entry);
-    await this.router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+    await this.#router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
   }
 
   /** Writes a changed entry of a live collection; never brings back one deleted meanwhile. */
@@ -136,7 +172,7 @@ export class Engine {
     else config.payload_schema[key] = schema;
     const entry: CatalogEntry = { ...meta, config };
     await this.#replace(entry);
-    await this.router.control(entry, (shards) =>
+    await this.#router.control(entry, (shards) =>
       schema === null
         ? { op: 'dropIndex', collection: entry.id, shards, key }
         : { op: 'createIndex', collection: entry.id, shards, key, schema },
@@ -183,7 +219,7 @@ export class Engine {
   }
 
   async #drop(entry: CatalogEntry): Promise<void> {
-    await this.router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }));
+    await this.#router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }));
     for (;;) {
       let last: Promise<boolean> | null = null;
       let n = 0;
@@ -206,7 +242,7 @@ export class Engine {
     this.#ready = false;
     await Promise.allSettled([...this.#drops]);
     if (wasReady) {
-      await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.router.saveIndexes(w)));
+      await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.saveIndexes(w)));
     }
     await this.#dispatcher.close();
     await this.#db.root.close();

@@ -74,8 +74,8 @@ export class Metrics {
         if (!engine.ready) return;
         const counts = await Promise.all(
           engine.list().map(async (meta) => {
-            const parts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter: null, exact: false }).catch(() => null);
-            return [meta.name, parts?.reduce((a, b) => a + b, 0)] as const;
+            const n = await engine.pointCount(meta).catch(() => undefined);
+            return [meta.name, n] as const;
           }),
         );
         for (const [name, n] of counts) if (n !== undefined) this.set({ collection: name }, n);

@@ -93,10 +93,8 @@ export class QdrantMetrics {
         if (!engine.ready) return [];
         const all = await Promise.all(
           engine.list().map(async (meta) => {
-            const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' }).catch(() => []);
-            const vectors: Record<string, number> = {};
-            for (const s of shards) for (const [v, n] of Object.entries(s.vectors)) vectors[v] = (vectors[v] ?? 0) + n;
-            return { name: meta.name, points: shards.reduce((n, s) => n + s.points, 0), vectors };
+            const size = await engine.collectionSize(meta).catch(() => ({ points: 0, vectors: {} }));
+            return { name: meta.name, ...size };
           }),
         );
         return all;

@@ -122,18 +122,18 @@ export class QuiverError extends Error {
   static notImplemented(message: string): QuiverError {
     return new QuiverError('NotImplemented', message);
   }
+  /** A Qdrant feature Quiver does not offer: REST's 501 and gRPC's UNIMPLEMENTED say the same. */
+  static featureNotImplemented(feature: string): QuiverError {
+    const verb = feature.endsWith('s') && !feature.endsWith('ss') ? 'are' : 'is';
+    return new QuiverError('NotImplemented', `${feature} ${verb} not implemented in Quiver`);
+  }
+  /** A vector name the collection does not have, worded as Qdrant words it. */
+  static unknownVector(name: string): QuiverError {
+    return new QuiverError('BadInput', `Wrong input: Not existing vector name error: ${name}`);
+  }
   static internal(message: string): QuiverError {
     return new QuiverError('Internal', message);
   }
 }
 
 export const ENGINE_NOT_INITIALIZED = 'Engine not initialized';
-
-export function isWireError(v: unknown): v is WireError {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { code?: unknown }).code === 'string' &&
-    typeof (v as { message?: unknown }).message === 'string'
-  );
-}

@@ -1,5 +1,7 @@
 // What a request was found to be, independent of the transport: the REST hook and the gRPC
-// interceptor build one per request, and service functions take it as a parameter.
+// interceptor build one per request and authorize it against the route's access before the
+// handler runs. The auth service's do* functions take it; the collection and point services do
+// not, since by then the request is already allowed.
 
 import { QuiverError } from '../../shared/errors.js';
 

@@ -17,6 +17,7 @@
 import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { AuthDb, AuthStateRecord, TokenRecord } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
+import type { ApiKeyCreated, ApiKeyInfo } from '../../shared/schemas/auth.js';
 import { ConfigError } from '../config.js';
 import {
   ANONYMOUS,
@@ -52,29 +53,6 @@ export interface AuthOptions {
   /** Clock (Unix ms), injectable for tests. */
   now?: () => number;
   loginLimit?: { maxFailures: number; windowMs: number };
-}
-
-/** A list entry of GET /auth/api_keys (spec 4.2). */
-export interface ApiKeyInfo {
-  id: number;
-  name: string;
-  description: string;
-  created_at: string;
-  expired_at: string | null;
-  will_expire: boolean;
-  permission: string;
-}
-
-/** The answer of POST /auth/api_key and of rotation (spec 4.1): the only place a raw key appears. */
-export interface ApiKeyCreated {
-  id: number;
-  name: string;
-  description: string;
-  api_key: string;
-  created_at: string;
-  expired_at: string | null;
-  will_expire: boolean;
-  permission: string;
 }
 
 export interface ApiKeyRequest {

@@ -13,7 +13,7 @@ import type { CreateFieldIndex } from '../../shared/schemas/payload.js';
 import type { QueryRequest, SearchParams as SearchParamsIn, SearchRequest } from '../../shared/schemas/search.js';
 import type { JsonValue, Payload, PointId, PointRecord, ScoredPoint, SparseVector, SparseVectorParams, VectorOutput } from '../../shared/types.js';
 import { compileCheck } from '../validation.js';
-import type { UpdateResult } from '../service/points.js';
+import type { UpdateResult } from '../service/writes.js';
 import type { Timestamp__Output } from './generated/google/protobuf/Timestamp.js';
 import type { CollectionClusterInfoResponse } from './generated/qdrant/CollectionClusterInfoResponse.js';
 import type { CollectionInfo } from './generated/qdrant/CollectionInfo.js';

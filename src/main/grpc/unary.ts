@@ -47,8 +47,7 @@ export function timed<Req, Res extends { time?: number | string }>(
   });
 }
 
-/** Methods Quiver does not offer; the message is REST's 501 for the same feature. */
+/** Methods Quiver does not offer; the message is REST's 501 for the same feature (one wording, in errors.ts). */
 export function unimplemented<Req, Res>(log: FastifyBaseLogger, feature: string): grpc.handleUnaryCall<Req, Res> {
-  const message = `${feature} ${feature.endsWith('s') ? 'are' : 'is'} not implemented in Quiver`;
-  return unary<Req, Res>(log, () => Promise.reject(QuiverError.notImplemented(message)));
+  return unary<Req, Res>(log, () => Promise.reject(QuiverError.featureNotImplemented(feature)));
 }

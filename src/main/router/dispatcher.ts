@@ -1,6 +1,6 @@
-// How the main thread reaches shard workers. One interface, two implementations: piscina (the
-// product: one single-thread pool per worker, so a shard's tasks always reach the thread that
-// owns it) and in-process (unit tests, no threads).
+// How the main thread reaches shard workers: the ShardDispatcher interface and its piscina
+// implementation (one single-thread pool per worker, so a shard's tasks always reach the thread
+// that owns it). The interface is what lets tests swap in a dispatcher without threads.
 
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';

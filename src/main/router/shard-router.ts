@@ -7,19 +7,18 @@ import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
 type ControlOp = 'openShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
-type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
-/** A shard request without its address (collection, shard), which the router fills in. */
-export type ShardCall<O extends ShardOp> = Omit<RequestOf<O>, 'collection' | 'shard'>;
+export type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
+/**
+ * A shard request without its address (collection, shard), which the router fills in. The op is
+ * inferred from the literal's `op` (the `{ op: O }` half), so call sites name it once.
+ */
+export type ShardCall<O extends ShardOp> = { op: O } & Omit<RequestOf<O>, 'collection' | 'shard'>;
 
 export class ShardRouter {
   readonly #dispatcher: ShardDispatcher;
 
   constructor(dispatcher: ShardDispatcher) {
     this.#dispatcher = dispatcher;
-  }
-
-  get workerCount(): number {
-    return this.#dispatcher.workerCount;
   }
 
   workerOf(meta: CollectionMeta, shard: number): number {
@@ -50,7 +49,7 @@ export class ShardRouter {
   /** The same request to every shard of the collection, results in shard order. */
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
     const calls: Promise<ResultOf<O>>[] = [];
-    for (let s = 0; s < meta.config.shard_number; s++) calls.push(this.call<O>(meta, s, req));
+    for (let s = 0; s < meta.config.shard_number; s++) calls.push(this.call(meta, s, req));
     return Promise.all(calls);
   }
 

@@ -7,8 +7,9 @@ import { QuiverError } from '../../shared/errors.js';
 import type { UpdateOperation, UpdateOperations } from '../../shared/schemas/batch.js';
 import type { Engine } from '../engine.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from './payload.js';
-import { doDeletePoints, doUpdateVectors, doUpsert, type UpdateResult } from './points.js';
+import { doDeletePoints, doUpdateVectors, doUpsert } from './points.js';
 import { doDeleteVectors } from './vectors.js';
+import type { UpdateResult } from './writes.js';
 
 function run(engine: Engine, name: string, op: UpdateOperation, wait: boolean): Promise<UpdateResult> {
   if ('upsert' in op) return doUpsert(engine, name, op.upsert, wait);

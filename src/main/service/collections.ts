@@ -88,7 +88,7 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
 
 export async function doCreateCollection(engine: Engine, name: string, req: CreateCollection): Promise<boolean> {
   checkName(name);
-  await engine.createCollection(name, buildConfig(req, engine.router.workerCount));
+  await engine.createCollection(name, buildConfig(req, engine.workerCount));
   return true;
 }
 
@@ -100,7 +100,7 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
-    if (params === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${vname}`);
+    if (params === undefined) throw QuiverError.unknownVector(vname);
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
@@ -139,7 +139,7 @@ function sparseOut(meta: CollectionMeta): Record<string, unknown> {
 
 export async function doGetCollection(engine: Engine, name: string): Promise<Record<string, unknown>> {
   const meta = engine.collection(name);
-  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   const points = shards.reduce((n, s) => n + s.points, 0);
   const indexed = shards.reduce((n, s) => n + Object.values(s.indexedVectors).reduce((a, b) => a + b, 0), 0);
   const payloadSchema: Record<string, unknown> = {};
@@ -187,7 +187,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
 /** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */
 export async function doCollectionCluster(engine: Engine, name: string): Promise<Record<string, unknown>> {
   const meta = engine.collection(name);
-  const shards = await engine.router.fanOut<'shardInfo'>(meta, { op: 'shardInfo' });
+  const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   return {
     peer_id: 0,
     shard_count: meta.config.shard_number,

@@ -10,7 +10,7 @@ import { QuiverError } from '../../shared/errors.js';
 import { compareFacetValues, type FacetValue } from '../../shared/protocol.js';
 import type { FacetRequest } from '../../shared/schemas/points.js';
 import type { Engine } from '../engine.js';
-import { refuseUnsupported } from './convert.js';
+import { refuseUnsupported } from './request-forms.js';
 import { parseFilter } from './filter-parse.js';
 
 const FACET_INDEX_TYPES = ['keyword', 'integer', 'uuid', 'bool'];
@@ -34,7 +34,7 @@ export async function doFacet(engine: Engine, name: string, req: FacetRequest): 
   const filter = parseFilter(req.filter);
   const limit = req.limit ?? DEFAULT_LIMIT;
   const top = req.exact === true ? null : Math.max(limit * FACET_TOP_FACTOR, 100);
-  const parts = await engine.router.fanOut<'facet'>(meta, { op: 'facet', key: req.key, filter, top });
+  const parts = await engine.fanOut(meta, { op: 'facet', key: req.key, filter, top });
   const totals = new Map<FacetValue, number>();
   for (const { values, counts } of parts) values.forEach((v, i) => totals.set(v, (totals.get(v) ?? 0) + counts[i]!));
   const hits = [...totals].map(([value, count]) => ({ value, count }));

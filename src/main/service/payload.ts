@@ -3,39 +3,19 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
-import type { Filter } from '../../shared/filter.js';
 import type { PayloadOp } from '../../shared/protocol.js';
 import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
-import type { CollectionMeta, PointId } from '../../shared/types.js';
+import type { CollectionMeta } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkPayload, parseIds, refuseUnsupported } from './convert.js';
-import { parseFilter } from './filter-parse.js';
-import { perShard, requireExisting, updateResult, type UpdateResult } from './points.js';
+import { checkPayload } from './request-forms.js';
+import { perSelectedShard, pointSelection, type SelectionFields } from './selection.js';
+import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
-type Selection = Pick<ClearPayload, 'points' | 'filter' | 'shard_key'>;
-
-/** The points a request names (all must exist) or the filter it selects them by; exactly one. */
-export function selection(req: Selection): { ids: PointId[] | null; filter: Filter | null } {
-  refuseUnsupported(req, ['shard_key']);
-  const hasPoints = req.points !== undefined && req.points !== null;
-  const filter = parseFilter(req.filter);
-  if (hasPoints === (filter !== null)) throw QuiverError.badInput('Either `points` or `filter` is required, not both');
-  return { ids: hasPoints ? parseIds(req.points!) : null, filter };
-}
-
-async function apply(engine: Engine, meta: CollectionMeta, req: Selection, change: PayloadOp, wait: boolean): Promise<UpdateResult> {
-  const { ids, filter } = selection(req);
-  if (ids !== null) await requireExisting(engine, meta, ids);
+async function apply(engine: Engine, meta: CollectionMeta, req: SelectionFields, change: PayloadOp, wait: boolean): Promise<UpdateResult> {
+  const sel = pointSelection(req);
+  if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);
-  const calls =
-    ids !== null
-      ? [...engine.router.partition(meta, ids)].map(([shard, idx]) =>
-          engine.router.call<'payload'>(meta, shard, { op: 'payload', opId, wait, change, ids: idx.map((i) => ids[i]!), filter: null }),
-        )
-      : Array.from({ length: meta.config.shard_number }, (_, shard) =>
-          engine.router.call<'payload'>(meta, shard, { op: 'payload', opId, wait, change, ids: null, filter }),
-        );
-  await perShard(calls);
+  await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'payload', opId, wait, change, ids, filter })));
   return updateResult(opId, wait);
 }
 

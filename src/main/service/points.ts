@@ -1,38 +1,18 @@
 // Point operations: upsert, retrieve, delete, update vectors, count, scroll.
 
-import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
-import { compareOrdered, missingRangeIndex, type OrderBySpec, type OrderedRecord, type WriteCondition } from '../../shared/protocol.js';
-import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
+import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
+import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, withVectorOf, type PointInput } from './convert.js';
 import { parseFilter } from './filter-parse.js';
-import { MAX_RESULT_WINDOW } from './search.js';
-
-export interface UpdateResult {
-  operation_id: number;
-  status: 'acknowledged' | 'completed';
-}
-
-export function updateResult(opId: number, wait: boolean): UpdateResult {
-  return { operation_id: opId, status: wait ? 'completed' : 'acknowledged' };
-}
-
-/** Runs one write per shard; a failure after some shards applied says so (spec 7.3 rule 1). */
-export async function perShard(parts: Promise<unknown>[]): Promise<void> {
-  const settled = await Promise.allSettled(parts);
-  const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed.length === 0) return;
-  const first = failed[0]!.reason as unknown;
-  if (first instanceof QuiverError && failed.length === settled.length) throw first;
-  const msg = first instanceof Error ? first.message : String(first);
-  if (first instanceof QuiverError && first.code !== 'Internal' && first.code !== 'ShardUnavailable') {
-    throw new QuiverError(first.code, `${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
-  }
-  throw QuiverError.internal(`Update failed: ${msg} (${settled.length - failed.length} of ${settled.length} shards applied their part)`);
-}
+import { checkResultWindow } from './limits.js';
+import { mergeOrdered, orderBySpec } from './order-by.js';
+import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, vectorSelector, withVectorOf, type PointInput } from './request-forms.js';
+import { retrieveByIds } from './retrieve.js';
+import { perSelectedShard } from './selection.js';
+import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
 async function writePoints(
   engine: Engine,
@@ -44,12 +24,13 @@ async function writePoints(
 ): Promise<number> {
   const opId = engine.nextOpId(meta.id);
   const parts: Promise<{ applied: number; error?: string }>[] = [];
-  for (const [shard, idx] of engine.router.partition(meta, points.map((p) => p.id))) {
+  for (const [shard, idx] of engine.partition(meta, points.map((p) => p.id))) {
     const { batch, transfer } = packBatch(meta, idx.map((i) => points[i]!));
+    // Each branch narrows `op`, so the request is checked against that op's own shape.
     parts.push(
       op === 'upsert'
-        ? engine.router.call<'upsert'>(meta, shard, { op, opId, wait, batch, condition }, transfer)
-        : engine.router.call<'updateVectors'>(meta, shard, { op, opId, wait, batch, condition }, transfer),
+        ? engine.call(meta, shard, { op, opId, wait, batch, condition }, transfer)
+        : engine.call(meta, shard, { op, opId, wait, batch, condition }, transfer),
     );
   }
   const settled = await Promise.allSettled(parts);
@@ -110,44 +91,14 @@ export async function doDeletePoints(engine: Engine, name: string, req: PointsSe
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const opId = engine.nextOpId(meta.id);
-  if ('points' in req) {
-    const ids = parseIds(req.points);
-    await perShard(
-      [...engine.router.partition(meta, ids)].map(([shard, idx]) =>
-        engine.router.call<'delete'>(meta, shard, { op: 'delete', opId, wait, ids: idx.map((i) => ids[i]!), filter: null }),
-      ),
-    );
-  } else {
-    const filter = parseFilter(req.filter);
-    await perShard(
-      Array.from({ length: meta.config.shard_number }, (_, shard) =>
-        engine.router.call<'delete'>(meta, shard, { op: 'delete', opId, wait, ids: null, filter }),
-      ),
-    );
-  }
+  const sel = 'points' in req ? { ids: parseIds(req.points), filter: null } : { ids: null, filter: parseFilter(req.filter) };
+  await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'delete', opId, wait, ids, filter })));
   return updateResult(opId, wait);
 }
 
-/** Every id must exist before any shard changes anything: a 404 leaves every point as it was. */
-export async function requireExisting(engine: Engine, meta: CollectionMeta, ids: readonly PointId[]): Promise<void> {
-  const unique = [...new Set(ids)];
-  const found = new Set((await retrieve(engine, meta, unique, { with_payload: false, with_vector: false })).map((r) => r.id));
-  const missing = unique.find((id) => !found.has(id));
-  if (missing !== undefined) throw pointNotFound(missing);
-}
-
-async function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
-  const withPayload = payloadSelector(req.with_payload, true);
-  const withVector = vectorSelector(withVectorOf(req), meta);
-  const unique = [...new Set(ids)];
-  const parts = await Promise.all(
-    [...engine.router.partition(meta, unique)].map(([shard, idx]) =>
-      engine.router.call<'retrieve'>(meta, shard, { op: 'retrieve', ids: idx.map((i) => unique[i]!), withPayload, withVector }),
-    ),
-  );
-  const byId = new Map<PointId, PointRecord>();
-  for (const rec of parts.flat()) byId.set(rec.id, rec);
-  return unique.flatMap((id) => byId.get(id) ?? []);
+/** Points by id, with what the request asks each to carry. */
+function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
+  return retrieveByIds(engine, meta, ids, payloadSelector(req.with_payload, true), vectorSelector(withVectorOf(req), meta));
 }
 
 export async function doRetrieve(engine: Engine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
@@ -168,7 +119,7 @@ export async function doCount(engine: Engine, name: string, req: CountPoints): P
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const filter = parseFilter(req.filter);
-  const counts = await engine.router.fanOut<'count'>(meta, { op: 'count', filter, exact: req.exact ?? true });
+  const counts = await engine.fanOut(meta, { op: 'count', filter, exact: req.exact ?? true });
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
 
@@ -176,7 +127,7 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const limit = req.limit ?? 10;
-  if (limit > MAX_RESULT_WINDOW) throw QuiverError.badInput(`limit must not exceed ${MAX_RESULT_WINDOW}, got ${limit}`);
+  checkResultWindow(limit, null);
   const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
   const filter = parseFilter(req.filter);
   if (req.order_by !== undefined && req.order_by !== null) {
@@ -189,7 +140,7 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
     }
     return scrollOrdered(engine, meta, orderBy, limit, filter, req);
   }
-  const parts = await engine.router.fanOut<'scroll'>(meta, {
+  const parts = await engine.fanOut(meta, {
     op: 'scroll',
     offset,
     limit: limit + 1,
@@ -202,34 +153,6 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
 }
 
 
-const RANGE_TYPES: ReadonlySet<string> = new Set(['integer', 'float', 'datetime']);
-
-/**
- * The order_by of a scroll or query, checked against the collection's indexes. `start_from` is a
- * number or an RFC 3339 datetime; a datetime counts in epoch microseconds, the unit of a datetime
- * key's order_value (as Qdrant), so either form may start a datetime key.
- */
-export function orderBySpec(meta: CollectionMeta, o: NonNullable<ScrollPoints['order_by']>): OrderBySpec {
-  const key = typeof o === 'string' ? o : o.key;
-  const schema = Object.hasOwn(meta.config.payload_schema, key) ? meta.config.payload_schema[key] : undefined;
-  // An integer index made with `range: false` serves only exact matches, as in Qdrant.
-  if (schema === undefined || !RANGE_TYPES.has(schema.type) || schema.params?.range === false) throw QuiverError.badInput(missingRangeIndex(key));
-  if (typeof o === 'string') return { key, direction: 'asc', startFrom: null };
-  let startFrom: number | null = null;
-  if (typeof o.start_from === 'number') startFrom = o.start_from;
-  else if (typeof o.start_from === 'string') {
-    const ms = parseDatetime(o.start_from);
-    if (Number.isNaN(ms)) throw QuiverError.badInput(`order_by.start_from: '${o.start_from}' is neither a number nor an RFC 3339 datetime`);
-    startFrom = ms * 1000;
-  }
-  return { key, direction: o.direction ?? 'asc', startFrom };
-}
-
-/** Each shard's first `limit` entries, merged in Qdrant's order: the first `limit` of the collection. */
-export function mergeOrdered(parts: OrderedRecord[][], direction: 'asc' | 'desc', limit: number): OrderedRecord[] {
-  return parts.flat().sort(compareOrdered(direction)).slice(0, limit);
-}
-
 /** Scroll in the order of an indexed payload value: each shard's first `limit`, merged. No next page offset (as Qdrant). */
 async function scrollOrdered(
   engine: Engine,
@@ -239,7 +162,7 @@ async function scrollOrdered(
   filter: ReturnType<typeof parseFilter>,
   req: ScrollPoints,
 ): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
-  const parts = await engine.router.fanOut<'scrollOrdered'>(meta, {
+  const parts = await engine.fanOut(meta, {
     op: 'scrollOrdered',
     orderBy,
     limit,

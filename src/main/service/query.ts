@@ -9,11 +9,13 @@ import { comparePointIds, parsePointId } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './convert.js';
 import { parseFilter } from './filter-parse.js';
+import { checkResultWindow } from './limits.js';
 import { MAX_MMR_CANDIDATES, MAX_MMR_WORK, mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
-import { mergeOrdered, orderBySpec } from './points.js';
-import { MAX_RESULT_WINDOW, plan, run } from './search.js';
+import { planNearest, runPlannedSearches, type NearestRequest } from './nearest.js';
+import { mergeOrdered, orderBySpec } from './order-by.js';
+import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './request-forms.js';
+import { retrieveByIds } from './retrieve.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
 
@@ -99,12 +101,7 @@ async function resolveVector(
   }
   if (typeof q === 'number' || typeof q === 'string') {
     const id = parsePointId(q);
-    const [rec] = await engine.router.call<'retrieve'>(meta, engine.router.shardOf(meta, id), {
-      op: 'retrieve',
-      ids: [id],
-      withPayload: { kind: 'none' },
-      withVector: { kind: 'names', names: [using] },
-    });
+    const [rec] = await retrieveByIds(engine, meta, [id], { kind: 'none' }, { kind: 'names', names: [using] });
     if (rec === undefined) throw QuiverError.notFound(`No point with id ${id} found`);
     const v = rec.vector;
     const vec = Array.isArray(v) ? v : v?.[using];
@@ -193,7 +190,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
   const filter = both(inherited, parseFilter(node.filter));
   const limit = node.limit ?? 10;
   const offset = out?.offset ?? 0;
-  if (limit + offset > MAX_RESULT_WINDOW) throw QuiverError.badInput(`limit + offset must not exceed ${MAX_RESULT_WINDOW}, got ${limit + offset}`);
+  checkResultWindow(limit, offset);
   const using = node.using ?? DEFAULT_VECTOR;
   const kind = classify(node.query);
   const prefetches = prefetchList(node.prefetch);
@@ -212,7 +209,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
         const nearest = { filter, params: node.params, scoreThreshold: threshold, vectorName: using, vector, exclude, only: candidates };
         return attach(engine, meta, page(await diversify(engine, meta, nearest, kind.mmr, limit + offset)), out);
       }
-      const p = plan(meta, {
+      const p = planNearest(meta, {
         filter,
         offset,
         params: node.params,
@@ -225,7 +222,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
         exclude,
         only: candidates,
       });
-      return (await run(engine, meta, [p]))[0] ?? [];
+      return (await runPlannedSearches(engine, meta, [p]))[0] ?? [];
     }
     case 'fusion': {
       if (prefetches.length === 0) throw QuiverError.badInput('Fusion needs prefetch: there is nothing to fuse');
@@ -236,13 +233,13 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
     case 'order_by': {
       const orderBy = orderBySpec(meta, kind.orderBy);
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
-      const parts = await engine.router.fanOut<'scrollOrdered'>(meta, { op: 'scrollOrdered', orderBy, limit: limit + offset, filter: scoped, withPayload, withVector });
+      const parts = await engine.fanOut(meta, { op: 'scrollOrdered', orderBy, limit: limit + offset, filter: scoped, withPayload, withVector });
       // Qdrant scores every entry 1 and orders by order_value, which each point carries.
       return page(mergeOrdered(parts, orderBy.direction, limit + offset).map((r) => asScored(r, 1)));
     }
     case 'sample': {
       const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
-      const parts = await engine.router.fanOut<'sample'>(meta, { op: 'sample', limit: limit + offset, filter: scoped, withPayload, withVector });
+      const parts = await engine.fanOut(meta, { op: 'sample', limit: limit + offset, filter: scoped, withPayload, withVector });
       const all = parts.flat();
       for (let i = all.length - 1; i > 0; i--) {
         const j = Math.floor(Math.random() * (i + 1));
@@ -255,7 +252,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
         if (prefetches.length > 1) throw QuiverError.badInput('With several prefetches, a query (for example a fusion) must say how to combine them');
         return attach(engine, meta, page(lists[0]!), out);
       }
-      const parts = await engine.router.fanOut<'scroll'>(meta, { op: 'scroll', offset: null, limit: limit + offset, filter, withPayload, withVector });
+      const parts = await engine.fanOut(meta, { op: 'scroll', offset: null, limit: limit + offset, filter, withPayload, withVector });
       const merged = parts.flat().sort((a, b) => comparePointIds(a.id, b.id));
       return page(merged.map((r) => asScored(r, 0)));
     }
@@ -269,7 +266,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
 async function diversify(
   engine: Engine,
   meta: CollectionMeta,
-  nearest: Omit<Parameters<typeof plan>[1], 'limit' | 'offset' | 'withPayload' | 'withVector'>,
+  nearest: Omit<NearestRequest, 'limit' | 'offset' | 'withPayload' | 'withVector'>,
   mmr: MmrParams,
   picks: number,
 ): Promise<ScoredPoint[]> {
@@ -284,8 +281,8 @@ async function diversify(
       `mmr: ${Math.min(picks, pool)} picks among ${pool} candidates of ${dim} dimensions is more work than one query may ask for; lower limit or candidates_limit`,
     );
   }
-  const p = plan(meta, { ...nearest, limit: pool, offset: 0, withPayload: false, withVector: using === DEFAULT_VECTOR ? true : [using] });
-  const found = (await run(engine, meta, [p]))[0] ?? [];
+  const p = planNearest(meta, { ...nearest, limit: pool, offset: 0, withPayload: false, withVector: using === DEFAULT_VECTOR ? true : [using] });
+  const found = (await runPlannedSearches(engine, meta, [p]))[0] ?? [];
   const distance = meta.config.vectors[using]?.distance ?? 'sparse';
   const lowerIsBetter = distance === 'Euclid' || distance === 'Manhattan';
   const candidates = found.flatMap((pt) => {
@@ -303,13 +300,8 @@ async function attach(engine: Engine, meta: CollectionMeta, points: ScoredPoint[
   const withVector = vectorSelector(out.withVector, meta);
   const bare = points.map(({ payload: _p, vector: _v, ...rest }) => rest);
   if (withPayload.kind === 'none' && withVector.kind === 'none') return bare;
-  const ids = points.map((p) => p.id);
-  const records = await Promise.all(
-    [...engine.router.partition(meta, ids)].map(([shard, idx]) =>
-      engine.router.call<'retrieve'>(meta, shard, { op: 'retrieve', ids: idx.map((i) => ids[i]!), withPayload, withVector }),
-    ),
-  );
-  const byId = new Map(records.flat().map((r) => [r.id, r]));
+  const records = await retrieveByIds(engine, meta, points.map((p) => p.id), withPayload, withVector);
+  const byId = new Map(records.map((r) => [r.id, r]));
   return bare.map((p) => ({ ...byId.get(p.id), ...p }));
 }
 

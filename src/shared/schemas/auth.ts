@@ -32,3 +32,28 @@ export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 /** DELETE /auth/api_key/{token_id}, POST /auth/api_key/{token_id}/rotate. */
 export const TokenIdParams = Type.Object({ token_id: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }) });
 export type TokenIdParams = Static<typeof TokenIdParams>;
+
+// Response shapes of the API key endpoints: the auth service returns them and the client reads them.
+
+/** A list entry of GET /auth/api_keys (spec 4.2). */
+export interface ApiKeyInfo {
+  id: number;
+  name: string;
+  description: string;
+  created_at: string;
+  expired_at: string | null;
+  will_expire: boolean;
+  permission: string;
+}
+
+/** The answer of POST /auth/api_key and of rotation (spec 4.1): the only place a raw key appears. */
+export interface ApiKeyCreated {
+  id: number;
+  name: string;
+  description: string;
+  api_key: string;
+  created_at: string;
+  expired_at: string | null;
+  will_expire: boolean;
+  permission: string;
+}

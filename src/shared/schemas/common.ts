@@ -35,11 +35,6 @@ export const WaitQuery = Type.Object({
   timeout: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
-export const TimeoutQuery = Type.Object({
-  timeout: Type.Optional(Type.Integer({ minimum: 1 })),
-  consistency: Type.Optional(Type.Union([Type.Integer(), Type.String()])),
-});
-
 const KeyList = Type.Union([Type.Array(Type.String()), Type.String()]);
 
 export const WithPayload = Type.Union([

@@ -91,14 +91,3 @@ export function metricFor(distance: Distance): Metric {
       return { score: manhattan, higherIsBetter: false, hnswSpace: null };
   }
 }
-
-/** Normalises in place; a zero vector stays zero (its cosine with anything is 0). */
-export function normalize(v: Float32Array): Float32Array {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i]! * v[i]!;
-  if (s > 0) {
-    const inv = 1 / Math.sqrt(s);
-    for (let i = 0; i < v.length; i++) v[i] = v[i]! * inv;
-  }
-  return v;
-}

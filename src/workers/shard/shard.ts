@@ -355,7 +355,7 @@ export class Shard {
 
   #space(name: string): VectorSpace {
     const s = this.#spaces.get(name);
-    if (s === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    if (s === undefined) throw QuiverError.unknownVector(name);
     return s;
   }
 
@@ -384,7 +384,7 @@ export class Shard {
 
   #sparseSpace(name: string): SparseSpace {
     const s = this.#sparse.get(name);
-    if (s === undefined) throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    if (s === undefined) throw QuiverError.unknownVector(name);
     return s;
   }
 

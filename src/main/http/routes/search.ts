@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../../shared/schemas/search.js';
-import { doQuery, doQueryBatch, doSearch, doSearchBatch } from '../../service/search.js';
+import { doQuery, doQueryBatch } from '../../service/query.js';
+import { doSearch, doSearchBatch } from '../../service/search.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
 

@@ -41,7 +41,7 @@ export const unimplementedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url,
       // The body is never read: there is nothing to validate.
       handler: async () => {
-        throw QuiverError.notImplemented(`${feature} ${feature.endsWith('s') && !feature.endsWith('ss') ? 'are' : 'is'} not implemented in Quiver`);
+        throw QuiverError.featureNotImplemented(feature);
       },
     });
   }

@@ -1,5 +1,6 @@
-// From request shapes (REST JSON, and later gRPC converted to the same shapes) to the internal
-// forms the workers take: selectors, checked ids, and vectors packed per shard as Float32Array.
+// From request shapes (REST JSON, and gRPC already converted to the same shapes by the gRPC
+// adapter) to the internal forms the workers take: payload and vector selectors, checked ids,
+// payloads and vectors, and each shard's points packed as Float32Array columns to be moved.
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
@@ -38,7 +39,7 @@ export function vectorSelector(w: WithVector | undefined, meta: CollectionMeta):
   if (w === true) return { kind: 'all' };
   for (const name of w) {
     if (!Object.hasOwn(meta.config.vectors, name) && !Object.hasOwn(meta.config.sparse_vectors, name)) {
-      throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+      throw QuiverError.unknownVector(name);
     }
   }
   return { kind: 'names', names: [...new Set(w)] };
@@ -81,7 +82,7 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
   const params = meta.config.vectors[name];
   if (params === undefined) {
     if (meta.config.sparse_vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is sparse: send {indices, values}`);
-    throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    throw QuiverError.unknownVector(name);
   }
   if (v.length !== params.size) {
     throw QuiverError.badInput(`Dimension mismatch for vector '${name}': expected ${params.size}, got ${v.length}`);
@@ -106,7 +107,7 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
 export function checkSparse(meta: CollectionMeta, name: string, v: SparseVector): SparseVec {
   if (meta.config.sparse_vectors[name] === undefined) {
     if (meta.config.vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is dense: send an array of numbers`);
-    throw QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
+    throw QuiverError.unknownVector(name);
   }
   if (v.indices.length !== v.values.length) {
     throw QuiverError.badInput(`Sparse vector '${name}': indices and values must have the same length, got ${v.indices.length} and ${v.values.length}`);
