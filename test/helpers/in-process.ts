@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { AuthService } from '../../src/main/auth/service.js';
 import { loadConfig, type Config } from '../../src/main/config.js';
 import { Engine } from '../../src/main/engine.js';
@@ -55,10 +55,14 @@ export async function startInProcess(opts: { workers?: number; dataDir?: string 
 /** `app.inject` with a JSON body, answering the status and the parsed envelope. */
 export async function inject(
   app: FastifyInstance,
-  method: InjectOptions['method'],
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   body?: unknown,
-): Promise<{ status: number; body: { result?: unknown; status?: unknown; time?: unknown } & Record<string, unknown> }> {
-  const res = await app.inject({ method, url, ...(body === undefined ? {} : { payload: body as InjectOptions['payload'] }) });
-  return { status: res.statusCode, body: res.json() };
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await app.inject({
+    method,
+    url,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+  });
+  return { status: res.statusCode, body: res.json<Record<string, unknown>>() };
 }
