@@ -93,7 +93,11 @@ describe.skipIf(!haveChromium)('dashboard in Chromium, auth on', () => {
     await page.click('#login');
     await message(/Signed in as admin/);
     expect(await page.locator('#who').textContent()).toBe('Signed in as admin (JWT)');
-    const stored = await page.evaluate(() => ({ local: localStorage.length, session: sessionStorage.length, cookie: document.cookie }));
+    const stored = await page.evaluate(() => {
+      // Runs in the page: the DOM globals, typed here because the tests compile without the DOM lib.
+      const w = globalThis as unknown as { localStorage: { length: number }; sessionStorage: { length: number }; document: { cookie: string } };
+      return { local: w.localStorage.length, session: w.sessionStorage.length, cookie: w.document.cookie };
+    });
     expect(stored).toEqual({ local: 0, session: 0, cookie: '' });
     expect(await page.locator('#collections-empty').isVisible()).toBe(true);
   });

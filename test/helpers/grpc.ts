@@ -18,7 +18,7 @@ export function id(v: number | string) {
     : { pointIdOptions: { case: 'uuid' as const, value: v } };
 }
 
-export function idOf(p: { id?: { pointIdOptions: { case: string | undefined; value?: bigint | string } } | undefined }): number | string {
+export function idOf(p: { id?: { pointIdOptions: { case: string | undefined; value?: bigint | string | undefined } } | undefined }): number | string {
   const o = p.id?.pointIdOptions;
   if (o?.case === 'num') return Number(o.value);
   if (o?.case === 'uuid') return o.value as string;

@@ -283,7 +283,7 @@ describe('order_by through gRPC', () => {
     const r = await g.api('points').query({
       collectionName: 'ord',
       query: { variant: { case: 'orderBy', value: { key: 'at', startFrom: { value: { case: 'datetime', value: '2024-01-04T00:00:00Z' } } } } },
-      limit: 3,
+      limit: 3n,
     });
     const want = expected((d) => [micros(d.at)]).filter((e) => e.v >= (T0 + 3 * DAY) * 1000).slice(0, 3);
     expect(r.result.map((p) => ({ id: idOf(p), v: Number(p.orderValue?.variant.value) }))).toEqual(want);

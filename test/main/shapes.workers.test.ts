@@ -107,7 +107,7 @@ describe('the unnamed vector is a bare array', () => {
   });
 
   it('over gRPC as VectorsOutput.vector, not a named map', async () => {
-    const expectBare = (v: { vectorsOptions: { case?: string; value?: unknown } } | undefined, want: number[]) => {
+    const expectBare = (v: { vectorsOptions: { case?: string | undefined; value?: unknown } } | undefined, want: number[]) => {
       expect(v?.vectorsOptions.case).toBe('vector');
       const out = v!.vectorsOptions.value as { vector: { case: string; value: { data: number[] } } };
       expect(out.vector.case).toBe('dense');

@@ -24,9 +24,17 @@ export type DeletePayload = Static<typeof DeletePayload>;
 export const ClearPayload = Type.Object(Selection);
 export type ClearPayload = Static<typeof ClearPayload>;
 
-const SchemaType = Type.Union(
-  ['keyword', 'integer', 'float', 'geo', 'text', 'bool', 'datetime', 'uuid'].map((t) => Type.Literal(t)),
-);
+// Spelled out: a union built with .map() has the static type never, which no caller could pass.
+const SchemaType = Type.Union([
+  Type.Literal('keyword'),
+  Type.Literal('integer'),
+  Type.Literal('float'),
+  Type.Literal('geo'),
+  Type.Literal('text'),
+  Type.Literal('bool'),
+  Type.Literal('datetime'),
+  Type.Literal('uuid'),
+]);
 
 export const FieldSchemaParams = Type.Object(
   {
