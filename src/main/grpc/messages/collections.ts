@@ -5,7 +5,8 @@
 import { QuiverError } from '../../../shared/errors.js';
 import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
-import type { SparseVectorParams } from '../../../shared/types.js';
+import type { SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
 import type { CollectionClusterInfoResponse } from '../generated/qdrant/CollectionClusterInfoResponse.js';
 import type { CollectionInfo } from '../generated/qdrant/CollectionInfo.js';
 import type { CreateCollection__Output } from '../generated/qdrant/CreateCollection.js';
@@ -13,7 +14,6 @@ import type { CreateFieldIndexCollection__Output } from '../generated/qdrant/Cre
 import type { Distance__Output } from '../generated/qdrant/Distance.js';
 import type { HnswConfigDiff, HnswConfigDiff__Output } from '../generated/qdrant/HnswConfigDiff.js';
 import type { PayloadIndexParams } from '../generated/qdrant/PayloadIndexParams.js';
-import type { PayloadSchemaType } from '../generated/qdrant/PayloadSchemaType.js';
 import type { SparseVectorConfig, SparseVectorConfig__Output } from '../generated/qdrant/SparseVectorConfig.js';
 import type { SparseVectorParams as SparseVectorParamsOut } from '../generated/qdrant/SparseVectorParams.js';
 import type { UpdateCollection__Output } from '../generated/qdrant/UpdateCollection.js';
@@ -153,28 +153,6 @@ export function createIndexIn(r: CreateFieldIndexCollection__Output): CreateFiel
   return { field_name: r.field_name ?? '', field_schema: { ...params, type } as FieldSchema };
 }
 
-/** What doGetCollection answers (REST's collection info), as far as the gRPC reply uses it. */
-interface CollectionInfoResult {
-  status: 'green' | 'yellow' | 'grey' | 'red';
-  segments_count: number;
-  points_count: number;
-  indexed_vectors_count: number;
-  config: {
-    params: {
-      vectors: VectorParamsIn | Record<string, VectorParamsIn>;
-      sparse_vectors?: Record<string, SparseVectorParams>;
-      shard_number: number;
-      replication_factor: number;
-      write_consistency_factor: number;
-      on_disk_payload: boolean;
-    };
-    hnsw_config: { m: number; ef_construct: number; full_scan_threshold: number; max_indexing_threads: number; on_disk: boolean };
-    optimizer_config: Record<string, number | null>;
-    wal_config: { wal_capacity_mb: number; wal_segments_ahead: number };
-  };
-  payload_schema: Record<string, { data_type: string; params?: Record<string, unknown>; points?: number }>;
-}
-
 function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: number; max_indexing_threads?: number; on_disk?: boolean | null }): HnswConfigDiff {
   return {
     ...opt('m', h.m),
@@ -185,14 +163,19 @@ function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: n
   };
 }
 
-function vectorParamsOut(p: VectorParamsIn): VectorParams {
+function vectorParamsOut(p: VectorParamsConfig): VectorParams {
   return { size: p.size, distance: p.distance, ...opt('hnsw_config', p.hnsw_config ? hnswOut(p.hnsw_config) : undefined), ...opt('on_disk', p.on_disk ?? undefined) };
 }
 
+/** The unnamed vector's params alone, or a map of names (a vector may be named `size`). */
+function isSingle(v: VectorParamsConfig | Record<string, VectorParamsConfig>): v is VectorParamsConfig {
+  return typeof v.size === 'number' && typeof v.distance === 'string';
+}
+
 function vectorsConfigOut(v: CollectionInfoResult['config']['params']['vectors']): VectorsConfig {
-  if (typeof v.size === 'number' && typeof v.distance === 'string') return { params: vectorParamsOut(v as VectorParamsIn) };
+  if (isSingle(v)) return { params: vectorParamsOut(v) };
   const map: Record<string, VectorParams> = {};
-  for (const [name, p] of Object.entries(v as Record<string, VectorParamsIn>)) map[name] = vectorParamsOut(p);
+  for (const [name, p] of Object.entries(v)) map[name] = vectorParamsOut(p);
   return { params_map: { map } };
 }
 
@@ -209,14 +192,12 @@ function indexParamsOut(dataType: string, params: Record<string, unknown> | unde
 
 const capital = <T extends string>(s: T): Capitalize<T> => (s.charAt(0).toUpperCase() + s.slice(1)) as Capitalize<T>;
 
-export function collectionInfoOut(raw: Record<string, unknown>): CollectionInfo {
-  // doGetCollection is typed for REST as a plain record; this is its documented shape.
-  const r = raw as unknown as CollectionInfoResult;
+export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
   const o = r.config.optimizer_config;
   const payloadSchema: NonNullable<CollectionInfo['payload_schema']> = {};
   for (const [key, s] of Object.entries(r.payload_schema)) {
     payloadSchema[key] = {
-      data_type: capital(s.data_type) as PayloadSchemaType,
+      data_type: capital(s.data_type),
       ...opt('params', indexParamsOut(s.data_type, s.params)),
       ...opt('points', s.points),
     };
@@ -244,16 +225,7 @@ export function collectionInfoOut(raw: Record<string, unknown>): CollectionInfo 
   };
 }
 
-/** What doCollectionCluster answers (REST's cluster info), as far as the gRPC reply uses it. */
-interface ClusterInfoResult {
-  peer_id: number;
-  shard_count: number;
-  local_shards: { shard_id: number; points_count: number; state: string }[];
-}
-
-export function clusterInfoOut(raw: Record<string, unknown>): Omit<CollectionClusterInfoResponse, 'time'> {
-  // doCollectionCluster is typed for REST as a plain record; this is its documented shape.
-  const r = raw as unknown as ClusterInfoResult;
+export function clusterInfoOut(r: CollectionClusterInfo): Omit<CollectionClusterInfoResponse, 'time'> {
   return {
     peer_id: r.peer_id,
     shard_count: r.shard_count,
