@@ -5,7 +5,7 @@
 import { QuiverError } from '../../../shared/errors.js';
 import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
-import type { SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
 import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
 import type { CollectionClusterInfoResponse } from '../generated/qdrant/CollectionClusterInfoResponse.js';
 import type { CollectionInfo } from '../generated/qdrant/CollectionInfo.js';
@@ -124,6 +124,7 @@ const FIELD_TYPES = {
   FieldTypeUuid: 'uuid',
 } as const;
 
+/** Each params field of PayloadIndexParams and its index type: the field is always `<type>_index_params`. */
 const INDEX_PARAMS_TYPES = {
   keyword_index_params: 'keyword',
   integer_index_params: 'integer',
@@ -133,7 +134,7 @@ const INDEX_PARAMS_TYPES = {
   bool_index_params: 'bool',
   datetime_index_params: 'datetime',
   uuid_index_params: 'uuid',
-} as const;
+} as const satisfies { [T in PayloadSchemaTypeName as `${T}_index_params`]: T };
 
 /** Qdrant's field_type + field_index_params as REST's field_schema: a type name, or an object with its params. */
 export function createIndexIn(r: CreateFieldIndexCollection__Output): CreateFieldIndex {
@@ -179,15 +180,15 @@ function vectorsConfigOut(v: CollectionInfoResult['config']['params']['vectors']
   return { params_map: { map } };
 }
 
-function indexParamsOut(dataType: string, params: Record<string, unknown> | undefined): PayloadIndexParams | undefined {
-  const entry = Object.entries(INDEX_PARAMS_TYPES).find(([, t]) => t === dataType);
-  if (params === undefined || entry === undefined) return undefined;
+/** An index's params under its type's field (`keyword_index_params`, as INDEX_PARAMS_TYPES names them all). */
+function indexParamsOut(dataType: PayloadSchemaTypeName, params: Record<string, unknown> | undefined): PayloadIndexParams | undefined {
+  if (params === undefined) return undefined;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (k === 'type' || v === null) continue;
     out[k] = k === 'tokenizer' && typeof v === 'string' ? v.charAt(0).toUpperCase() + v.slice(1) : v;
   }
-  return { [entry[0]]: out };
+  return { [`${dataType}_index_params`]: out };
 }
 
 const capital = <T extends string>(s: T): Capitalize<T> => (s.charAt(0).toUpperCase() + s.slice(1)) as Capitalize<T>;
