@@ -1,5 +1,11 @@
-// Small tools the message conversions share: optional fields without `undefined`, decoded
-// messages as plain data, 64-bit integers as numbers, and REST schemas compiled into gRPC checks.
+// The modules of messages/ convert between Qdrant's protobuf messages (as @grpc/proto-loader
+// decodes them: keepCase, 64-bit integers as strings, enums as names, oneofs named) and the request
+// and result shapes of the service layer, which are the REST shapes. No rule of the service lives
+// there: a request is rewritten into the REST form, checked by the same TypeBox schema a REST
+// route uses (so errors read the same), and handed to the same do* function.
+//
+// This one holds the small tools they share: optional fields without `undefined`, decoded messages
+// as plain data, 64-bit integers as numbers, and REST schemas compiled into gRPC checks.
 
 import type { Static, TSchema } from 'typebox';
 import { compileCheck } from '../../validation.js';
