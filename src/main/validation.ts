@@ -13,7 +13,41 @@ import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { QuiverError } from '../shared/errors.js';
 import { PARSE_BOUND } from '../shared/schemas/common.js';
-import { describeValidation } from './http/envelope.js';
+
+/** One complaint of a schema validator (fastify's Ajv or a compiled TypeBox check). */
+export interface SchemaIssue {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: { allowedValue?: unknown };
+}
+
+const URL_PARTS: Record<string, string> = { querystring: 'query parameters', params: 'path parameters' };
+
+const PREFERENCE: Record<string, number> = { const: 3, enum: 3, required: 2, additionalProperties: 2 };
+
+/**
+ * A schema failure as one readable line. Unions report every branch's complaint; the deepest
+ * path is the one the caller got wrong, and a set of `const` complaints is an enum.
+ */
+export function describeValidation(issues: readonly SchemaIssue[], part: string): string {
+  const real = issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf');
+  const pool = real.length > 0 ? real : issues;
+  const depth = (i: SchemaIssue): number => (i.instancePath ?? '').split('/').length;
+  const maxDepth = Math.max(...pool.map(depth));
+  const deepest = pool.filter((i) => depth(i) === maxDepth);
+  const best = deepest.reduce((a, b) => ((PREFERENCE[b.keyword ?? ''] ?? 0) > (PREFERENCE[a.keyword ?? ''] ?? 0) ? b : a));
+  const path = (best.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+  // Qdrant: "Format error in JSON body: ..." for a body, "Deserialize error in query parameters:
+  // ..." (and path parameters) for the URL's parts.
+  const url = URL_PARTS[part];
+  const head = url === undefined ? `Format error in JSON ${part}: ${path === '' ? part : `${part}.${path}`}` : `Deserialize error in ${url}: ${path === '' ? 'value' : path}`;
+  if (best.keyword === 'const') {
+    const allowed = deepest.filter((i) => i.keyword === 'const' && i.instancePath === best.instancePath).map((i) => JSON.stringify(i.params?.allowedValue));
+    return `${head}: unknown variant, expected one of ${allowed.join(', ')}`;
+  }
+  return `${head}: ${best.message ?? 'is invalid'}`;
+}
 
 /** Keywords that constrain a value of an already readable type. */
 const VALUE_RULES = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'minItems', 'maxItems']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeValidation, failure, ok, toFailure } from '../../src/main/http/envelope.js';
+import { failure, ok, toFailure } from '../../src/main/http/envelope.js';
+import { describeValidation } from '../../src/main/validation.js';
 import { ERROR_CODES, HTTP_STATUS, QuiverError } from '../../src/shared/errors.js';
 
 /** A fastify-style error: an Error with extra fields. */

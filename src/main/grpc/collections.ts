@@ -13,7 +13,8 @@ import {
   doUpdateCollection,
 } from '../service/collections.js';
 import { collectionNameError } from '../validation.js';
-import { clusterInfoOut, collectionInfoOut, createCollectionIn, schemaCheck, updateCollectionIn } from './convert.js';
+import { clusterInfoOut, collectionInfoOut, createCollectionIn, updateCollectionIn } from './messages/collections.js';
+import { schemaCheck } from './messages/common.js';
 import type { CollectionsHandlers } from './generated/qdrant/Collections.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 

@@ -1,8 +1,7 @@
 // Service `qdrant.Points`: each handler converts the message to the REST request shape, checks it
 // with the REST route's schema, calls the same do* function as REST, and converts the result.
 
-import { QuiverError } from '../../shared/errors.js';
-import { UpdateOperations, type UpdateOperation } from '../../shared/schemas/batch.js';
+import { UpdateOperations } from '../../shared/schemas/batch.js';
 import { CollectionNameParams } from '../../shared/schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
@@ -16,74 +15,29 @@ import { doQuery, doQueryBatch } from '../service/query.js';
 import { doSearch, doSearchBatch } from '../service/search.js';
 import { doDeleteVectors } from '../service/vectors.js';
 import {
-  createIndexIn,
+  batchOperationIn,
+  clearPayloadIn,
+  countIn,
+  deletePayloadIn,
+  deletePointsIn,
   deleteVectorsIn,
-  facetValueOut,
-  num,
-  filterIn,
-  opt,
-  orderByRequestIn,
-  pointIdIn,
-  pointIdOut,
-  pointsSelectorIn,
-  queryIn,
+  facetHitOut,
+  facetIn,
+  retrieveIn,
   retrievedPointOut,
-  schemaCheck,
   scoredPointOut,
-  searchIn,
-  selectionIn,
-  shardKeyIn,
-  structIn,
+  scrollIn,
+  scrollOut,
+  setPayloadIn,
   updateResultOut,
   updateVectorsIn,
   upsertIn,
-  withPayloadIn,
-  withVectorIn,
-} from './convert.js';
+} from './messages/points.js';
+import { createIndexIn } from './messages/collections.js';
+import { schemaCheck } from './messages/common.js';
+import { queryIn, searchIn } from './messages/query.js';
 import type { PointsHandlers } from './generated/qdrant/Points.js';
-import type { PointsUpdateOperation__Output } from './generated/qdrant/PointsUpdateOperation.js';
-import type { SetPayloadPoints__Output } from './generated/qdrant/SetPayloadPoints.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
-
-const setPayloadIn = (r: Pick<SetPayloadPoints__Output, 'payload' | 'points_selector' | 'key' | 'shard_key_selector'>): SetPayload => ({
-  payload: structIn(r.payload),
-  ...selectionIn(r.points_selector),
-  ...opt('key', r.key),
-  ...shardKeyIn(r.shard_key_selector),
-});
-
-/** One operation of UpdateBatch as the REST batch names it (the deprecated selector-only forms too). */
-function batchOperationIn(o: PointsUpdateOperation__Output, i: number): UpdateOperation {
-  const missing = (): never => {
-    throw QuiverError.badInput(`operations[${i}]: no operation is set`);
-  };
-  switch (o.operation) {
-    case 'upsert':
-      return { upsert: upsertIn(o.upsert ?? missing()) };
-    case 'delete_points':
-      return { delete: { ...pointsSelectorIn(o.delete_points?.points), ...shardKeyIn(o.delete_points?.shard_key_selector) } };
-    case 'delete_deprecated':
-      return { delete: pointsSelectorIn(o.delete_deprecated) };
-    case 'set_payload':
-      return { set_payload: setPayloadIn(o.set_payload ?? missing()) };
-    case 'overwrite_payload':
-      return { overwrite_payload: setPayloadIn(o.overwrite_payload ?? missing()) };
-    case 'delete_payload': {
-      const d = o.delete_payload ?? missing();
-      return { delete_payload: { keys: d.keys, ...selectionIn(d.points_selector), ...shardKeyIn(d.shard_key_selector) } };
-    }
-    case 'clear_payload':
-      return { clear_payload: { ...selectionIn(o.clear_payload?.points), ...shardKeyIn(o.clear_payload?.shard_key_selector) } };
-    case 'clear_payload_deprecated':
-      return { clear_payload: selectionIn(o.clear_payload_deprecated) };
-    case 'update_vectors':
-      return { update_vectors: updateVectorsIn(o.update_vectors ?? missing()) };
-    case 'delete_vectors':
-      return { delete_vectors: deleteVectorsIn(o.delete_vectors ?? missing()) };
-    default:
-      return missing();
-  }
-}
 
 export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
   const checkName = schemaCheck(CollectionNameParams);
@@ -110,20 +64,8 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
   };
   return {
     Upsert: timed(log, async (r) => ({ result: updateResultOut(await doUpsert(engine, name(r), check.upsert(upsertIn(r)), wait(r))) })),
-    Delete: timed(log, async (r) => ({
-      result: updateResultOut(
-        await doDeletePoints(engine, name(r), check.selector({ ...pointsSelectorIn(r.points), ...shardKeyIn(r.shard_key_selector) }), wait(r)),
-      ),
-    })),
-    Get: timed(log, async (r) => {
-      const req = {
-        ids: r.ids.map(pointIdIn),
-        ...opt('with_payload', withPayloadIn(r.with_payload)),
-        ...opt('with_vector', withVectorIn(r.with_vectors)),
-        ...shardKeyIn(r.shard_key_selector),
-      };
-      return { result: (await doRetrieve(engine, name(r), check.retrieve(req))).map(retrievedPointOut) };
-    }),
+    Delete: timed(log, async (r) => ({ result: updateResultOut(await doDeletePoints(engine, name(r), check.selector(deletePointsIn(r)), wait(r))) })),
+    Get: timed(log, async (r) => ({ result: (await doRetrieve(engine, name(r), check.retrieve(retrieveIn(r)))).map(retrievedPointOut) })),
     UpdateVectors: timed(log, async (r) => ({
       result: updateResultOut(await doUpdateVectors(engine, name(r), check.vectors(updateVectorsIn(r)), wait(r))),
     })),
@@ -133,14 +75,12 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
     OverwritePayload: timed(log, async (r) => ({
       result: updateResultOut(await doOverwritePayload(engine, name(r), check.setPayload(setPayloadIn(r)), wait(r))),
     })),
-    DeletePayload: timed(log, async (r) => {
-      const req = { keys: r.keys, ...selectionIn(r.points_selector), ...shardKeyIn(r.shard_key_selector) };
-      return { result: updateResultOut(await doDeletePayload(engine, name(r), check.deletePayload(req), wait(r))) };
-    }),
-    ClearPayload: timed(log, async (r) => {
-      const req = { ...selectionIn(r.points), ...shardKeyIn(r.shard_key_selector) };
-      return { result: updateResultOut(await doClearPayload(engine, name(r), check.clearPayload(req), wait(r))) };
-    }),
+    DeletePayload: timed(log, async (r) => ({
+      result: updateResultOut(await doDeletePayload(engine, name(r), check.deletePayload(deletePayloadIn(r)), wait(r))),
+    })),
+    ClearPayload: timed(log, async (r) => ({
+      result: updateResultOut(await doClearPayload(engine, name(r), check.clearPayload(clearPayloadIn(r)), wait(r))),
+    })),
     CreateFieldIndex: timed(log, async (r) => ({
       result: updateResultOut(await doCreateIndex(engine, name(r), check.index(createIndexIn(r)), wait(r))),
     })),
@@ -150,33 +90,14 @@ export function pointHandlers({ engine, log }: GrpcContext): PointsHandlers {
       const { searches } = check.searchBatch({ searches: r.search_points.map(searchIn) });
       return { result: (await doSearchBatch(engine, name(r), searches)).map((points) => ({ result: points.map(scoredPointOut) })) };
     }),
-    Scroll: timed(log, async (r) => {
-      const req = {
-        ...opt('offset', r.offset && pointIdIn(r.offset)),
-        ...opt('limit', r.limit),
-        ...opt('filter', filterIn(r.filter)),
-        ...opt('with_payload', withPayloadIn(r.with_payload)),
-        ...opt('with_vector', withVectorIn(r.with_vectors)),
-        ...opt('order_by', orderByRequestIn(r.order_by)),
-        ...shardKeyIn(r.shard_key_selector),
-      };
-      const res = await doScroll(engine, name(r), check.scroll(req));
-      return { result: res.points.map(retrievedPointOut), ...opt('next_page_offset', res.next_page_offset === null ? undefined : pointIdOut(res.next_page_offset)) };
-    }),
-    Count: timed(log, async (r) => {
-      const req = { ...opt('filter', filterIn(r.filter)), ...opt('exact', r.exact), ...shardKeyIn(r.shard_key_selector) };
-      return { result: await doCount(engine, name(r), check.count(req)) };
-    }),
+    Scroll: timed(log, async (r) => scrollOut(await doScroll(engine, name(r), check.scroll(scrollIn(r))))),
+    Count: timed(log, async (r) => ({ result: await doCount(engine, name(r), check.count(countIn(r))) })),
     Query: timed(log, async (r) => ({ result: (await doQuery(engine, name(r), check.query(queryIn(r)))).points.map(scoredPointOut) })),
     QueryBatch: timed(log, async (r) => {
       const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
       return { result: (await doQueryBatch(engine, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
     }),
-    Facet: timed(log, async (r) => {
-      const req = { key: r.key ?? '', ...opt('limit', num(r.limit)), ...opt('filter', filterIn(r.filter)), ...opt('exact', r.exact), ...shardKeyIn(r.shard_key_selector) };
-      const { hits } = await doFacet(engine, name(r), check.facet(req));
-      return { hits: hits.map((h) => ({ value: facetValueOut(h.value), count: h.count })) };
-    }),
+    Facet: timed(log, async (r) => ({ hits: (await doFacet(engine, name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
     UpdateBatch: timed(log, async (r) => {
       const req = check.batch({ operations: r.operations.map(batchOperationIn) });
       return { result: (await doBatchUpdate(engine, name(r), req, wait(r))).map(updateResultOut) };

@@ -1,5 +1,6 @@
 // Collection operations: create, inspect, update, delete, list.
 
+import type { Static } from 'typebox';
 import { QuiverError } from '../../shared/errors.js';
 import type {
   CreateCollection,
@@ -8,7 +9,8 @@ import type {
   VectorParams as VectorParamsIn,
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type VectorParams } from '../../shared/types.js';
+import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import type { Engine } from '../engine.js';
 import { collectionNameError } from '../validation.js';
 
@@ -126,23 +128,70 @@ export function doCollectionExists(engine: Engine, name: string): { exists: bool
   return { exists: engine.exists(name) };
 }
 
-function vectorsOut(meta: CollectionMeta): unknown {
-  const v = meta.config.vectors;
-  const names = Object.keys(v);
-  return names.length === 1 && names[0] === DEFAULT_VECTOR ? v[DEFAULT_VECTOR] : v;
+/**
+ * What GET /collections/{name} answers: the documented response schema (so the OpenAPI document
+ * and this type cannot disagree), with the fields Quiver fills typed exactly for the gRPC reply.
+ */
+export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
+  status: 'green' | 'yellow';
+  optimizer_status: 'ok';
+  indexed_vectors_count: number;
+  points_count: number;
+  segments_count: number;
+  config: {
+    params: {
+      /** The unnamed vector's params alone, or named vectors by name. */
+      vectors: VectorParams | Record<string, VectorParams>;
+      sparse_vectors?: Record<string, SparseVectorParams>;
+      shard_number: number;
+      replication_factor: number;
+      write_consistency_factor: number;
+      on_disk_payload: boolean;
+    };
+    hnsw_config: HnswConfig;
+    optimizer_config: {
+      deleted_threshold: number;
+      vacuum_min_vector_number: number;
+      default_segment_number: number;
+      max_segment_size: number | null;
+      memmap_threshold: number | null;
+      indexing_threshold: number;
+      flush_interval_sec: number;
+      max_optimization_threads: number | null;
+    };
+    wal_config: { wal_capacity_mb: number; wal_segments_ahead: number };
+    quantization_config: null;
+  };
+  payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
 }
 
-function sparseOut(meta: CollectionMeta): Record<string, unknown> {
+/** What GET /collections/{name}/cluster answers: the documented schema, typed exactly. */
+export interface CollectionClusterInfo extends Static<typeof CollectionClusterOut> {
+  peer_id: number;
+  shard_count: number;
+  /** Every shard is local and active; `worker` is the thread that owns it. */
+  local_shards: { shard_id: number; points_count: number; state: 'Active'; worker: number }[];
+  remote_shards: [];
+  shard_transfers: [];
+}
+
+function vectorsOut(meta: CollectionMeta): VectorParams | Record<string, VectorParams> {
+  const v = meta.config.vectors;
+  const unnamed = v[DEFAULT_VECTOR];
+  return unnamed !== undefined && Object.keys(v).length === 1 ? unnamed : v;
+}
+
+function sparseOut(meta: CollectionMeta): { sparse_vectors?: Record<string, SparseVectorParams> } {
   const s = meta.config.sparse_vectors;
   return Object.keys(s).length === 0 ? {} : { sparse_vectors: s };
 }
 
-export async function doGetCollection(engine: Engine, name: string): Promise<Record<string, unknown>> {
+export async function doGetCollection(engine: Engine, name: string): Promise<CollectionInfo> {
   const meta = engine.collection(name);
   const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   const points = shards.reduce((n, s) => n + s.points, 0);
   const indexed = shards.reduce((n, s) => n + Object.values(s.indexedVectors).reduce((a, b) => a + b, 0), 0);
-  const payloadSchema: Record<string, unknown> = {};
+  const payloadSchema: CollectionInfo['payload_schema'] = {};
   for (const [key, schema] of Object.entries(meta.config.payload_schema)) {
     payloadSchema[key] = {
       data_type: schema.type,
@@ -185,7 +234,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Rec
 }
 
 /** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */
-export async function doCollectionCluster(engine: Engine, name: string): Promise<Record<string, unknown>> {
+export async function doCollectionCluster(engine: Engine, name: string): Promise<CollectionClusterInfo> {
   const meta = engine.collection(name);
   const shards = await engine.fanOut(meta, { op: 'shardInfo' });
   return {

@@ -1,0 +1,237 @@
+// Collections both ways: create and update requests (vector params, HNSW, sparse vectors, WAL and
+// optimizer settings) in REST form, payload index requests, and the collection and cluster info
+// replies built from what the service answers.
+
+import { QuiverError } from '../../../shared/errors.js';
+import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
+import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
+import type { PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
+import type { CollectionClusterInfoResponse } from '../generated/qdrant/CollectionClusterInfoResponse.js';
+import type { CollectionInfo } from '../generated/qdrant/CollectionInfo.js';
+import type { CreateCollection__Output } from '../generated/qdrant/CreateCollection.js';
+import type { CreateFieldIndexCollection__Output } from '../generated/qdrant/CreateFieldIndexCollection.js';
+import type { Distance__Output } from '../generated/qdrant/Distance.js';
+import type { HnswConfigDiff, HnswConfigDiff__Output } from '../generated/qdrant/HnswConfigDiff.js';
+import type { PayloadIndexParams } from '../generated/qdrant/PayloadIndexParams.js';
+import type { SparseVectorConfig, SparseVectorConfig__Output } from '../generated/qdrant/SparseVectorConfig.js';
+import type { SparseVectorParams as SparseVectorParamsOut } from '../generated/qdrant/SparseVectorParams.js';
+import type { UpdateCollection__Output } from '../generated/qdrant/UpdateCollection.js';
+import type { VectorParams, VectorParams__Output } from '../generated/qdrant/VectorParams.js';
+import type { VectorParamsDiff__Output } from '../generated/qdrant/VectorParamsDiff.js';
+import type { VectorsConfig } from '../generated/qdrant/VectorsConfig.js';
+import { lower, num, opt, plain } from './common.js';
+import { structIn } from './values.js';
+
+function hnswIn(h: HnswConfigDiff__Output | undefined): CreateCollection['hnsw_config'] | undefined {
+  if (h === undefined) return undefined;
+  return {
+    ...opt('m', num(h.m)),
+    ...opt('ef_construct', num(h.ef_construct)),
+    ...opt('full_scan_threshold', num(h.full_scan_threshold)),
+    ...opt('max_indexing_threads', num(h.max_indexing_threads)),
+    ...opt('on_disk', h.on_disk),
+    ...opt('payload_m', num(h.payload_m)),
+  };
+}
+
+function distanceIn(d: Distance__Output | undefined): VectorParamsIn['distance'] {
+  if (d === 'Cosine' || d === 'Euclid' || d === 'Dot' || d === 'Manhattan') return d;
+  throw QuiverError.badInput(`Wrong input: unknown distance ${d ?? 'UnknownDistance'}, expected one of Cosine, Euclid, Dot, Manhattan`);
+}
+
+function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
+  return { size: Number(p.size ?? 0), distance: distanceIn(p.distance), ...opt('hnsw_config', hnswIn(p.hnsw_config)), ...opt('on_disk', p.on_disk) };
+}
+
+const OPTIMIZER_INTS = ['vacuum_min_vector_number', 'default_segment_number', 'max_segment_size', 'memmap_threshold', 'indexing_threshold', 'flush_interval_sec'];
+
+function sparseConfigIn(c: SparseVectorConfig__Output | undefined): NonNullable<CreateCollection['sparse_vectors']> | undefined {
+  if (c === undefined) return undefined;
+  const out: NonNullable<CreateCollection['sparse_vectors']> = {};
+  for (const [name, p] of Object.entries(c.map)) {
+    out[name] = {
+      ...opt('index', p.index && { ...opt('full_scan_threshold', num(p.index.full_scan_threshold)), ...opt('on_disk', p.index.on_disk) }),
+      ...opt('modifier', lower(p.modifier)),
+    };
+  }
+  return out;
+}
+
+function sparseConfigOut(s: Record<string, SparseVectorParams> | undefined): SparseVectorConfig | undefined {
+  if (s === undefined) return undefined;
+  const map: Record<string, SparseVectorParamsOut> = {};
+  for (const [name, p] of Object.entries(s)) {
+    map[name] = {
+      modifier: p.modifier === 'idf' ? 'Idf' : 'None',
+      ...opt('index', p.index && { ...opt('full_scan_threshold', p.index.full_scan_threshold), ...opt('on_disk', p.index.on_disk) }),
+    };
+  }
+  return { map };
+}
+
+export function createCollectionIn(r: CreateCollection__Output): CreateCollection {
+  const v = r.vectors_config;
+  let vectors: CreateCollection['vectors'];
+  if (v?.config === 'params' && v.params) vectors = vectorParamsIn(v.params);
+  else if (v?.config === 'params_map' && v.params_map) {
+    const map: Record<string, VectorParamsIn> = {};
+    for (const [name, p] of Object.entries(v.params_map.map)) map[name] = vectorParamsIn(p);
+    vectors = map;
+  }
+  return {
+    ...opt('vectors', vectors),
+    ...opt('shard_number', r.shard_number),
+    ...opt('hnsw_config', hnswIn(r.hnsw_config)),
+    ...opt('on_disk_payload', r.on_disk_payload),
+    ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
+    ...opt('sharding_method', lower(r.sharding_method)),
+    ...opt('replication_factor', r.replication_factor),
+    ...opt('write_consistency_factor', r.write_consistency_factor),
+    ...opt('wal_config', r.wal_config && plain(r.wal_config, ['wal_capacity_mb', 'wal_segments_ahead'])),
+    ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
+    ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
+  };
+}
+
+export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollection {
+  const diffs: Record<string, VectorParamsDiff__Output> =
+    r.vectors_config?.config === 'params' && r.vectors_config.params
+      ? { '': r.vectors_config.params }
+      : r.vectors_config?.config === 'params_map' && r.vectors_config.params_map
+        ? r.vectors_config.params_map.map
+        : {};
+  const vectors: NonNullable<UpdateCollection['vectors']> = {};
+  for (const [name, d] of Object.entries(diffs)) vectors[name] = { ...opt('hnsw_config', hnswIn(d.hnsw_config)), ...opt('on_disk', d.on_disk) };
+  return {
+    ...opt('vectors', Object.keys(vectors).length > 0 ? vectors : undefined),
+    ...opt('hnsw_config', hnswIn(r.hnsw_config)),
+    ...opt('params', r.params && plain(r.params)),
+    ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
+    ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
+    ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
+  };
+}
+
+const FIELD_TYPES = {
+  FieldTypeKeyword: 'keyword',
+  FieldTypeInteger: 'integer',
+  FieldTypeFloat: 'float',
+  FieldTypeGeo: 'geo',
+  FieldTypeText: 'text',
+  FieldTypeBool: 'bool',
+  FieldTypeDatetime: 'datetime',
+  FieldTypeUuid: 'uuid',
+} as const;
+
+/** Each params field of PayloadIndexParams and its index type: the field is always `<type>_index_params`. */
+const INDEX_PARAMS_TYPES = {
+  keyword_index_params: 'keyword',
+  integer_index_params: 'integer',
+  float_index_params: 'float',
+  geo_index_params: 'geo',
+  text_index_params: 'text',
+  bool_index_params: 'bool',
+  datetime_index_params: 'datetime',
+  uuid_index_params: 'uuid',
+} as const satisfies { [T in PayloadSchemaTypeName as `${T}_index_params`]: T };
+
+/** Qdrant's field_type + field_index_params as REST's field_schema: a type name, or an object with its params. */
+export function createIndexIn(r: CreateFieldIndexCollection__Output): CreateFieldIndex {
+  const p = r.field_index_params;
+  const kind = p?.index_params;
+  const type = r.field_type !== undefined ? FIELD_TYPES[r.field_type] : kind !== undefined ? INDEX_PARAMS_TYPES[kind] : undefined;
+  // The schema's own union checks these at run time; its static type has lost the literals.
+  type FieldSchema = NonNullable<CreateFieldIndex['field_schema']>;
+  if (type === undefined || p === undefined || kind === undefined) {
+    return { field_name: r.field_name ?? '', ...opt('field_schema', type as FieldSchema | undefined) };
+  }
+  const params = plain(p[kind] ?? {}, ['min_token_len', 'max_token_len']);
+  if (typeof params.tokenizer === 'string') {
+    if (params.tokenizer === 'Unknown') delete params.tokenizer;
+    else params.tokenizer = params.tokenizer.toLowerCase();
+  }
+  return { field_name: r.field_name ?? '', field_schema: { ...params, type } as FieldSchema };
+}
+
+function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: number; max_indexing_threads?: number; on_disk?: boolean | null }): HnswConfigDiff {
+  return {
+    ...opt('m', h.m),
+    ...opt('ef_construct', h.ef_construct),
+    ...opt('full_scan_threshold', h.full_scan_threshold),
+    ...opt('max_indexing_threads', h.max_indexing_threads),
+    ...opt('on_disk', h.on_disk ?? undefined),
+  };
+}
+
+function vectorParamsOut(p: VectorParamsConfig): VectorParams {
+  return { size: p.size, distance: p.distance, ...opt('hnsw_config', p.hnsw_config ? hnswOut(p.hnsw_config) : undefined), ...opt('on_disk', p.on_disk ?? undefined) };
+}
+
+/** The unnamed vector's params alone, or a map of names (a vector may be named `size`). */
+function isSingle(v: VectorParamsConfig | Record<string, VectorParamsConfig>): v is VectorParamsConfig {
+  return typeof v.size === 'number' && typeof v.distance === 'string';
+}
+
+function vectorsConfigOut(v: CollectionInfoResult['config']['params']['vectors']): VectorsConfig {
+  if (isSingle(v)) return { params: vectorParamsOut(v) };
+  const map: Record<string, VectorParams> = {};
+  for (const [name, p] of Object.entries(v)) map[name] = vectorParamsOut(p);
+  return { params_map: { map } };
+}
+
+/** An index's params under its type's field (`keyword_index_params`, as INDEX_PARAMS_TYPES names them all). */
+function indexParamsOut(dataType: PayloadSchemaTypeName, params: Record<string, unknown> | undefined): PayloadIndexParams | undefined {
+  if (params === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    if (k === 'type' || v === null) continue;
+    out[k] = k === 'tokenizer' && typeof v === 'string' ? v.charAt(0).toUpperCase() + v.slice(1) : v;
+  }
+  return { [`${dataType}_index_params`]: out };
+}
+
+const capital = <T extends string>(s: T): Capitalize<T> => (s.charAt(0).toUpperCase() + s.slice(1)) as Capitalize<T>;
+
+export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
+  const o = r.config.optimizer_config;
+  const payloadSchema: NonNullable<CollectionInfo['payload_schema']> = {};
+  for (const [key, s] of Object.entries(r.payload_schema)) {
+    payloadSchema[key] = {
+      data_type: capital(s.data_type),
+      ...opt('params', indexParamsOut(s.data_type, s.params)),
+      ...opt('points', s.points),
+    };
+  }
+  return {
+    status: capital(r.status),
+    optimizer_status: { ok: true },
+    segments_count: r.segments_count,
+    points_count: r.points_count,
+    indexed_vectors_count: r.indexed_vectors_count,
+    config: {
+      params: {
+        shard_number: r.config.params.shard_number,
+        on_disk_payload: r.config.params.on_disk_payload,
+        vectors_config: vectorsConfigOut(r.config.params.vectors),
+        ...opt('sparse_vectors_config', sparseConfigOut(r.config.params.sparse_vectors)),
+        replication_factor: r.config.params.replication_factor,
+        write_consistency_factor: r.config.params.write_consistency_factor,
+      },
+      hnsw_config: hnswOut(r.config.hnsw_config),
+      optimizer_config: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)),
+      wal_config: r.config.wal_config,
+    },
+    payload_schema: payloadSchema,
+  };
+}
+
+export function clusterInfoOut(r: CollectionClusterInfo): Omit<CollectionClusterInfoResponse, 'time'> {
+  return {
+    peer_id: r.peer_id,
+    shard_count: r.shard_count,
+    local_shards: r.local_shards.map((s) => ({ shard_id: s.shard_id, points_count: s.points_count, state: 'Active' })),
+    remote_shards: [],
+    shard_transfers: [],
+  };
+}
