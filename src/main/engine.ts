@@ -2,8 +2,6 @@
 // readiness (412 until every worker has loaded its shards), operation ids, and the collection
 // create / update / delete transitions. Point traffic goes through the ShardRouter.
 
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema } from '../shared/types.js';
@@ -12,13 +10,6 @@ import { ShardRouter } from './router/shard-router.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
-function readdirSafe(dir: string): string[] {
-  try {
-    return dir === '' ? [] : readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 const DROP_BATCH = 10_000;
 
 export class Engine {
@@ -30,10 +21,7 @@ export class Engine {
   readonly #drops = new Set<Promise<void>>();
   #ready = false;
 
-  readonly #indexDir: string;
-
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher, indexDir = '') {
-    this.#indexDir = indexDir;
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.router = new ShardRouter(dispatcher);
@@ -194,8 +182,6 @@ export class Engine {
       if (last !== null) await last;
       if (n < DROP_BATCH) break;
     }
-    for (let s = 0; s < entry.config.shard_number; s++) void this.#db.meta.remove(`hnsw:${entry.id}:${s}`);
-    for (const f of readdirSafe(this.#indexDir)) if (f.startsWith(`${entry.id}-`)) rmSync(join(this.#indexDir, f), { force: true });
     await this.#db.drops.remove(entry.id);
     this.#opIds.delete(entry.id);
   }

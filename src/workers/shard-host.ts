@@ -6,6 +6,7 @@ import { QuiverError } from '../shared/errors.js';
 import { workerOf } from '../shared/placement.js';
 import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
+import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { Shard } from './shard/shard.js';
 
 export class ShardHost {
@@ -96,11 +97,13 @@ export class ShardHost {
       for (const s of this.#shards.values()) if (s.collection === req.meta.id) s.updateMeta(req.meta);
       return null;
     },
-    dropShards: (req) => {
-      // Memory only: the main thread reclaims the LMDB records once no worker serves them.
+    dropShards: async (req) => {
+      // Memory and graph files: the main thread reclaims the LMDB records once no worker serves
+      // them. A shard never opened here (a drop resumed at start) still has its files deleted.
       for (const shard of req.shards) {
         this.#shards.get(`${req.collection}/${shard}`)?.dispose();
         this.#shards.delete(`${req.collection}/${shard}`);
+        await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();
       }
       return null;
     },
