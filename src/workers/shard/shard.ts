@@ -8,15 +8,15 @@
 // graph; vector-space.ts) or a SparseIndex. Graph files are graph-snapshots.ts's, the choice of
 // exact or HNSW search search-planner.ts's. Every write goes through #write.
 
-import { UNCONDITIONAL, compareFacetValues, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { effectiveHnsw } from '../../shared/hnsw-params.js';
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { SparseIndex } from '../index/sparse-index.js';
-import { createFieldIndex, planCandidates, RangeIndex, type FieldIndex } from '../index/payload-index.js';
-import { compileFilter, fieldValues, parsePath, type FilterView, type PathPart } from './filter-eval.js';
+import { RangeIndex } from '../index/payload-index.js';
+import { compileFilter, type FilterView } from './filter-eval.js';
 import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
 import { IdTracker } from './id-tracker.js';
 import { comparePointIds, pointNotFound } from '../../shared/ids.js';
@@ -25,6 +25,9 @@ import { failpoint } from '../failpoints.js';
 import { GraphSnapshots, restoreGraphs } from './graph-snapshots.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
+import { PayloadSpace, facetCounts } from './payload-space.js';
+import { batchRows, type Row } from './batch-rows.js';
+import { orderedEntries } from './order-by.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
 
@@ -39,12 +42,6 @@ function handled<T>(p: Promise<T>): Promise<T> {
 
 function unknownVector(name: string): QuiverError {
   return QuiverError.badInput(`Wrong input: Not existing vector name error: ${name}`);
-}
-
-/** One point's vectors as a write carries them. */
-interface Row {
-  dense: Record<string, Float32Array>;
-  sparse: Record<string, SparseVec>;
 }
 
 /**
@@ -64,13 +61,11 @@ export class Shard {
   #meta: CollectionMeta;
   readonly #db: QuiverDb;
   readonly #ids = new IdTracker();
-  readonly #payloads: (Payload | null)[] = [];
+  readonly #payloads = new PayloadSpace();
   readonly #spaces = new Map<string, VectorSpace>();
   readonly #sparse = new Map<string, SparseIndex>();
   /** Dense names then sparse names: what with_vector can return. */
   readonly #names: string[];
-  readonly #indexes = new Map<string, FieldIndex>();
-  readonly #indexPaths = new Map<string, PathPart[]>();
   readonly #snapshots: GraphSnapshots;
   #maxVersion = 0;
 
@@ -92,27 +87,11 @@ export class Shard {
 
   /** Builds (or rebuilds) the index on `key` from every live point's payload. */
   createIndex(key: string, schema: FieldIndexSchema): void {
-    const index = createFieldIndex(schema);
-    const path = parsePath(key);
-    for (const slot of this.#ids.sortedSlots()) {
-      const payload = this.#payloads[slot];
-      if (payload) index.add(slot, fieldValues(payload, path));
-    }
-    this.#indexes.set(key, index);
-    this.#indexPaths.set(key, path);
+    this.#payloads.createIndex(key, schema, this.#ids.sortedSlots());
   }
 
   dropIndex(key: string): void {
-    this.#indexes.delete(key);
-    this.#indexPaths.delete(key);
-  }
-
-  /** Keeps every index in step with the slot's current payload (null: the slot is gone). */
-  #reindex(slot: number, payload: Payload | null): void {
-    for (const [key, index] of this.#indexes) {
-      index.remove(slot);
-      if (payload) index.add(slot, fieldValues(payload, this.#indexPaths.get(key)!));
-    }
+    this.#payloads.dropIndex(key);
   }
 
   get maxVersion(): number {
@@ -192,8 +171,7 @@ export class Shard {
     const { slot } = this.#ids.acquire(id);
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
-    this.#payloads[slot] = payload;
-    this.#reindex(slot, payload);
+    this.#payloads.set(slot, payload);
     for (const space of this.#spaces.values()) space.set(slot, row.dense[space.name], graph);
     for (const [name, index] of this.#sparse) {
       const v = row.sparse[name];
@@ -203,33 +181,11 @@ export class Shard {
   }
 
   #row(batch: PointBatch): (i: number) => Row {
-    // Row offsets per column, computed once: point i's row in a column with a presence mask is
-    // the count of present flags before it.
-    const cols = Object.entries(batch.vectors).map(([name, col]) => {
-      const dim = this.#space(name).store.dim;
-      const rowOf = new Int32Array(batch.ids.length).fill(-1);
-      let r = 0;
-      for (let i = 0; i < batch.ids.length; i++) {
-        if (col.present === null || col.present[i] === 1) rowOf[i] = r++;
-      }
-      return { name, col, dim, rowOf };
-    });
-    for (const name of Object.keys(batch.sparse)) this.#sparseIndex(name);
-    return (i) => {
-      const out: Row = { dense: {}, sparse: {} };
-      for (const { name, col, dim, rowOf } of cols) {
-        const r = rowOf[i]!;
-        if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
-      }
-      for (const [name, col] of Object.entries(batch.sparse)) {
-        if (col.present[i] !== 1) continue;
-        const from = col.offsets[i]!;
-        const to = col.offsets[i + 1]!;
-        // Copies: the batch's buffers are not kept after the write.
-        out.sparse[name] = { indices: col.indices.slice(from, to), values: col.values.slice(from, to) };
-      }
-      return out;
-    };
+    return batchRows(
+      batch,
+      (name) => this.#space(name).store.dim,
+      (name) => this.#sparseIndex(name),
+    );
   }
 
   #persist(id: PointId, slot: number): Promise<boolean> {
@@ -237,7 +193,7 @@ export class Shard {
     for (const space of this.#spaces.values()) {
       if (space.has(slot)) x[space.name] = vectorBytes(space.store.get(slot));
     }
-    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads[slot] ?? null, x };
+    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads.get(slot), x };
     for (const [name, index] of this.#sparse) {
       const v = index.get(slot);
       if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
@@ -346,8 +302,7 @@ export class Shard {
       if (slot === undefined) return 'skip';
       for (const space of this.#spaces.values()) space.set(slot, undefined);
       for (const index of this.#sparse.values()) index.remove(slot);
-      this.#payloads[slot] = null;
-      this.#reindex(slot, null);
+      this.#payloads.set(slot, null);
       return 'removed';
     });
     return applied;
@@ -360,9 +315,7 @@ export class Shard {
       if (missing !== undefined) throw pointNotFound(missing);
     }
     const { applied } = await this.#write(ids ?? this.#matching(filter), opId, wait, (_id, slot) => {
-      const payload = applyPayloadOp(this.#payloads[slot!] ?? null, op);
-      this.#payloads[slot!] = payload;
-      this.#reindex(slot!, payload);
+      this.#payloads.set(slot!, applyPayloadOp(this.#payloads.get(slot!), op));
       return 'put';
     });
     return applied;
@@ -386,26 +339,15 @@ export class Shard {
   // ---- reads --------------------------------------------------------------------------------
 
   readonly #view: FilterView = {
-    payload: (slot) => this.#payloads[slot] ?? null,
+    payload: (slot) => this.#payloads.get(slot),
     id: (slot) => this.#ids.idOf(slot)!,
     hasVector: (slot, name) => this.#spaces.get(name)?.has(slot) === true || this.#sparse.get(name)?.has(slot) === true,
-    textIndex: (key) => {
-      const schema = this.#indexes.get(key)?.schema;
-      return schema?.type === 'text' ? schema.text : undefined;
-    },
+    textIndex: (key) => this.#payloads.textParams(key),
   };
 
   /** Candidate slots from the payload indexes, or null when no index narrows the filter. */
   #candidates(filter: Filter | null): Set<number> | null {
-    if (filter === null) return null;
-    return planCandidates(filter, this.#indexes, (ids) => {
-      const out = new Set<number>();
-      for (const id of ids) {
-        const slot = this.#ids.slotOf(id);
-        if (slot !== undefined) out.add(slot);
-      }
-      return out;
-    });
+    return filter === null ? null : this.#payloads.candidates(filter, (id) => this.#ids.slotOf(id));
   }
 
   /** Candidate slots in external id order. */
@@ -417,18 +359,21 @@ export class Shard {
     return filter === null ? null : compileFilter(filter, this.#view);
   }
 
-  #matching(filter: Filter | null): PointId[] {
+  /** Slots matching the filter: the index's candidates (or every live slot), refined by the predicate. */
+  #matchingSlots(filter: Filter | null): number[] {
     const pred = this.#predicate(filter);
-    const out: PointId[] = [];
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
-      if (pred === null || pred(slot)) out.push(this.#ids.idOf(slot)!);
-    }
+    const out: number[] = [];
+    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) if (pred === null || pred(slot)) out.push(slot);
     return out;
+  }
+
+  #matching(filter: Filter | null): PointId[] {
+    return this.#matchingSlots(filter).map((slot) => this.#ids.idOf(slot)!);
   }
 
   #record(slot: number, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord {
     const rec: PointRecord = { id: this.#ids.idOf(slot)! };
-    const payload = selectPayload(this.#payloads[slot] ?? null, withPayload);
+    const payload = selectPayload(this.#payloads.get(slot), withPayload);
     if (payload !== undefined) rec.payload = payload;
     const vector = selectVector(this.#names, withVector, (name) => {
       const space = this.#spaces.get(name);
@@ -447,21 +392,9 @@ export class Shard {
    * distinct values.
    */
   facet(key: string, filter: Filter | null, top: number | null = null): { values: FacetValue[]; counts: number[] } {
-    const index = this.#indexes.get(key);
+    const index = this.#payloads.index(key);
     if (index === undefined) throw QuiverError.badInput(`No index for facet key \`${key}\``);
-    const pred = this.#predicate(filter);
-    const counts = new Map<FacetValue, number>();
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
-      if (pred !== null && !pred(slot)) continue;
-      // The index's own values, distinct per point: a point counts once per value.
-      for (const fv of index.facetValues?.(slot) ?? []) counts.set(fv, (counts.get(fv) ?? 0) + 1);
-    }
-    let entries = [...counts];
-    if (top !== null && entries.length > top) {
-      entries.sort((a, b) => b[1] - a[1] || compareFacetValues(a[0], b[0]));
-      entries = entries.slice(0, top);
-    }
-    return { values: entries.map((e) => e[0]), counts: entries.map((e) => e[1]) };
+    return facetCounts(index, this.#matchingSlots(filter), top);
   }
 
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
@@ -528,37 +461,15 @@ export class Shard {
     withPayload: PayloadSelector,
     withVector: VectorSelector,
   ): OrderedRecord[] {
-    const index = this.#indexes.get(order.key);
+    const index = this.#payloads.index(order.key);
     if (!(index instanceof RangeIndex)) throw QuiverError.badInput(missingRangeIndex(order.key));
-    const scale = index.schema.type === 'datetime' ? 1000 : 1;
-    const { values, slots } = index.column();
-    const pred = this.#predicate(filter);
-    const hits: { slot: number; value: number }[] = [];
-    const asc = order.direction === 'asc';
-    const start = order.startFrom === null ? null : order.startFrom / scale;
-    let i = asc ? (start === null ? 0 : index.lowerBound(start)) : (start === null ? values.length : index.lowerBound(start, true)) - 1;
-    const step = asc ? 1 : -1;
-    // The column orders ties by slot, not by point id: take the whole run of the value at the
-    // limit, so that sorting by id below picks the right ones.
-    for (; i >= 0 && i < values.length; i += step) {
-      const value = values[i]!;
-      const slot = slots[i]!;
-      if (hits.length >= limit && value !== hits[hits.length - 1]!.value) break;
-      // The same value twice in one point's array (adjacent in the column) counts once.
-      const prev = i - step >= 0 && i - step < values.length ? i - step : -1;
-      if (prev !== -1 && values[prev] === value && slots[prev] === slot) continue;
-      if (pred === null || pred(slot)) hits.push({ slot, value });
-    }
-    const dir = asc ? 1 : -1;
-    hits.sort((a, b) => dir * (a.value - b.value || comparePointIds(this.#ids.idOf(a.slot)!, this.#ids.idOf(b.slot)!)));
-    return hits.slice(0, limit).map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value * scale }));
+    const hits = orderedEntries(index, order, limit, this.#predicate(filter), (slot) => this.#ids.idOf(slot)!);
+    return hits.map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value }));
   }
 
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
   sample(limit: number, filter: Filter | null, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
-    const pred = this.#predicate(filter);
-    const pool: number[] = [];
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) if (pred === null || pred(slot)) pool.push(slot);
+    const pool = this.#matchingSlots(filter);
     const n = Math.min(limit, pool.length);
     for (let i = 0; i < n; i++) {
       const j = i + Math.floor(Math.random() * (pool.length - i));
@@ -612,8 +523,7 @@ export class Shard {
       indexedVectors[name] = index.size;
       vectors[name] = index.size;
     }
-    const indexedPayload: Record<string, number> = {};
-    for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
+    const indexedPayload = this.#payloads.indexedPoints();
     return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
   }
 }
