@@ -225,7 +225,3 @@ export type ResultOf<O extends Op> = ResultMap[O];
 
 /** What a worker posts back: a result, or an error to rebuild with QuiverError.fromWire. */
 export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: WireError };
-
-export function assertNever(x: never): never {
-  throw new Error(`unhandled case: ${JSON.stringify(x)}`);
-}
