@@ -4,8 +4,6 @@
 // engine keeps to itself: services reach shards through call / fanOut / partition, metrics ask
 // for sizes, and nothing else sees the router.
 
-import { readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
 import type { ResultOf } from '../shared/protocol.js';
@@ -15,13 +13,6 @@ import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
-function readdirSafe(dir: string): string[] {
-  try {
-    return dir === '' ? [] : readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
 const DROP_BATCH = 10_000;
 
 export class Engine {
@@ -33,10 +24,7 @@ export class Engine {
   readonly #drops = new Set<Promise<void>>();
   #ready = false;
 
-  readonly #indexDir: string;
-
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher, indexDir = '') {
-    this.#indexDir = indexDir;
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.#router = new ShardRouter(dispatcher);
@@ -230,8 +218,6 @@ export class Engine {
       if (last !== null) await last;
       if (n < DROP_BATCH) break;
     }
-    for (let s = 0; s < entry.config.shard_number; s++) void this.#db.meta.remove(`hnsw:${entry.id}:${s}`);
-    for (const f of readdirSafe(this.#indexDir)) if (f.startsWith(`${entry.id}-`)) rmSync(join(this.#indexDir, f), { force: true });
     await this.#db.drops.remove(entry.id);
     this.#opIds.delete(entry.id);
   }

@@ -1,7 +1,6 @@
 // The server's lifecycle: open storage, start workers, listen at once (answering 412 until every
 // shard is loaded), and on SIGTERM/SIGINT stop intake, drain, stop workers and close LMDB.
 
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
@@ -33,7 +32,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     adminPassword: config.admin_password,
   });
   const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir);
-  const engine = new Engine(db, dispatcher, join(config.data_dir, 'hnsw'));
+  const engine = new Engine(db, dispatcher);
   const metrics = new Metrics(engine);
   const app = await buildApp(config, engine, auth, metrics);
   for (const note of auth.notes) app.log.info(note);

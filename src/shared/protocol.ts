@@ -4,6 +4,7 @@
 
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
+import type { WireError } from './errors.js';
 import { comparePointIds } from './ids.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -223,8 +224,4 @@ export interface ResultMap {
 export type ResultOf<O extends Op> = ResultMap[O];
 
 /** What a worker posts back: a result, or an error to rebuild with QuiverError.fromWire. */
-export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: { code: string; message: string } };
-
-export function assertNever(x: never): never {
-  throw new Error(`unhandled case: ${JSON.stringify(x)}`);
-}
+export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: WireError };

@@ -1,10 +1,12 @@
-// The shards one worker owns, and the dispatch of protocol requests to them.
+// The shards one worker owns, and the dispatch of protocol requests to them: one handler per
+// op, typed by the op (the worker knows no transport: entry.ts wraps it for piscina).
 
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { workerOf } from '../shared/placement.js';
-import { PROTOCOL_VERSION, assertNever, type Op, type ResultOf, type ShardRequest } from '../shared/protocol.js';
+import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
+import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { Shard } from './shard/shard.js';
 
 export class ShardHost {
@@ -54,82 +56,81 @@ export class ShardHost {
     return s;
   }
 
-  async handle(req: ShardRequest): Promise<ResultOf<Op>> {
-    switch (req.op) {
-      case 'ping': {
-        const maxVersions: Record<number, number> = {};
-        for (const s of this.#shards.values()) {
-          maxVersions[s.collection] = Math.max(maxVersions[s.collection] ?? 0, s.maxVersion);
-        }
-        return {
-          workerIndex: this.#worker,
-          protocolVersion: PROTOCOL_VERSION,
-          maxVersions,
-          shardsLoaded: this.#shards.size,
-          restoredShards: this.#restored,
-          rebuiltShards: this.#rebuilt,
-        };
-      }
-      case 'saveIndexes': {
-        // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
-        // before any await lets one more step run: hnswlib aborts the process when the thread
-        // ends during one of its calls. The graphs saved are the ones serving; one built with
-        // other parameters than the configuration's is rebuilt at the next start.
-        for (const s of this.#shards.values()) s.dispose();
-        for (const s of this.#shards.values()) await s.saveIndexes();
-        return null;
-      }
-      case 'openShards':
-        for (const s of req.shards) this.#open(req.meta, s);
-        return null;
-      case 'updateConfig':
-        for (const s of this.#shards.values()) if (s.collection === req.meta.id) s.updateMeta(req.meta);
-        return null;
-      case 'dropShards':
-        // Memory only: the main thread reclaims the LMDB records once no worker serves them.
-        for (const shard of req.shards) {
-          this.#shards.get(`${req.collection}/${shard}`)?.dispose();
-          this.#shards.delete(`${req.collection}/${shard}`);
-        }
-        return null;
-      case 'createIndex':
-        for (const shard of req.shards) this.#get(req.collection, shard).createIndex(req.key, req.schema);
-        return null;
-      case 'dropIndex':
-        for (const shard of req.shards) this.#get(req.collection, shard).dropIndex(req.key);
-        return null;
-      case 'payload':
-        return { applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) };
-      case 'upsert':
-        return this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait, req.condition);
-      case 'updateVectors':
-        return { applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait, req.condition) };
-      case 'delete':
-        return { deleted: await this.#get(req.collection, req.shard).delete(req.ids, req.filter, req.opId, req.wait) };
-      case 'retrieve':
-        return this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector);
-      case 'search': {
-        const shard = this.#get(req.collection, req.shard);
-        return req.searches.map((s) => shard.search(s));
-      }
-      case 'count':
-        return this.#get(req.collection, req.shard).count(req.filter, req.exact);
-      case 'facet':
-        return this.#get(req.collection, req.shard).facet(req.key, req.filter, req.top);
-      case 'scroll':
-        return this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector);
-      case 'scrollOrdered':
-        return this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector);
-      case 'sample':
-        return this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector);
-      case 'sparseStats':
-        return this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms);
-      case 'deleteVectors':
-        return { applied: await this.#get(req.collection, req.shard).deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) };
-      case 'shardInfo':
-        return this.#get(req.collection, req.shard).info(this.#worker);
-      default:
-        return assertNever(req);
-    }
+  /** Answers one request with the handler of its op. */
+  async handle<O extends Op>(req: RequestOf<O>): Promise<ResultOf<O>> {
+    // TypeScript cannot relate the handler picked by req.op to O (a correlated union): the map's
+    // type above is what checks each handler against its op.
+    const handler = this.#handlers[req.op] as (r: RequestOf<O>) => ResultOf<O> | Promise<ResultOf<O>>;
+    return handler(req);
   }
+
+  /** One handler per op, each typed by its op: a handler answering another op's result does not compile. */
+  readonly #handlers: { [O in Op]: (r: RequestOf<O>) => ResultOf<O> | Promise<ResultOf<O>> } = {
+    ping: () => {
+      const maxVersions: Record<number, number> = {};
+      for (const s of this.#shards.values()) {
+        maxVersions[s.collection] = Math.max(maxVersions[s.collection] ?? 0, s.maxVersion);
+      }
+      return {
+        workerIndex: this.#worker,
+        protocolVersion: PROTOCOL_VERSION,
+        maxVersions,
+        shardsLoaded: this.#shards.size,
+        restoredShards: this.#restored,
+        rebuiltShards: this.#rebuilt,
+      };
+    },
+    saveIndexes: async () => {
+      // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
+      // before any await lets one more step run: hnswlib aborts the process when the thread
+      // ends during one of its calls. The graphs saved are the ones serving; one built with
+      // other parameters than the configuration's is rebuilt at the next start.
+      for (const s of this.#shards.values()) s.dispose();
+      for (const s of this.#shards.values()) await s.saveIndexes();
+      return null;
+    },
+    openShards: (req) => {
+      for (const s of req.shards) this.#open(req.meta, s);
+      return null;
+    },
+    updateConfig: (req) => {
+      for (const s of this.#shards.values()) if (s.collection === req.meta.id) s.updateMeta(req.meta);
+      return null;
+    },
+    dropShards: async (req) => {
+      // Memory and graph files: the main thread reclaims the LMDB records once no worker serves
+      // them. A shard never opened here (a drop resumed at start) still has its files deleted.
+      for (const shard of req.shards) {
+        this.#shards.get(`${req.collection}/${shard}`)?.dispose();
+        this.#shards.delete(`${req.collection}/${shard}`);
+        await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();
+      }
+      return null;
+    },
+    createIndex: (req) => {
+      for (const shard of req.shards) this.#get(req.collection, shard).createIndex(req.key, req.schema);
+      return null;
+    },
+    dropIndex: (req) => {
+      for (const shard of req.shards) this.#get(req.collection, shard).dropIndex(req.key);
+      return null;
+    },
+    payload: async (req) => ({ applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) }),
+    upsert: (req) => this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait, req.condition),
+    updateVectors: async (req) => ({ applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait, req.condition) }),
+    delete: async (req) => ({ deleted: await this.#get(req.collection, req.shard).delete(req.ids, req.filter, req.opId, req.wait) }),
+    retrieve: (req) => this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector),
+    search: (req) => {
+      const shard = this.#get(req.collection, req.shard);
+      return req.searches.map((s) => shard.search(s));
+    },
+    count: (req) => this.#get(req.collection, req.shard).count(req.filter, req.exact),
+    facet: (req) => this.#get(req.collection, req.shard).facet(req.key, req.filter, req.top),
+    scroll: (req) => this.#get(req.collection, req.shard).scroll(req.offset, req.limit, req.filter, req.withPayload, req.withVector),
+    scrollOrdered: (req) => this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector),
+    sample: (req) => this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector),
+    sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
+    deleteVectors: async (req) => ({ applied: await this.#get(req.collection, req.shard).deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) }),
+    shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
+  };
 }

@@ -30,7 +30,7 @@ export async function startInProcess(opts: { workers?: number; dataDir?: string 
   const config = loadConfig({ SERVICE_DATA_DIR: dataDir, SERVICE_SHARDS: String(opts.workers ?? 2), SERVICE_LOG_LEVEL: 'silent' });
   const db = openDb(config.data_dir);
   const auth = await AuthService.open(openAuthDb(db.root), { jwtTtlSeconds: config.jwt_ttl_seconds });
-  const engine = new Engine(db, new InProcessDispatcher(config.workers, config.data_dir), join(config.data_dir, 'hnsw'));
+  const engine = new Engine(db, new InProcessDispatcher(config.workers, config.data_dir));
   const app = await buildApp(config, engine, auth, new Metrics(engine));
   await engine.start();
   await app.ready();

@@ -16,7 +16,7 @@ export interface ShardDispatcher {
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
-  throw QuiverError.fromWire(reply.error as { code: never; message: string });
+  throw QuiverError.fromWire(reply.error);
 }
 
 const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.url));

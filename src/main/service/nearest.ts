@@ -5,6 +5,7 @@
 // shard's term statistics first.
 
 import { QuiverError } from '../../shared/errors.js';
+import { effectiveHnsw } from '../../shared/hnsw-params.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { SearchSpec } from '../../shared/protocol.js';
 import type { Filter } from '../../shared/filter.js';
@@ -73,7 +74,7 @@ export function planNearest(meta: CollectionMeta, c: NearestRequest): PlannedSea
   }
   const query = checkVector(meta, c.vectorName, c.vector as readonly number[]);
   const params = meta.config.vectors[c.vectorName]!;
-  const efConstruct = params.hnsw_config?.ef_construct ?? meta.config.hnsw_config.ef_construct;
+  const efConstruct = effectiveHnsw(meta, c.vectorName).ef_construct;
   return {
     spec: { ...common, query, sparse: null, ef: c.params?.hnsw_ef ?? Math.max(efConstruct, k) },
     limit: c.limit,

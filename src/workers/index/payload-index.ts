@@ -9,6 +9,7 @@
 
 import { parseDatetime } from '../../shared/datetime.js';
 import type { Condition, FieldCondition, Filter, GeoPoint } from '../../shared/filter.js';
+import type { FacetValue } from '../../shared/protocol.js';
 import type { FieldIndexSchema, JsonValue, TextIndexParams } from '../../shared/types.js';
 import { docTokens, indexTerms, queryTokens } from './tokenizer.js';
 
@@ -20,6 +21,21 @@ export interface FieldIndex {
   remove(slot: number): void;
   /** Slots that may satisfy the condition, or null when this index cannot narrow it. */
   candidates(cond: FieldCondition): Set<number> | null;
+  /**
+   * The distinct values a facet counts for the slot, in payload order; absent on indexes a
+   * facet cannot use (float, datetime, geo, text).
+   */
+  facetValues?(slot: number): FacetValue[];
+}
+
+/** The distinct facet values of `keys`, each mapped by `facet` (undefined: not counted). */
+function distinctFacets<K>(keys: readonly K[] | undefined, facet: (k: K) => FacetValue | undefined): FacetValue[] {
+  const out = new Set<FacetValue>();
+  for (const k of keys ?? []) {
+    const v = facet(k);
+    if (v !== undefined) out.add(v);
+  }
+  return [...out];
 }
 
 function union(sets: Iterable<Set<number> | undefined>): Set<number> {
@@ -94,18 +110,29 @@ class Postings<K> {
   get(key: K): Set<number> | undefined {
     return this.#byKey.get(key);
   }
+
+  /** The distinct keys the slot is posted under, in the order given. */
+  keysOf(slot: number): readonly K[] | undefined {
+    return this.#bySlot.get(slot);
+  }
 }
 
 /** Exact-value index: keyword, uuid, bool. */
 class ValueIndex<K extends string> extends TypedIndex implements FieldIndex {
   readonly schema: FieldIndexSchema;
   readonly #convert: (v: JsonValue) => K | undefined;
+  readonly #facet: (k: K) => FacetValue | undefined;
   readonly #postings = new Postings<K>();
 
-  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => K | undefined) {
+  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => K | undefined, facet: (k: K) => FacetValue | undefined) {
     super();
     this.schema = schema;
     this.#convert = convert;
+    this.#facet = facet;
+  }
+
+  facetValues(slot: number): FacetValue[] {
+    return distinctFacets(this.#postings.keysOf(slot), this.#facet);
   }
 
   get points(): number {
@@ -143,11 +170,14 @@ export class RangeIndex extends TypedIndex implements FieldIndex {
   readonly #convert: (v: JsonValue) => number | undefined;
   readonly #bySlot = new Map<number, number[]>();
   #sorted: { values: Float64Array; slots: Int32Array } | null = null;
+  readonly facetValues?: (slot: number) => FacetValue[];
 
-  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => number | undefined) {
+  /** `facet` given: the index serves facets, counting the values it maps (integer only). */
+  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => number | undefined, facet?: (n: number) => FacetValue | undefined) {
     super();
     this.schema = schema;
     this.#convert = convert;
+    if (facet !== undefined) this.facetValues = (slot) => distinctFacets(this.#bySlot.get(slot), facet);
   }
 
   get points(): number {
@@ -365,16 +395,31 @@ class TextIndex extends TypedIndex implements FieldIndex {
 
 const asString = (v: JsonValue): string | undefined => (typeof v === 'string' ? v : undefined);
 
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Facets count a narrower set than the indexes match on, as Qdrant's: a uuid facet counts valid
+// UUIDs, lowercased (the index matches the exact string); an integer facet counts exact integers
+// only (beyond 2^53 a number is no longer the integer it was written as, and gRPC would carry it
+// as a wrapped int64).
+const keywordFacet = (k: string): FacetValue => k;
+const uuidFacet = (k: string): FacetValue | undefined => (UUID_RE.test(k) ? k.toLowerCase() : undefined);
+const integerFacet = (n: number): FacetValue | undefined => (Number.isSafeInteger(n) ? n : undefined);
+
 export function createFieldIndex(schema: FieldIndexSchema): FieldIndex {
   switch (schema.type) {
     case 'keyword':
+      return new ValueIndex<string>(schema, asString, keywordFacet);
     case 'uuid':
-      return new ValueIndex<string>(schema, asString);
+      return new ValueIndex<string>(schema, asString, uuidFacet);
     case 'bool':
       // Booleans are posted under 'true'/'false' so one map type serves every exact-value index.
-      return new ValueIndex<'true' | 'false'>(schema, (v) => (typeof v === 'boolean' ? (String(v) as 'true' | 'false') : undefined));
+      return new ValueIndex<'true' | 'false'>(
+        schema,
+        (v) => (typeof v === 'boolean' ? (String(v) as 'true' | 'false') : undefined),
+        (k) => k === 'true',
+      );
     case 'integer':
-      return new RangeIndex(schema, (v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined));
+      return new RangeIndex(schema, (v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined), integerFacet);
     case 'float':
       return new RangeIndex(schema, (v) => (typeof v === 'number' ? v : undefined));
     case 'datetime':

@@ -1,67 +1,38 @@
 // One shard of one collection, owned by exactly one worker for the life of the process, so its
 // methods never race: every mutation happens synchronously in memory first (reads see it at
-// once), then is queued to LMDB in the same order. Upserts and deletes resolve once LMDB has
-// committed them; with wait=true, once the commit is flushed to disk.
+// once), then is queued to LMDB in the same order. Writes resolve once LMDB has committed them;
+// with wait=true, once the commit is flushed to disk.
 //
-// In memory: IdTracker (id <-> slot, versions), payloads by slot, and per named vector a
-// VectorStore (SharedArrayBuffer chunks), a presence bitmap and an HNSW index (none for
-// Manhattan, which hnswlib lacks: it is always searched exactly).
+// The facade the ShardHost calls. In memory: IdTracker (id <-> slot, versions), payloads by
+// slot with their field indexes, and per named vector a VectorSpace (dense: store, presence,
+// graph; vector-space.ts) or a SparseIndex. Graph files are graph-snapshots.ts's, the choice of
+// exact or HNSW search search-planner.ts's. Every write goes through #write.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { UNCONDITIONAL, compareFacetValues, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type SparseVec, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
-import type {
-  CollectionMeta,
-  FieldIndexSchema,
-  JsonValue,
-  Payload,
-  PayloadSchemaType,
-  PayloadSelector,
-  PointId,
-  PointRecord,
-  ScoredPoint,
-  VectorSelector,
-} from '../../shared/types.js';
-import { HnswIndex, type HnswParams } from '../index/hnsw.js';
+import { effectiveHnsw } from '../../shared/hnsw-params.js';
+import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { SparseIndex } from '../index/sparse-index.js';
-import { metricFor, type Metric } from '../index/distance.js';
-import { VectorStore } from '../storage/vector-store.js';
-import { createFieldIndex, planCandidates, RangeIndex, type FieldIndex } from '../index/payload-index.js';
-import { compileFilter, fieldValues, parsePath, type FilterView, type PathPart } from './filter-eval.js';
+import { RangeIndex } from '../index/payload-index.js';
+import { compileFilter, type FilterView } from './filter-eval.js';
 import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
 import { IdTracker } from './id-tracker.js';
 import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
-import { TopK } from './top-k.js';
 import { failpoint } from '../failpoints.js';
+import { GraphSnapshots, restoreGraphs } from './graph-snapshots.js';
+import { searchDense, searchSparse, type Scored } from './search-planner.js';
+import { VectorSpace, type GraphConfig } from './vector-space.js';
+import { PayloadSpace, facetCounts } from './payload-space.js';
+import { batchRows, type Row } from './batch-rows.js';
+import { orderedEntries } from './order-by.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
 
 /** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
 export class NotCommittedError extends Error {}
-
-/** A payload value as a facet of an index of `type` counts it, or undefined when it does not. */
-function facetValueOf(v: JsonValue, type: PayloadSchemaType): FacetValue | undefined {
-  switch (type) {
-    case 'keyword':
-      return typeof v === 'string' ? v : undefined;
-    case 'uuid':
-      return typeof v === 'string' && UUID_RE.test(v) ? v.toLowerCase() : undefined;
-    case 'integer':
-      // Exact integers only: beyond 2^53 a number is no longer the integer it was written as,
-      // and gRPC would carry it as a wrapped int64.
-      return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
-    case 'bool':
-      return typeof v === 'boolean' ? v : undefined;
-    default:
-      return undefined;
-  }
-}
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Only the last write of a batch is awaited; the others share its commit and its outcome. */
 function handled<T>(p: Promise<T>): Promise<T> {
@@ -69,50 +40,15 @@ function handled<T>(p: Promise<T>): Promise<T> {
   return p;
 }
 
-/** One point's vectors as a write carries them. */
-interface Row {
-  dense: Record<string, Float32Array>;
-  sparse: Record<string, SparseVec>;
-}
+/**
+ * What one write does to one target point: 'put' (changed: its new state is stored), 'removed'
+ * (the point is gone: its record is deleted) or 'skip' (left as it is).
+ */
+type Outcome = 'put' | 'removed' | 'skip';
 
-interface SparseSpace {
-  name: string;
-  index: SparseIndex;
-}
-
-interface VectorSpace {
-  name: string;
-  store: VectorStore;
-  present: Uint8Array;
-  index: HnswIndex | null;
-  metric: Metric;
-  /** The graph parameters the configuration asks for (the index may still be built with others). */
-  hnsw: { m: number; ef_construct: number };
-  /** A graph being rebuilt in the background with new parameters, or null. */
-  rebuild: Rebuild | null;
-}
-
-/** A background rebuild: the new graph, and the slots written since it started (redone at the end). */
-interface Rebuild {
-  index: HnswIndex;
-  touched: Set<number>;
-}
-
-/** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
-const REBUILD_CHUNK = 256;
-
-/** What a clean shutdown writes beside the HNSW graph files, to restore the exact slot layout. */
-interface IndexManifest {
-  token: number;
-  count: number;
-  slots: [PointId, number][];
-  /** m and efConstruct: the parameters the graph was built with (absent in manifests before they were kept). */
-  spaces: Record<string, { file: string; labels: number[]; m?: number; efConstruct?: number }>;
-}
-
-function hnswOf(meta: CollectionMeta, name: string): { m: number; ef_construct: number } {
-  const h = { ...meta.config.hnsw_config, ...meta.config.vectors[name]?.hnsw_config };
-  return { m: h.m, ef_construct: h.ef_construct };
+function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
+  const { m, ef_construct } = effectiveHnsw(meta, name);
+  return { m, ef_construct };
 }
 
 export class Shard {
@@ -121,39 +57,24 @@ export class Shard {
   #meta: CollectionMeta;
   readonly #db: QuiverDb;
   readonly #ids = new IdTracker();
-  readonly #payloads: (Payload | null)[] = [];
+  readonly #payloads = new PayloadSpace();
   readonly #spaces = new Map<string, VectorSpace>();
-  readonly #sparse = new Map<string, SparseSpace>();
+  readonly #sparse = new Map<string, SparseIndex>();
   /** Dense names then sparse names: what with_vector can return. */
   readonly #names: string[];
-  readonly #indexes = new Map<string, FieldIndex>();
-  readonly #indexPaths = new Map<string, PathPart[]>();
+  readonly #snapshots: GraphSnapshots;
   #maxVersion = 0;
 
-  readonly #indexDir: string;
-  #restoring = false;
-
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string) {
-    this.#indexDir = indexDir;
     this.collection = meta.id;
     this.shard = shard;
     this.#meta = meta;
     this.#db = db;
+    this.#snapshots = new GraphSnapshots(db, indexDir, meta.id, shard);
     this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
-    for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, { name, index: new SparseIndex() });
+    for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
-      const space: VectorSpace = {
-        name,
-        store: new VectorStore(params.size),
-        present: new Uint8Array(1024),
-        metric: metricFor(params.distance),
-        hnsw: hnswOf(meta, name),
-        rebuild: null,
-        index: null,
-      };
-      const graph = this.#hnswParams(space);
-      if (graph !== null) space.index = new HnswIndex(graph);
-      this.#spaces.set(name, space);
+      this.#spaces.set(name, new VectorSpace(name, params.size, params.distance, graphConfig(meta, name)));
     }
     for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
   }
@@ -162,27 +83,11 @@ export class Shard {
 
   /** Builds (or rebuilds) the index on `key` from every live point's payload. */
   createIndex(key: string, schema: FieldIndexSchema): void {
-    const index = createFieldIndex(schema);
-    const path = parsePath(key);
-    for (const slot of this.#ids.sortedSlots()) {
-      const payload = this.#payloads[slot];
-      if (payload) index.add(slot, fieldValues(payload, path));
-    }
-    this.#indexes.set(key, index);
-    this.#indexPaths.set(key, path);
+    this.#payloads.createIndex(key, schema, this.#ids.sortedSlots());
   }
 
   dropIndex(key: string): void {
-    this.#indexes.delete(key);
-    this.#indexPaths.delete(key);
-  }
-
-  /** Keeps every index in step with the slot's current payload (null: the slot is gone). */
-  #reindex(slot: number, payload: Payload | null): void {
-    for (const [key, index] of this.#indexes) {
-      index.remove(slot);
-      if (payload) index.add(slot, fieldValues(payload, this.#indexPaths.get(key)!));
-    }
+    this.#payloads.dropIndex(key);
   }
 
   get maxVersion(): number {
@@ -191,118 +96,29 @@ export class Shard {
 
   /**
    * Takes a new configuration. A vector whose graph parameters (m, ef_construct) changed gets its
-   * HNSW graph rebuilt in the background, as Qdrant's optimizer does: the old graph serves until
-   * the new one is complete.
+   * HNSW graph rebuilt in the background (see VectorSpace.reconfigure).
    */
   updateMeta(meta: CollectionMeta): void {
     this.#meta = meta;
-    for (const space of this.#spaces.values()) {
-      const want = hnswOf(meta, space.name);
-      if (want.m === space.hnsw.m && want.ef_construct === space.hnsw.ef_construct) continue;
-      space.hnsw = want;
-      const graph = this.#hnswParams(space);
-      if (graph !== null) {
-        this.#rebuild(space, graph);
-      } else {
-        // No graph any more: searches are exact from now on.
-        space.index = null;
-        space.rebuild = null;
-      }
-    }
+    for (const space of this.#spaces.values()) space.reconfigure(graphConfig(meta, space.name), this.#ids.slotLimit);
   }
 
   /** True while a graph is being rebuilt (the collection then reports status yellow). */
   get rebuilding(): boolean {
-    for (const space of this.#spaces.values()) if (space.rebuild !== null) return true;
+    for (const space of this.#spaces.values()) if (space.rebuilding) return true;
     return false;
   }
 
   /** Stops background work: the shard is being dropped, or the thread is about to end. */
   dispose(): void {
-    for (const space of this.#spaces.values()) space.rebuild = null;
+    for (const space of this.#spaces.values()) space.dispose();
   }
 
-  #rebuild(space: VectorSpace, graph: HnswParams): void {
-    const job: Rebuild = { index: new HnswIndex(graph), touched: new Set() };
-    space.rebuild = job;
-    const slots: number[] = [];
-    for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) slots.push(slot);
-    let next = 0;
-    const step = (): void => {
-      if (space.rebuild !== job) return; // superseded by a newer rebuild, or the shard was dropped
-      for (const end = Math.min(next + REBUILD_CHUNK, slots.length); next < end; next++) {
-        const slot = slots[next]!;
-        if (space.present[slot] === 1 && !job.touched.has(slot)) job.index.add(slot, space.store.get(slot));
-      }
-      if (next < slots.length) {
-        setImmediate(step);
-        return;
-      }
-      // Writes made while the graph was built: their slots are redone as they are now.
-      for (const slot of job.touched) {
-        if (space.present[slot] === 1) job.index.add(slot, space.store.get(slot));
-        else job.index.remove(slot);
-      }
-      space.index = job.index;
-      space.rebuild = null;
-    };
-    setImmediate(step);
-  }
+  // ---- graph snapshots and loading ----------------------------------------------------------
 
-  /**
-   * The HNSW graph a vector has, or null for none: Manhattan (hnswlib has no L1) and m = 0
-   * (Qdrant's way to turn HNSW off) are searched exactly.
-   */
-  #hnswParams(space: VectorSpace): HnswParams | null {
-    const kind = space.metric.hnswSpace;
-    if (kind === null || space.hnsw.m === 0) return null;
-    return { space: kind, dim: space.store.dim, m: space.hnsw.m, efConstruct: space.hnsw.ef_construct };
-  }
-
-  get #base(): string {
-    return join(this.#indexDir, `${this.collection}-${this.shard}`);
-  }
-
-  get #marker(): string {
-    return `hnsw:${this.collection}:${this.shard}`;
-  }
-
-  /**
-   * Writes each HNSW graph and the slot layout, then a marker in LMDB that says they match the
-   * data. Called at a clean shutdown only; load() removes the marker before anything can change,
-   * so after a crash the graphs are rebuilt rather than trusted.
-   */
-  async saveIndexes(): Promise<void> {
-    mkdirSync(this.#indexDir, { recursive: true });
-    const token = Math.floor(Math.random() * 2 ** 31);
-    const spaces: IndexManifest['spaces'] = {};
-    let n = 0;
-    for (const space of this.#spaces.values()) {
-      if (space.index === null) continue;
-      const file = `${this.#base}-${n++}.hnsw`;
-      space.index.save(file);
-      spaces[space.name] = { file, labels: space.index.labels, m: space.index.params.m, efConstruct: space.index.params.efConstruct };
-    }
-    const slots: [PointId, number][] = [];
-    for (let slot = 0; slot < this.#ids.slotLimit; slot++) {
-      const id = this.#ids.idOf(slot);
-      if (id !== undefined) slots.push([id, slot]);
-    }
-    const manifest: IndexManifest = { token, count: this.#ids.live, slots, spaces };
-    writeFileSync(`${this.#base}.json`, JSON.stringify(manifest));
-    await this.#db.meta.put(this.#marker, token);
-  }
-
-  #savedManifest(): IndexManifest | null {
-    const token = this.#db.meta.get(this.#marker);
-    if (token === undefined) return null;
-    void this.#db.meta.remove(this.#marker);
-    try {
-      const m = JSON.parse(readFileSync(`${this.#base}.json`, 'utf8')) as IndexManifest;
-      return m.token === token && Object.values(m.spaces).every((sp) => existsSync(sp.file)) ? m : null;
-    } catch {
-      return null;
-    }
+  /** Writes the HNSW graphs for the next start (clean shutdown only: see GraphSnapshots). */
+  saveIndexes(): Promise<void> {
+    return this.#snapshots.save(this.#spaces.values(), this.#ids);
   }
 
   /**
@@ -310,44 +126,25 @@ export class Shard {
    * clean shutdown left them matching the data (true is returned), otherwise rebuilt.
    */
   load(): boolean {
-    const manifest = this.#savedManifest();
+    const manifest = this.#snapshots.take();
     if (manifest !== null) {
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
-      this.#restoring = true;
     }
-    this.#readRange();
-    this.#restoring = false;
+    // With a manifest the graphs are restored (or rebuilt) once every row is in.
+    this.#readRange(manifest === null);
     if (manifest === null) return false;
-    let restored = manifest.count === this.#ids.live;
-    for (const space of this.#spaces.values()) {
-      const params = this.#hnswParams(space);
-      if (params === null) continue;
-      const saved = manifest.spaces[space.name];
-      const live = new Set<number>();
-      for (let slot = 0; slot < this.#ids.slotLimit; slot++) if (space.present[slot] === 1) live.add(slot);
-      // A graph built with other parameters than the configuration's (changed since) is rebuilt.
-      const sameParams = saved !== undefined && (saved.m ?? params.m) === params.m && (saved.efConstruct ?? params.efConstruct) === params.efConstruct;
-      try {
-        if (!restored || !sameParams) throw new Error('stale');
-        space.index = new HnswIndex(params, { file: saved.file, labels: saved.labels, live });
-      } catch {
-        restored = false;
-        space.index = new HnswIndex(params);
-        for (const slot of live) space.index.add(slot, space.store.get(slot));
-      }
-    }
-    return restored;
+    return restoreGraphs(manifest, this.#spaces.values(), this.#ids);
   }
 
-  #readRange(): void {
+  #readRange(graph: boolean): void {
     const { start, end } = shardRange(this.collection, this.shard);
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
       const row: Row = { dense: {}, sparse: {} };
       for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
       for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
-      this.#apply(id, value.v, value.p, row);
+      this.#apply(id, value.v, value.p, row, graph);
     }
   }
 
@@ -359,92 +156,90 @@ export class Shard {
     return s;
   }
 
-  #setPresent(space: VectorSpace, slot: number, on: boolean): void {
-    if (slot >= space.present.length) {
-      let n = space.present.length;
-      while (slot >= n) n *= 2;
-      const grown = new Uint8Array(n);
-      grown.set(space.present);
-      space.present = grown;
-    }
-    space.present[slot] = on ? 1 : 0;
-  }
-
-  #setDense(space: VectorSpace, slot: number, v: Float32Array | undefined): void {
-    if (v !== undefined) {
-      space.store.set(slot, v);
-      this.#setPresent(space, slot, true);
-      if (!this.#restoring) space.index?.add(slot, space.store.get(slot));
-    } else {
-      this.#setPresent(space, slot, false);
-      space.index?.remove(slot);
-    }
-    space.rebuild?.touched.add(slot);
-  }
-
-  #sparseSpace(name: string): SparseSpace {
+  #sparseIndex(name: string): SparseIndex {
     const s = this.#sparse.get(name);
     if (s === undefined) throw QuiverError.unknownVector(name);
     return s;
   }
 
   /** Writes one whole point into memory (vectors not named are removed). */
-  #apply(id: PointId, version: number, payload: Payload | null, row: Row): void {
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true): void {
     const { slot } = this.#ids.acquire(id);
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
-    this.#payloads[slot] = payload;
-    this.#reindex(slot, payload);
-    for (const space of this.#spaces.values()) this.#setDense(space, slot, row.dense[space.name]);
-    for (const space of this.#sparse.values()) {
-      const v = row.sparse[space.name];
-      if (v !== undefined) space.index.set(slot, v);
-      else space.index.remove(slot);
+    this.#payloads.set(slot, payload);
+    for (const space of this.#spaces.values()) space.set(slot, row.dense[space.name], graph);
+    for (const [name, index] of this.#sparse) {
+      const v = row.sparse[name];
+      if (v !== undefined) index.set(slot, v);
+      else index.remove(slot);
     }
   }
 
   #row(batch: PointBatch): (i: number) => Row {
-    // Row offsets per column, computed once: point i's row in a column with a presence mask is
-    // the count of present flags before it.
-    const cols = Object.entries(batch.vectors).map(([name, col]) => {
-      const dim = this.#space(name).store.dim;
-      const rowOf = new Int32Array(batch.ids.length).fill(-1);
-      let r = 0;
-      for (let i = 0; i < batch.ids.length; i++) {
-        if (col.present === null || col.present[i] === 1) rowOf[i] = r++;
-      }
-      return { name, col, dim, rowOf };
-    });
-    for (const name of Object.keys(batch.sparse)) this.#sparseSpace(name);
-    return (i) => {
-      const out: Row = { dense: {}, sparse: {} };
-      for (const { name, col, dim, rowOf } of cols) {
-        const r = rowOf[i]!;
-        if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
-      }
-      for (const [name, col] of Object.entries(batch.sparse)) {
-        if (col.present[i] !== 1) continue;
-        const from = col.offsets[i]!;
-        const to = col.offsets[i + 1]!;
-        // Copies: the batch's buffers are not kept after the write.
-        out.sparse[name] = { indices: col.indices.slice(from, to), values: col.values.slice(from, to) };
-      }
-      return out;
-    };
+    return batchRows(
+      batch,
+      (name) => this.#space(name).store.dim,
+      (name) => this.#sparseIndex(name),
+    );
   }
 
   #persist(id: PointId, slot: number): Promise<boolean> {
     const x: Record<string, Uint8Array> = {};
     for (const space of this.#spaces.values()) {
-      if (space.present[slot] === 1) x[space.name] = vectorBytes(space.store.get(slot));
+      if (space.has(slot)) x[space.name] = vectorBytes(space.store.get(slot));
     }
-    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads[slot] ?? null, x };
-    for (const space of this.#sparse.values()) {
-      const v = space.index.get(slot);
-      if (v !== undefined) (record.s ??= {})[space.name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
+    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads.get(slot), x };
+    for (const [name, index] of this.#sparse) {
+      const v = index.get(slot);
+      if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
     }
     if (failCommitId !== null && id === failCommitId) return handled(Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`)));
     return handled(this.#db.points.put([this.collection, this.shard, id], record));
+  }
+
+  /**
+   * The one write path. Per target point: the replay guard (a point whose stored version is
+   * newer than `opId` was written by a later operation: an older one replayed must not undo it),
+   * then `mutate`, then the point's version and its record to LMDB. Then the version counter,
+   * and the commit (see #durable). With `partial`, a point that fails stops the batch: the points
+   * before it stay applied and the error is returned, so the main thread can report a partial
+   * failure (spec 7.3 rule 1) instead of a silent one; otherwise the error is thrown.
+   */
+  async #write(
+    targets: readonly PointId[],
+    opId: number,
+    wait: boolean,
+    mutate: (id: PointId, slot: number | undefined, i: number) => Outcome,
+    partial = false,
+  ): Promise<{ applied: number; error?: string }> {
+    let last: Promise<boolean> | null = null;
+    let applied = 0;
+    let error: string | undefined;
+    for (let i = 0; i < targets.length; i++) {
+      const id = targets[i]!;
+      try {
+        const before = this.#ids.slotOf(id);
+        if (before !== undefined && this.#ids.versionOf(before) > opId) continue;
+        const outcome = mutate(id, before, i);
+        if (outcome === 'skip') continue;
+        if (outcome === 'put') {
+          const slot = this.#ids.slotOf(id)!;
+          this.#ids.setVersion(slot, opId);
+          last = this.#persist(id, slot);
+        } else {
+          last = handled(this.#db.points.remove([this.collection, this.shard, id]));
+        }
+        applied++;
+      } catch (err) {
+        if (!partial) throw err;
+        error = `point ${JSON.stringify(id)}: ${err instanceof Error ? err.message : String(err)}`;
+        break;
+      }
+    }
+    if (opId > this.#maxVersion) this.#maxVersion = opId;
+    await this.#durable(last, wait);
+    return error === undefined ? { applied } : { applied, error };
   }
 
   /**
@@ -462,35 +257,23 @@ export class Shard {
     }
   }
 
-  /**
-   * Applies the batch point by point. If a point fails, the points before it stay applied (each
-   * fully, in memory and on disk) and the answer says how far it got, so the main thread can
-   * report a partial failure (spec 7.3 rule 1) instead of a silent one.
-   */
-  async upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<{ applied: number; error?: string }> {
+  /** Writes whole points (payload and every vector), as `condition` allows; see #write for partial failure. */
+  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<{ applied: number; error?: string }> {
     const rowOf = this.#row(batch);
     const failAfter = failpoint('upsert_after');
     const onlyIf = this.#predicate(condition.updateFilter);
-    let last: Promise<boolean> | null = null;
-    let applied = 0;
-    let error: string | undefined;
-    for (let i = 0; i < batch.ids.length; i++) {
-      const id = batch.ids[i]!;
-      try {
+    return this.#write(
+      batch.ids,
+      opId,
+      wait,
+      (id, slot, i) => {
         if (failAfter !== null && i === failAfter) throw new Error(`failpoint upsert_after=${failAfter}`);
-        const slot = this.#ids.slotOf(id);
-        if (slot !== undefined && this.#ids.versionOf(slot) > opId) continue; // a replay of an older op
-        if (slot === undefined ? condition.mode === 'update_only' : condition.mode === 'insert_only' || (onlyIf !== null && !onlyIf(slot))) continue;
+        if (slot === undefined ? condition.mode === 'update_only' : condition.mode === 'insert_only' || (onlyIf !== null && !onlyIf(slot))) return 'skip';
         this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
-        last = this.#persist(id, this.#ids.slotOf(id)!);
-        applied++;
-      } catch (err) {
-        error = `point ${JSON.stringify(id)}: ${err instanceof Error ? err.message : String(err)}`;
-        break;
-      }
-    }
-    await this.#durable(last, wait);
-    return error === undefined ? { applied } : { applied, error };
+        return 'put';
+      },
+      true,
+    );
   }
 
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
@@ -499,41 +282,26 @@ export class Shard {
     if (missing !== undefined) throw pointNotFound(missing);
     const rowOf = this.#row(batch);
     const onlyIf = this.#predicate(condition.updateFilter);
-    let last: Promise<boolean> | null = null;
-    let applied = 0;
-    for (let i = 0; i < batch.ids.length; i++) {
-      const id = batch.ids[i]!;
-      const slot = this.#ids.slotOf(id)!;
-      if (onlyIf !== null && !onlyIf(slot)) continue;
-      applied++;
+    const { applied } = await this.#write(batch.ids, opId, wait, (_id, slot, i) => {
+      if (onlyIf !== null && !onlyIf(slot!)) return 'skip';
       const row = rowOf(i);
-      for (const [name, v] of Object.entries(row.dense)) this.#setDense(this.#space(name), slot, v);
-      for (const [name, v] of Object.entries(row.sparse)) this.#sparseSpace(name).index.set(slot, v);
-      this.#ids.setVersion(slot, opId);
-      if (opId > this.#maxVersion) this.#maxVersion = opId;
-      last = this.#persist(id, slot);
-    }
-    await this.#durable(last, wait);
+      for (const [name, v] of Object.entries(row.dense)) this.#space(name).set(slot!, v);
+      for (const [name, v] of Object.entries(row.sparse)) this.#sparseIndex(name).set(slot!, v);
+      return 'put';
+    });
     return applied;
   }
 
   async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
-    const targets = ids ?? this.#matching(filter);
-    let last: Promise<boolean> | null = null;
-    let deleted = 0;
-    for (const id of targets) {
+    const { applied } = await this.#write(ids ?? this.#matching(filter), opId, wait, (id) => {
       const slot = this.#ids.release(id);
-      if (slot === undefined) continue;
-      for (const space of this.#spaces.values()) this.#setDense(space, slot, undefined);
-      for (const space of this.#sparse.values()) space.index.remove(slot);
-      this.#payloads[slot] = null;
-      this.#reindex(slot, null);
-      last = handled(this.#db.points.remove([this.collection, this.shard, id]));
-      deleted++;
-    }
-    if (opId > this.#maxVersion) this.#maxVersion = opId;
-    await this.#durable(last, wait);
-    return deleted;
+      if (slot === undefined) return 'skip';
+      for (const space of this.#spaces.values()) space.set(slot, undefined);
+      for (const index of this.#sparse.values()) index.remove(slot);
+      this.#payloads.set(slot, null);
+      return 'removed';
+    });
+    return applied;
   }
 
   /** Set, overwrite, delete keys or clear the payload of the points named or matched; all named ids must exist. */
@@ -542,44 +310,40 @@ export class Shard {
       const missing = ids.find((id) => this.#ids.slotOf(id) === undefined);
       if (missing !== undefined) throw pointNotFound(missing);
     }
-    const targets = ids ?? this.#matching(filter);
-    let last: Promise<boolean> | null = null;
-    for (const id of targets) {
-      const slot = this.#ids.slotOf(id)!;
-      const payload = applyPayloadOp(this.#payloads[slot] ?? null, op);
-      this.#payloads[slot] = payload;
-      this.#reindex(slot, payload);
-      this.#ids.setVersion(slot, opId);
-      last = this.#persist(id, slot);
-    }
-    if (opId > this.#maxVersion) this.#maxVersion = opId;
-    await this.#durable(last, wait);
-    return targets.length;
+    const { applied } = await this.#write(ids ?? this.#matching(filter), opId, wait, (_id, slot) => {
+      this.#payloads.set(slot!, applyPayloadOp(this.#payloads.get(slot!), op));
+      return 'put';
+    });
+    return applied;
+  }
+
+  /** Removes the named vectors (dense or sparse) from the points named or matched. */
+  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    for (const name of names) if (!this.#spaces.has(name)) this.#sparseIndex(name);
+    const { applied } = await this.#write(ids ?? this.#matching(filter), opId, wait, (_id, slot) => {
+      if (slot === undefined) return 'skip';
+      for (const name of names) {
+        const dense = this.#spaces.get(name);
+        if (dense !== undefined) dense.set(slot, undefined);
+        else this.#sparse.get(name)!.remove(slot);
+      }
+      return 'put';
+    });
+    return applied;
   }
 
   // ---- reads --------------------------------------------------------------------------------
 
   readonly #view: FilterView = {
-    payload: (slot) => this.#payloads[slot] ?? null,
+    payload: (slot) => this.#payloads.get(slot),
     id: (slot) => this.#ids.idOf(slot)!,
-    hasVector: (slot, name) => this.#spaces.get(name)?.present[slot] === 1 || this.#sparse.get(name)?.index.has(slot) === true,
-    textIndex: (key) => {
-      const schema = this.#indexes.get(key)?.schema;
-      return schema?.type === 'text' ? schema.text : undefined;
-    },
+    hasVector: (slot, name) => this.#spaces.get(name)?.has(slot) === true || this.#sparse.get(name)?.has(slot) === true,
+    textIndex: (key) => this.#payloads.textParams(key),
   };
 
   /** Candidate slots from the payload indexes, or null when no index narrows the filter. */
   #candidates(filter: Filter | null): Set<number> | null {
-    if (filter === null) return null;
-    return planCandidates(filter, this.#indexes, (ids) => {
-      const out = new Set<number>();
-      for (const id of ids) {
-        const slot = this.#ids.slotOf(id);
-        if (slot !== undefined) out.add(slot);
-      }
-      return out;
-    });
+    return filter === null ? null : this.#payloads.candidates(filter, (id) => this.#ids.slotOf(id));
   }
 
   /** Candidate slots in external id order. */
@@ -591,32 +355,29 @@ export class Shard {
     return filter === null ? null : compileFilter(filter, this.#view);
   }
 
-  #matching(filter: Filter | null): PointId[] {
+  /** Slots matching the filter: the index's candidates (or every live slot), refined by the predicate. */
+  #matchingSlots(filter: Filter | null): number[] {
     const pred = this.#predicate(filter);
-    const out: PointId[] = [];
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
-      if (pred === null || pred(slot)) out.push(this.#ids.idOf(slot)!);
-    }
+    const out: number[] = [];
+    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) if (pred === null || pred(slot)) out.push(slot);
     return out;
+  }
+
+  #matching(filter: Filter | null): PointId[] {
+    return this.#matchingSlots(filter).map((slot) => this.#ids.idOf(slot)!);
   }
 
   #record(slot: number, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord {
     const rec: PointRecord = { id: this.#ids.idOf(slot)! };
-    const payload = selectPayload(this.#payloads[slot] ?? null, withPayload);
+    const payload = selectPayload(this.#payloads.get(slot), withPayload);
     if (payload !== undefined) rec.payload = payload;
     const vector = selectVector(this.#names, withVector, (name) => {
       const space = this.#spaces.get(name);
-      if (space !== undefined) return space.present[slot] === 1 ? space.store.get(slot) : undefined;
-      return this.#sparse.get(name)?.index.get(slot);
+      if (space !== undefined) return space.has(slot) ? space.store.get(slot) : undefined;
+      return this.#sparse.get(name)?.get(slot);
     });
     if (vector !== undefined) rec.vector = vector;
     return rec;
-  }
-
-  #filtered(accept: (slot: number) => boolean): number[] {
-    const out: number[] = [];
-    for (const slot of this.#ids.sortedSlots()) if (accept(slot)) out.push(slot);
-    return out;
   }
 
   /**
@@ -627,30 +388,9 @@ export class Shard {
    * distinct values.
    */
   facet(key: string, filter: Filter | null, top: number | null = null): { values: FacetValue[]; counts: number[] } {
-    const type = this.#indexes.get(key)?.schema.type;
-    const path = this.#indexPaths.get(key);
-    if (type === undefined || path === undefined) throw QuiverError.badInput(`No index for facet key \`${key}\``);
-    const pred = this.#predicate(filter);
-    const counts = new Map<FacetValue, number>();
-    const seen = new Set<FacetValue>();
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) {
-      if (pred !== null && !pred(slot)) continue;
-      const payload = this.#payloads[slot];
-      if (!payload) continue;
-      seen.clear();
-      for (const v of fieldValues(payload, path)) {
-        const fv = facetValueOf(v, type);
-        if (fv === undefined || seen.has(fv)) continue;
-        seen.add(fv);
-        counts.set(fv, (counts.get(fv) ?? 0) + 1);
-      }
-    }
-    let entries = [...counts];
-    if (top !== null && entries.length > top) {
-      entries.sort((a, b) => b[1] - a[1] || compareFacetValues(a[0], b[0]));
-      entries = entries.slice(0, top);
-    }
-    return { values: entries.map((e) => e[0]), counts: entries.map((e) => e[1]) };
+    const index = this.#payloads.index(key);
+    if (index === undefined) throw QuiverError.badInput(`No index for facet key \`${key}\``);
+    return facetCounts(index, this.#matchingSlots(filter), top);
   }
 
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
@@ -717,37 +457,15 @@ export class Shard {
     withPayload: PayloadSelector,
     withVector: VectorSelector,
   ): OrderedRecord[] {
-    const index = this.#indexes.get(order.key);
+    const index = this.#payloads.index(order.key);
     if (!(index instanceof RangeIndex)) throw QuiverError.badInput(missingRangeIndex(order.key));
-    const scale = index.schema.type === 'datetime' ? 1000 : 1;
-    const { values, slots } = index.column();
-    const pred = this.#predicate(filter);
-    const hits: { slot: number; value: number }[] = [];
-    const asc = order.direction === 'asc';
-    const start = order.startFrom === null ? null : order.startFrom / scale;
-    let i = asc ? (start === null ? 0 : index.lowerBound(start)) : (start === null ? values.length : index.lowerBound(start, true)) - 1;
-    const step = asc ? 1 : -1;
-    // The column orders ties by slot, not by point id: take the whole run of the value at the
-    // limit, so that sorting by id below picks the right ones.
-    for (; i >= 0 && i < values.length; i += step) {
-      const value = values[i]!;
-      const slot = slots[i]!;
-      if (hits.length >= limit && value !== hits[hits.length - 1]!.value) break;
-      // The same value twice in one point's array (adjacent in the column) counts once.
-      const prev = i - step >= 0 && i - step < values.length ? i - step : -1;
-      if (prev !== -1 && values[prev] === value && slots[prev] === slot) continue;
-      if (pred === null || pred(slot)) hits.push({ slot, value });
-    }
-    const dir = asc ? 1 : -1;
-    hits.sort((a, b) => dir * (a.value - b.value || comparePointIds(this.#ids.idOf(a.slot)!, this.#ids.idOf(b.slot)!)));
-    return hits.slice(0, limit).map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value * scale }));
+    const hits = orderedEntries(index, order, limit, this.#predicate(filter), (slot) => this.#ids.idOf(slot)!);
+    return hits.map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value }));
   }
 
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
   sample(limit: number, filter: Filter | null, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
-    const pred = this.#predicate(filter);
-    const pool: number[] = [];
-    for (const slot of this.#candidates(filter) ?? this.#ids.sortedSlots()) if (pred === null || pred(slot)) pool.push(slot);
+    const pool = this.#matchingSlots(filter);
     const n = Math.min(limit, pool.length);
     for (let i = 0; i < n; i++) {
       const j = i + Math.floor(Math.random() * (pool.length - i));
@@ -758,116 +476,36 @@ export class Shard {
 
   /** Points having the sparse vector, and per term how many of them hold it (for idf). */
   sparseStats(name: string, terms: readonly number[]): { points: number; df: number[] } {
-    const { index } = this.#sparseSpace(name);
+    const index = this.#sparseIndex(name);
     return { points: index.size, df: terms.map((t) => index.df(t)) };
   }
 
-  /** Removes the named vectors (dense or sparse) from the points named or matched. */
-  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
-    for (const name of names) if (!this.#spaces.has(name)) this.#sparseSpace(name);
-    const targets = ids ?? this.#matching(filter);
-    let last: Promise<boolean> | null = null;
-    let applied = 0;
-    for (const id of targets) {
-      const slot = this.#ids.slotOf(id);
-      if (slot === undefined) continue;
-      for (const name of names) {
-        const dense = this.#spaces.get(name);
-        if (dense !== undefined) this.#setDense(dense, slot, undefined);
-        else this.#sparse.get(name)!.index.remove(slot);
+  /** Records of the top (slot, score) pairs, score_threshold applied for dense ones. */
+  #scored(hits: Scored[], spec: SearchSpec, higherIsBetter: boolean): ScoredPoint[] {
+    const out: ScoredPoint[] = [];
+    for (const { slot, score } of hits) {
+      if (spec.scoreThreshold !== null) {
+        if (higherIsBetter ? score < spec.scoreThreshold : score > spec.scoreThreshold) continue;
       }
-      this.#ids.setVersion(slot, opId);
-      last = this.#persist(id, slot);
-      applied++;
+      out.push({ ...this.#record(slot, spec.withPayload, spec.withVector), version: this.#ids.versionOf(slot), score });
     }
-    if (opId > this.#maxVersion) this.#maxVersion = opId;
-    await this.#durable(last, wait);
-    return applied;
-  }
-
-  #searchSparse(spec: SearchSpec, sparse: SparseVec): ScoredPoint[] {
-    const { index } = this.#sparseSpace(spec.vector);
-    const pred = this.#predicate(spec.filter);
-    const only = spec.only === null ? null : new Set(spec.only);
-    const excluded = new Set(spec.exclude);
-    const top = new TopK(spec.k, true);
-    index.scores(sparse, (slot, score) => {
-      const id = this.#ids.idOf(slot)!;
-      if (excluded.has(id) || (only !== null && !only.has(id)) || (pred !== null && !pred(slot))) return;
-      if (spec.scoreThreshold !== null && score < spec.scoreThreshold) return;
-      top.push(slot, score);
-    });
-    return top.drain().map(({ slot, score }) => ({
-      ...this.#record(slot, spec.withPayload, spec.withVector),
-      version: this.#ids.versionOf(slot),
-      score,
-    }));
+    return out;
   }
 
   search(spec: SearchSpec): ScoredPoint[] {
-    if (spec.sparse !== null) return this.#searchSparse(spec, spec.sparse);
+    const predicate = this.#predicate(spec.filter);
+    if (spec.sparse !== null) {
+      const hits = searchSparse(this.#sparseIndex(spec.vector), spec.sparse, spec, { ids: this.#ids, predicate });
+      return this.#scored(hits, spec, true);
+    }
     const space = this.#space(spec.vector);
-    const { metric } = space;
-    const pred = this.#predicate(spec.filter);
-    const excluded = new Set<number>();
-    for (const id of spec.exclude) {
-      const slot = this.#ids.slotOf(id);
-      if (slot !== undefined) excluded.add(slot);
-    }
-    const accept = (slot: number): boolean =>
-      space.present[slot] === 1 && !excluded.has(slot) && (pred === null || pred(slot));
-
-    const top = new TopK(spec.k, metric.higherIsBetter);
-    // Plan as Qdrant does: a filter that leaves few candidates is scored exactly (HNSW walking a
-    // graph whose nodes mostly fail the filter loses recall); many candidates go through HNSW
-    // with the filter applied during the walk. Payload indexes give the candidates (and so the
-    // cardinality) cheaply; without one they come from a scan of the payloads. An exact search
-    // (asked for, or with no graph: Manhattan, m = 0) scores the index's candidates only.
-    let candidates: Iterable<number> | null = null;
-    let cardinality = 0;
-    if (spec.only !== null) {
-      const slots: number[] = [];
-      for (const id of spec.only) {
-        const slot = this.#ids.slotOf(id);
-        if (slot !== undefined) slots.push(slot);
-      }
-      candidates = slots;
-    } else if (pred !== null) {
-      const fromIndex = this.#candidates(spec.filter);
-      if (fromIndex !== null) {
-        candidates = fromIndex;
-        cardinality = fromIndex.size;
-      } else if (!spec.exact && space.index !== null) {
-        const scanned = this.#filtered(accept);
-        candidates = scanned;
-        cardinality = scanned.length;
-      }
-    }
-    // full_scan_threshold is in kilobytes of vectors, as in Qdrant: the candidate count whose
-    // vectors fill that much is scored exactly.
-    const kb = this.#meta.config.vectors[spec.vector]?.hnsw_config?.full_scan_threshold ?? this.#meta.config.hnsw_config.full_scan_threshold;
-    const threshold = Math.max(Math.floor((kb * 1024) / (space.store.dim * 4)), spec.k);
-    const exactly = spec.only !== null || spec.exact || space.index === null || (candidates !== null && cardinality <= threshold);
-    if (exactly || space.index === null) {
-      for (const slot of candidates ?? this.#ids.sortedSlots()) {
-        if (accept(slot)) top.push(slot, space.store.score(slot, spec.query, metric.score));
-      }
-    } else {
-      const needsFilter = pred !== null || excluded.size > 0;
-      const ef = Math.max(spec.ef, spec.k);
-      const found = space.index.search(spec.query, spec.k, ef, needsFilter ? accept : undefined);
-      for (const slot of found) top.push(slot, space.store.score(slot, spec.query, metric.score));
-    }
-
-    const out: ScoredPoint[] = [];
-    for (const { slot, score } of top.drain()) {
-      if (spec.scoreThreshold !== null) {
-        if (metric.higherIsBetter ? score < spec.scoreThreshold : score > spec.scoreThreshold) continue;
-      }
-      const rec = this.#record(slot, spec.withPayload, spec.withVector);
-      out.push({ ...rec, version: this.#ids.versionOf(slot), score });
-    }
-    return out;
+    const hits = searchDense(space, spec, {
+      ids: this.#ids,
+      predicate,
+      indexCandidates: () => this.#candidates(spec.filter),
+      fullScanKb: effectiveHnsw(this.#meta, spec.vector).full_scan_threshold,
+    });
+    return this.#scored(hits, spec, space.metric.higherIsBetter);
   }
 
   info(worker: number): ShardInfo {
@@ -875,17 +513,13 @@ export class Shard {
     const vectors: Record<string, number> = {};
     for (const space of this.#spaces.values()) {
       indexedVectors[space.name] = space.index?.size ?? 0;
-      // Asked at scrape or info time only: one pass over a byte per slot.
-      let n = 0;
-      for (let i = 0; i < space.present.length; i++) n += space.present[i]!;
-      vectors[space.name] = n;
+      vectors[space.name] = space.count();
     }
-    for (const space of this.#sparse.values()) {
-      indexedVectors[space.name] = space.index.size;
-      vectors[space.name] = space.index.size;
+    for (const [name, index] of this.#sparse) {
+      indexedVectors[name] = index.size;
+      vectors[name] = index.size;
     }
-    const indexedPayload: Record<string, number> = {};
-    for (const [key, index] of this.#indexes) indexedPayload[key] = index.points;
+    const indexedPayload = this.#payloads.indexedPoints();
     return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
   }
 }

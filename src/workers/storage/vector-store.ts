@@ -1,4 +1,6 @@
-// Dense vector storage for one named vector of one shard.
+// Dense vector rows of one named vector of one shard, owned by its VectorSpace (vector-space.ts),
+// which alone knows which slots hold a vector: a row here is meaningful only while the space marks
+// its slot present (a removed vector's row keeps stale floats until the slot is written again).
 //
 // Layout: fixed-size chunks, each a SharedArrayBuffer viewed as Float32Array holding
 // CHUNK_ROWS rows of `dim` floats. Row `slot` lives in chunk floor(slot / CHUNK_ROWS) at row

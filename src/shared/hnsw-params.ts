@@ -1,0 +1,18 @@
+// The one rule for a vector's effective HNSW parameters, used by the workers (which graph to
+// build, when to scan exactly) and by the main thread (the default ef of a search): the vector's
+// own hnsw_config overrides the collection's, field by field, as in Qdrant.
+
+import type { CollectionMeta, HnswConfig } from './types.js';
+
+/** The collection's hnsw_config with the named vector's overrides applied. */
+export function effectiveHnsw(meta: CollectionMeta, vector: string): HnswConfig {
+  const c = meta.config.hnsw_config;
+  const own = meta.config.vectors[vector]?.hnsw_config;
+  return {
+    m: own?.m ?? c.m,
+    ef_construct: own?.ef_construct ?? c.ef_construct,
+    full_scan_threshold: own?.full_scan_threshold ?? c.full_scan_threshold,
+    max_indexing_threads: own?.max_indexing_threads ?? c.max_indexing_threads,
+    on_disk: own?.on_disk ?? c.on_disk,
+  };
+}

@@ -1,0 +1,46 @@
+// A write batch's vectors, point by point: the columns of a PointBatch (packed rows with a
+// presence mask) read as one Row per point. The batch's buffers belong to the message: dense
+// rows are views into them (the store copies them), sparse ones are copied.
+
+import type { PointBatch, SparseVec } from '../../shared/protocol.js';
+
+/** One point's vectors as a write carries them. */
+export interface Row {
+  dense: Record<string, Float32Array>;
+  sparse: Record<string, SparseVec>;
+}
+
+/**
+ * Point i's row reader for `batch`. `dimOf` gives a dense vector's dimension and `checkSparse`
+ * refuses an unknown sparse name: both throw before any point is read, so a bad name changes
+ * nothing.
+ */
+export function batchRows(batch: PointBatch, dimOf: (name: string) => number, checkSparse: (name: string) => void): (i: number) => Row {
+  // Row offsets per column, computed once: point i's row in a column with a presence mask is
+  // the count of present flags before it.
+  const cols = Object.entries(batch.vectors).map(([name, col]) => {
+    const dim = dimOf(name);
+    const rowOf = new Int32Array(batch.ids.length).fill(-1);
+    let r = 0;
+    for (let i = 0; i < batch.ids.length; i++) {
+      if (col.present === null || col.present[i] === 1) rowOf[i] = r++;
+    }
+    return { name, col, dim, rowOf };
+  });
+  for (const name of Object.keys(batch.sparse)) checkSparse(name);
+  return (i) => {
+    const out: Row = { dense: {}, sparse: {} };
+    for (const { name, col, dim, rowOf } of cols) {
+      const r = rowOf[i]!;
+      if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
+    }
+    for (const [name, col] of Object.entries(batch.sparse)) {
+      if (col.present[i] !== 1) continue;
+      const from = col.offsets[i]!;
+      const to = col.offsets[i + 1]!;
+      // Copies: the batch's buffers are not kept after the write.
+      out.sparse[name] = { indices: col.indices.slice(from, to), values: col.values.slice(from, to) };
+    }
+    return out;
+  };
+}
