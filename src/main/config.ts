@@ -26,6 +26,8 @@ export const ConfigSchema = Type.Object(
     jwt_ttl_seconds: Type.Integer({ minimum: 1 }),
     jwt_secret: Type.Optional(Type.String({ minLength: 1 })),
     admin_password: Type.Optional(Type.String({ minLength: 1 })),
+    /** hnswlib-node build: the one compiled at install for this CPU when usable (auto), or forced. */
+    hnsw_build: Type.Enum(['auto', 'native', 'portable']),
   },
   { additionalProperties: false },
 );
@@ -49,6 +51,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_JWT_TTL_SECONDS: { key: 'jwt_ttl_seconds', kind: 'int' },
   SERVICE_JWT_SECRET: { key: 'jwt_secret', kind: 'string' },
   SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },
+  SERVICE_HNSW_BUILD: { key: 'hnsw_build', kind: 'string' },
 };
 
 export class ConfigError extends Error {}
@@ -93,8 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const first = check.Errors(merged)[0];
     const where = first?.instancePath ? first.instancePath.slice(1) : '';
     const envName = Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    const allowed = first?.keyword === 'enum' ? (first.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     throw new ConfigError(
-      `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}`,
+      `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}${allowed ? ` (${allowed.join(', ')})` : ''}`,
     );
   }
   const cfg = merged as FileConfig;

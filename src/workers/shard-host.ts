@@ -5,6 +5,7 @@ import { QuiverError } from '../shared/errors.js';
 import { workerOf } from '../shared/placement.js';
 import { PROTOCOL_VERSION, assertNever, type Op, type ResultOf, type ShardRequest } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
+import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard } from './shard/shard.js';
 
 export class ShardHost {
@@ -68,6 +69,7 @@ export class ShardHost {
           shardsLoaded: this.#shards.size,
           restoredShards: this.#restored,
           rebuiltShards: this.#rebuilt,
+          hnswBuild: hnswBuild(),
         };
       }
       case 'saveIndexes': {

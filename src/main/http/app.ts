@@ -24,6 +24,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
+import { telemetryRoutes } from './routes/telemetry.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
 
 declare module 'fastify' {
@@ -118,6 +119,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
+  await app.register(telemetryRoutes, { engine });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine });
