@@ -84,6 +84,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_JWT_TTL_SECONDS: '60',
       SERVICE_JWT_SECRET: 's3cret',
       SERVICE_ADMIN_PASSWORD: 'hunter2',
+      SERVICE_HNSW_BUILD: 'portable',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -97,6 +98,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       jwt_ttl_seconds: 60,
       jwt_secret: 's3cret',
       admin_password: 'hunter2',
+      hnsw_build: 'portable',
       workers: 3,
     });
   });
@@ -194,6 +196,12 @@ describe('loadConfig: bad values name the variable', () => {
     ['SERVICE_JWT_TTL_SECONDS', 'Infinity', /integer/],
   ])('%s=%s', (name, value, detail) => {
     bad({ [name]: value }, new RegExp(name), detail);
+  });
+
+  it('SERVICE_HNSW_BUILD: auto by default, the three modes accepted, anything else refused with the list', () => {
+    expect(loadConfig({}).hnsw_build).toBe('auto');
+    for (const mode of ['auto', 'native', 'portable']) expect(loadConfig({ SERVICE_HNSW_BUILD: mode }).hnsw_build).toBe(mode);
+    bad({ SERVICE_HNSW_BUILD: 'avx2' }, "invalid configuration 'hnsw_build' (SERVICE_HNSW_BUILD): must be equal to one of the allowed values (auto, native, portable)");
   });
 
   it('accepts every documented log level', () => {
