@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // @ts-check
 // postinstall: compile hnswlib-node's own sources again for this CPU's vector instructions
-// (AVX2+FMA, or AVX-512 where the CPU has it) into native/hnswlib/ (git-ignored), beside the
+// (x86-64-v3: AVX2+FMA; x86-64-v4: AVX-512 where the CPU has it) into native/hnswlib/ (git-ignored), beside the
 // portable npm build, which stays installed and is what the loader uses whenever this build is
 // absent, stale, unloadable or needs instructions the running CPU lacks
 // (src/workers/index/hnswlib-loader.ts).
@@ -10,11 +10,14 @@
 // It never fails the install: every problem ends in one line on stderr and exit code 0.
 // QUIVER_SKIP_NATIVE_BUILD=1 skips it.
 //
-// Explicit ISA flags instead of -march=native: the loader must know exactly which instructions
-// the binary may contain, to check them against /proc/cpuinfo of whatever machine the installed
-// tree is later copied to. -march=native would pull in dozens of extensions (some, like
-// MONITOR/MWAIT, hidden from cpuinfo in VMs), each a way to die of SIGILL or a needless fallback.
-// -mtune=native only changes instruction scheduling, never which instructions are used.
+// An x86-64 microarchitecture level instead of -march=native: the loader must know exactly
+// which instructions the binary may contain, to check them against /proc/cpuinfo of whatever
+// machine the installed tree is later copied to. A level is a fixed, published feature list;
+// -march=native pulls in whatever this CPU has (some, like MONITOR/MWAIT, hidden from cpuinfo in
+// VMs), each a way to die of SIGILL or fall back for nothing. hnswlib's distance kernels only use
+// AVX/AVX-512 and FMA anyway. (gcc also turns on -mmwait with SSE3, but MONITOR/MWAIT are only
+// ever emitted through their intrinsics, which hnswlib does not call.) -mtune=native changes
+// instruction scheduling only, never the set.
 
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -26,22 +29,20 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
 const BUILD_TIMEOUT_MS = 5 * 60_000;
 
+// The x86-64 psABI microarchitecture levels, as /proc/cpuinfo names their features (SSE3 is
+// "pni"; LZCNT is reported as "abm").
+const V2 = ['cx16', 'lahf_lm', 'popcnt', 'pni', 'sse4_1', 'sse4_2', 'ssse3'];
+const V3 = [...V2, 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe', 'xsave'];
+const V4 = [...V3, 'avx512f', 'avx512bw', 'avx512cd', 'avx512dq', 'avx512vl'];
+
 /**
- * Instruction-set tiers, best first. `requires` lists every /proc/cpuinfo flag the compiler may
- * use under `cflags` (gcc's -mavx2 also enables SSE3..SSE4.2 and POPCNT; -mavx512f also F16C).
+ * Builds to try, best first: a level's -march lets gcc use exactly that level's instructions,
+ * and `requires` is the level's definition, so the loader's check is complete.
  * @type {{ name: string, cflags: string[], requires: string[] }[]}
  */
 const TIERS = [
-  {
-    name: 'avx512',
-    cflags: ['-mavx512f', '-mavx2', '-mfma'],
-    requires: ['avx512f', 'avx2', 'fma', 'f16c', 'avx', 'sse4_2', 'sse4_1', 'ssse3', 'pni', 'popcnt'],
-  },
-  {
-    name: 'avx2',
-    cflags: ['-mavx2', '-mfma'],
-    requires: ['avx2', 'fma', 'avx', 'sse4_2', 'sse4_1', 'ssse3', 'pni', 'popcnt'],
-  },
+  { name: 'x86-64-v4', cflags: ['-march=x86-64-v4'], requires: V4 },
+  { name: 'x86-64-v3', cflags: ['-march=x86-64-v3'], requires: V3 },
 ];
 
 /** @param {string} msg */
@@ -73,7 +74,7 @@ function main() {
   if (process.platform !== 'linux' || process.arch !== 'x64') skip(`only built on linux x64, this is ${process.platform} ${process.arch}`);
   const flags = cpuFlags();
   const tier = TIERS.find((t) => t.requires.every((f) => flags.has(f)));
-  if (tier === undefined) skip('this CPU has no AVX2+FMA, the npm build is as fast');
+  if (tier === undefined) skip('this CPU is below x86-64-v3 (AVX2, FMA), where the npm build is as fast');
 
   const require = createRequire(join(ROOT, 'package.json'));
   const pkgFile = require.resolve('hnswlib-node/package.json');
