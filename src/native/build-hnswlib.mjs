@@ -69,6 +69,18 @@ function nodeGyp() {
   throw new Error('node-gyp not found (npm bundles it; set npm_config_node_gyp)');
 }
 
+/**
+ * Node's own headers, so node-gyp never downloads them: npm's nodedir setting, else the
+ * include/node folder that Node's distributions install beside bin/node. null lets node-gyp
+ * look in its cache (and download there as a last resort).
+ * @returns {string | null}
+ */
+function nodeHeaders() {
+  if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
+  const prefix = dirname(dirname(process.execPath));
+  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
+}
+
 function main() {
   if (process.env.QUIVER_SKIP_NATIVE_BUILD === '1') skip('QUIVER_SKIP_NATIVE_BUILD=1');
   if (process.platform !== 'linux' || process.arch !== 'x64') skip(`only built on linux x64, this is ${process.platform} ${process.arch}`);
@@ -106,7 +118,8 @@ function main() {
   writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
 
   const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
-  if (process.env.npm_config_nodedir) args.push(`--nodedir=${process.env.npm_config_nodedir}`);
+  const nodedir = nodeHeaders();
+  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
   const t0 = Date.now();
   const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
   writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
