@@ -1,9 +1,11 @@
 // Which hnswlib-node build a real server's workers loaded, as an operator sees it: the 'engine
 // ready' log line, quiver_hnsw_build_info on /metrics and GET /telemetry; SERVICE_HNSW_BUILD
-// forcing either build; the fallback (with its reason) when the native build is missing; and
+// forcing either build; the fallback (with its reason) when the native build is missing or was
+// made for a CPU with flags this one lacks (a tree copied between machines); and
 // start-up refusing a forced native build it cannot use, or an unknown setting.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,22 +17,40 @@ import { loadHnswlib } from '../../src/workers/index/hnswlib-loader.js';
 const expected = loadHnswlib({ mode: 'auto' }).build;
 const emptyNativeDir = mkdtempSync(join(tmpdir(), 'quiver-no-native-'));
 
+/**
+ * A native build as a tree copied from a newer machine leaves it: its record requires a flag this
+ * CPU lacks. (The addon inside is the npm one: the loader must never get as far as loading it.)
+ */
+function foreignNativeDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-foreign-native-'));
+  mkdirSync(join(dir, 'build', 'Release'), { recursive: true });
+  const require = createRequire(import.meta.url);
+  copyFileSync(require.resolve('hnswlib-node/build/Release/addon.node'), join(dir, 'build', 'Release', 'addon.node'));
+  const version = (JSON.parse(readFileSync(require.resolve('hnswlib-node/package.json'), 'utf8')) as { version: string }).version;
+  const info = { hnswlibVersion: version, tier: 'future', cflags: ['-march=future'], requiredCpuFlags: ['sse2', 'quiver_no_such_cpu_flag'] };
+  writeFileSync(join(dir, 'build-info.json'), JSON.stringify(info));
+  return dir;
+}
+const foreignDir = foreignNativeDir();
+
 let auto: TestServer;
 let portable: TestServer;
 let missing: TestServer;
+let foreign: TestServer;
 beforeAll(async () => {
-  [auto, portable, missing] = await Promise.all([
+  [auto, portable, missing, foreign] = await Promise.all([
     startServer({ shards: 1 }),
     startServer({ shards: 1, env: { SERVICE_HNSW_BUILD: 'portable' } }),
     startServer({ shards: 1, env: { QUIVER_NATIVE_DIR: emptyNativeDir } }),
+    startServer({ shards: 1, env: { QUIVER_NATIVE_DIR: foreignDir } }),
   ]);
 });
 afterAll(async () => {
-  for (const s of [auto, portable, missing]) {
+  for (const s of [auto, portable, missing, foreign]) {
     await s.stop();
     removeDir(s.dataDir);
   }
-  rmSync(emptyNativeDir, { recursive: true, force: true });
+  for (const d of [emptyNativeDir, foreignDir]) rmSync(d, { recursive: true, force: true });
 });
 
 function readyLine(s: TestServer): Record<string, unknown> {
@@ -74,6 +94,12 @@ describe('the hnswlib build a server reports', () => {
     expect(t.body.result.app.hnsw_build).toEqual({ kind: 'portable', description: 'portable (npm)', flags: '', fallback_reason: reason });
   });
 
+  it('auto with a native build for a CPU this one is not falls back, naming the missing flag', async () => {
+    expect(readyLine(foreign)).toMatchObject({ hnsw_build: 'portable (npm)', hnsw_fallback_reason: 'this CPU lacks quiver_no_such_cpu_flag' });
+    expect(sample(await scrape(foreign.url), 'quiver_hnsw_build_info', { build: 'portable', flags: '' })).toBe(1);
+    expect((await call(foreign.url, 'GET', '/telemetry')).body.result.app.hnsw_build.fallback_reason).toBe('this CPU lacks quiver_no_such_cpu_flag');
+  });
+
   it('both builds serve the same HNSW search results', async () => {
     const vectors = randomVectors(300, 16, 11);
     const query = randomVectors(5, 16, 12);
@@ -101,6 +127,12 @@ describe('start-up refuses a build setting it cannot honour', () => {
   it('SERVICE_HNSW_BUILD=native without a usable native build: exit 2 naming the setting and the reason', async () => {
     await expect(startServer({ dataDir, shards: 1, env: { SERVICE_HNSW_BUILD: 'native', QUIVER_NATIVE_DIR: emptyNativeDir } })).rejects.toThrow(
       `server exited with 2 before listening:\nquiver: SERVICE_HNSW_BUILD=native, but the native hnswlib build cannot be used: no native build at ${emptyNativeDir} (run npm run native:build)`,
+    );
+  });
+
+  it('SERVICE_HNSW_BUILD=native with a build for another CPU: exit 2 naming the missing flag', async () => {
+    await expect(startServer({ dataDir, shards: 1, env: { SERVICE_HNSW_BUILD: 'native', QUIVER_NATIVE_DIR: foreignDir } })).rejects.toThrow(
+      'quiver: SERVICE_HNSW_BUILD=native, but the native hnswlib build cannot be used: this CPU lacks quiver_no_such_cpu_flag',
     );
   });
 
