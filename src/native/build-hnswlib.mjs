@@ -45,7 +45,10 @@ const TIERS = [
   { name: 'x86-64-v3', cflags: ['-march=x86-64-v3'], requires: V3 },
 ];
 
-/** @param {string} msg */
+/**
+ * @param {string} msg
+ * @returns {never}
+ */
 function skip(msg) {
   process.stderr.write(`quiver: native hnswlib build skipped (${msg}); the portable npm build will be used\n`);
   process.exit(0);
