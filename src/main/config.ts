@@ -28,6 +28,8 @@ export const ConfigSchema = Type.Object(
     admin_password: Type.Optional(Type.String({ minLength: 1 })),
     /** One info line per REST request and gRPC call (method, route, status, duration, collection, request id). */
     access_log: Type.Boolean(),
+    /** hnswlib-node build: the one compiled at install for this CPU when usable (auto), or forced. */
+    hnsw_build: Type.Enum(['auto', 'native', 'portable']),
   },
   { additionalProperties: false },
 );
@@ -52,6 +54,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_JWT_SECRET: { key: 'jwt_secret', kind: 'string' },
   SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },
   SERVICE_ACCESS_LOG: { key: 'access_log', kind: 'bool' },
+  SERVICE_HNSW_BUILD: { key: 'hnsw_build', kind: 'string' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */
@@ -112,8 +115,9 @@ export function loadConfig(
     const first = check.Errors(merged)[0];
     const where = first?.instancePath ? first.instancePath.slice(1) : '';
     const envName = (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ?? Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    const allowed = first?.keyword === 'enum' ? (first.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     throw new ConfigError(
-      `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}`,
+      `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}${allowed ? ` (${allowed.join(', ')})` : ''}`,
     );
   }
   const cfg = merged as FileConfig;

@@ -6,7 +6,7 @@
 
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { ResultOf } from '../shared/protocol.js';
+import type { HnswBuild, ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import type { ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
@@ -23,6 +23,7 @@ export class Engine {
   readonly #opIds = new Map<number, number>();
   readonly #drops = new Set<Promise<void>>();
   #ready = false;
+  #hnswBuild: HnswBuild | null = null;
 
   constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
     this.#db = db;
@@ -34,8 +35,13 @@ export class Engine {
     return this.#ready;
   }
 
+  /** The hnswlib-node build the workers loaded (every worker decides alike), once they answered. */
+  get hnswBuild(): HnswBuild | null {
+    return this.#hnswBuild;
+  }
+
   /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
-  async start(): Promise<{ restoredShards: number; rebuiltShards: number }> {
+  async start(): Promise<{ restoredShards: number; rebuiltShards: number; hnswBuild: HnswBuild | null }> {
     // Data dirs from before the drops database kept a deleted collection in the catalog, marked.
     for (const { key, value } of this.#db.catalog.getRange()) {
       if (value.deleting === true) await this.#retire(key, value);
@@ -48,8 +54,10 @@ export class Engine {
       }
     }
     for (const { value } of this.#db.drops.getRange()) this.#startDrop(value);
+    this.#hnswBuild = pings[0]?.hnswBuild ?? null;
     this.#ready = true;
     return {
+      hnswBuild: this.#hnswBuild,
       restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),
       rebuiltShards: pings.reduce((n, p) => n + p.rebuiltShards, 0),
     };

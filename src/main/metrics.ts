@@ -57,6 +57,17 @@ export class Metrics {
       },
     });
     new client.Gauge({
+      name: 'quiver_hnsw_build_info',
+      help: 'The hnswlib-node build the shard workers loaded: native (compiled at install for this CPU, with its flags) or portable (npm)',
+      labelNames: ['build', 'flags'],
+      registers,
+      collect() {
+        this.reset();
+        const b = engine.hnswBuild;
+        if (b !== null) this.set({ build: b.kind, flags: b.flags }, 1);
+      },
+    });
+    new client.Gauge({
       name: 'quiver_collections',
       help: 'Collections (those being dropped excluded)',
       registers,

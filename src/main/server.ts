@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
-import type { Config } from './config.js';
+import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
+import { ConfigError, type Config } from './config.js';
 import { lockDataDir } from './data-lock.js';
 import { Engine } from './engine.js';
 import { Metrics } from './metrics.js';
@@ -23,6 +24,15 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
+  if (config.hnsw_build === 'native') {
+    // Checked here too, so an unusable native build stops start-up instead of failing every
+    // worker thread piscina starts.
+    try {
+      loadHnswlib({ mode: 'native' });
+    } catch (e) {
+      throw new ConfigError(e instanceof Error ? e.message : String(e));
+    }
+  }
   // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
   const lock = await lockDataDir(config.data_dir);
   const db = openDb(config.data_dir);
@@ -31,7 +41,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     jwtSecret: config.jwt_secret,
     adminPassword: config.admin_password,
   });
-  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir);
+  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build);
   const engine = new Engine(db, dispatcher);
   const metrics = new Metrics(engine);
   const app = await buildApp(config, engine, auth, metrics);
@@ -50,9 +60,16 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const grpc = await startGrpcServer(config, engine, auth, app.log, metrics);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
-  const ready = engine.start().then(({ restoredShards, rebuiltShards }) => {
+  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild }) => {
     app.log.info(
-      { rest_port: restPort, load_ms: Math.round(performance.now() - t0), hnsw_restored_shards: restoredShards, hnsw_rebuilt_shards: rebuiltShards },
+      {
+        rest_port: restPort,
+        load_ms: Math.round(performance.now() - t0),
+        hnsw_restored_shards: restoredShards,
+        hnsw_rebuilt_shards: rebuiltShards,
+        hnsw_build: hnswBuild?.description,
+        ...(hnswBuild?.fallbackReason ? { hnsw_fallback_reason: hnswBuild.fallbackReason } : {}),
+      },
       'engine ready',
     );
   });

@@ -15,6 +15,21 @@ export interface WorkerInit {
   workerIndex: number;
   workerCount: number;
   dataDir: string;
+  /** Which hnswlib-node build the worker loads (SERVICE_HNSW_BUILD). */
+  hnswBuild: HnswBuildMode;
+}
+
+export type HnswBuildMode = 'auto' | 'native' | 'portable';
+
+/** The hnswlib-node build a worker loaded (src/workers/index/hnswlib-loader.ts). */
+export interface HnswBuild {
+  kind: 'native' | 'portable';
+  /** One line for logs and telemetry: `native (avx2: -O3 -mavx2 -mfma -mtune=native)` or `portable (npm)`. */
+  description: string;
+  /** The compiler flags of the native build; '' for the portable one. */
+  flags: string;
+  /** Why auto mode loaded the portable build; null when it loaded the native one or was told to. */
+  fallbackReason: string | null;
 }
 
 /**
@@ -180,6 +195,7 @@ export interface PingResult {
   /** Shards whose HNSW graphs were read from disk, and those rebuilt from the vectors. */
   restoredShards: number;
   rebuiltShards: number;
+  hnswBuild: HnswBuild;
 }
 
 export interface ShardInfo {

@@ -8,6 +8,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { failpoint } from './failpoints.js';
 import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
+import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
 import { NotCommittedError } from './shard/shard.js';
 
@@ -15,6 +16,9 @@ const init = workerData as WorkerInit;
 if (init.protocolVersion !== PROTOCOL_VERSION) {
   throw new Error(`worker protocol ${PROTOCOL_VERSION} cannot serve a main thread speaking ${init.protocolVersion}`);
 }
+
+// Before any graph is built or read; in mode 'native' an unusable native build stops start-up here.
+selectHnswlib(init.hnswBuild);
 
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'));
 host.loadAll();

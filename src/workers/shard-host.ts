@@ -7,6 +7,7 @@ import { workerOf } from '../shared/placement.js';
 import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
+import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard } from './shard/shard.js';
 
 export class ShardHost {
@@ -78,6 +79,7 @@ export class ShardHost {
         shardsLoaded: this.#shards.size,
         restoredShards: this.#restored,
         rebuiltShards: this.#rebuilt,
+        hnswBuild: hnswBuild(),
       };
     },
     saveIndexes: async () => {

@@ -76,6 +76,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /readyz': 'public',
     // Metrics name collections and show traffic: a read credential, as a monitoring key holds.
     'GET /metrics': 'read',
+    // Telemetry counts collections and describes the host, as the metrics do.
+    'GET /telemetry': 'read',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',

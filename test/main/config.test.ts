@@ -85,6 +85,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_JWT_SECRET: 's3cret',
       SERVICE_ADMIN_PASSWORD: 'hunter2',
       SERVICE_ACCESS_LOG: 'off',
+      SERVICE_HNSW_BUILD: 'portable',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -99,6 +100,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       jwt_secret: 's3cret',
       admin_password: 'hunter2',
       access_log: false,
+      hnsw_build: 'portable',
       workers: 3,
     });
   });
@@ -208,6 +210,12 @@ describe('loadConfig: bad values name the variable', () => {
 
   it('access_log in a file must be a boolean', () => {
     bad({ SERVICE_CONFIG: file({ access_log: 'no' }) }, /access_log/);
+  });
+
+  it('SERVICE_HNSW_BUILD: auto by default, the three modes accepted, anything else refused with the list', () => {
+    expect(loadConfig({}).hnsw_build).toBe('auto');
+    for (const mode of ['auto', 'native', 'portable']) expect(loadConfig({ SERVICE_HNSW_BUILD: mode }).hnsw_build).toBe(mode);
+    bad({ SERVICE_HNSW_BUILD: 'avx2' }, "invalid configuration 'hnsw_build' (SERVICE_HNSW_BUILD): must be equal to one of the allowed values (auto, native, portable)");
   });
 
   it('accepts every documented log level', () => {

@@ -69,6 +69,7 @@ describe('OpenAPI operations', () => {
     const C = '/collections/{collection_name}';
     const cases: [method: string, template: string, path: string, body: unknown, status: number][] = [
       ['GET', '/', '/', undefined, 200],
+      ['GET', '/telemetry', '/telemetry', undefined, 200],
       ['PUT', C, '/collections/oa', { vectors: { size: 2, distance: 'Dot' } }, 200],
       ['PUT', C, '/collections/oa', { vectors: { size: 2, distance: 'Dot' } }, 409],
       ['PUT', C, '/collections/ob', { vectors: { size: 'two', distance: 'Dot' } }, 400],

@@ -38,6 +38,8 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
 
   // Prometheus metrics: collection names and traffic, so a read credential (a monitoring key)
   'GET /metrics': 'read',
+  // telemetry: version, start time and the hnswlib build; read, as the metrics
+  'GET /telemetry': 'read',
 
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',

@@ -26,6 +26,7 @@ import { metricsRoutes } from './routes/metrics.js';
 import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
 import { searchRoutes } from './routes/search.js';
+import { telemetryRoutes } from './routes/telemetry.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
 
 declare module 'fastify' {
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
+  await app.register(telemetryRoutes, { engine });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine });

@@ -30,6 +30,7 @@ import {
   UpdateResultOut,
   VersionOut,
 } from '../../shared/schemas/responses.js';
+import { TelemetryOut } from './routes/telemetry.js';
 import { UNIMPLEMENTED } from './routes/unimplemented.js';
 
 type Tag = 'Service' | 'Auth' | 'Collections' | 'Points' | 'Search' | 'Indexes' | 'Not implemented';
@@ -63,6 +64,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /livez': { tag: 'Service', operationId: 'livez', summary: 'Kubernetes livez endpoint', text: true },
   'GET /readyz': { tag: 'Service', operationId: 'readyz', summary: 'Kubernetes readyz endpoint: 503 until every shard is loaded', text: true },
   'GET /metrics': { tag: 'Service', operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)', text: true },
+  'GET /telemetry': { tag: 'Service', operationId: 'telemetry', summary: 'Version, start time, system and the hnswlib-node build the workers loaded', result: TelemetryOut },
 
   'POST /auth/login': { tag: 'Auth', operationId: 'login', summary: 'Log in as the admin user: an admin JWT', body: LoginOut },
   'POST /auth/admin': { tag: 'Auth', operationId: 'create_admin', summary: 'Create the admin user', body: AuthMessageOut },

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
 
 export interface ShardDispatcher {
   readonly workerCount: number;
@@ -32,11 +32,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
   readonly #pools: Piscina<ShardRequest, WorkerReply>[];
   #closing = false;
 
-  constructor(workerCount: number, dataDir: string) {
+  constructor(workerCount: number, dataDir: string, hnswBuild: HnswBuildMode = 'auto') {
     super();
     this.workerCount = workerCount;
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild };
       const pool = new Piscina<ShardRequest, WorkerReply>({
         filename: WORKER_FILE,
         minThreads: 1,

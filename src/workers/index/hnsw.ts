@@ -3,10 +3,9 @@
 // label (hnswlib un-marks and updates it). hnswlib keeps its own copy of each vector; scores are
 // recomputed exactly from the shard's VectorStore, so the index only proposes candidates.
 
-import hnswlib from 'hnswlib-node';
+import { hnswlib, type HnswlibModule } from './hnswlib-loader.js';
 
-const { HierarchicalNSW } = hnswlib;
-type Index = InstanceType<typeof HierarchicalNSW>;
+type Index = InstanceType<HnswlibModule['HierarchicalNSW']>;
 
 const INITIAL_CAPACITY = 1024;
 
@@ -28,7 +27,7 @@ export class HnswIndex {
 
   constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; live: ReadonlySet<number> }) {
     this.#params = params;
-    this.#index = new HierarchicalNSW(params.space, params.dim);
+    this.#index = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
       this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
       return;

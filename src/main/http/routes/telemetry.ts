@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import Type from 'typebox';
+import { readCpuFlags } from '../../../shared/cpu.js';
+import type { Engine } from '../../engine.js';
+import { ok } from '../envelope.js';
+import { QUIVER_VERSION } from '../../version.js';
+
+// GET /telemetry: the part of Qdrant's telemetry document Quiver can fill (id, app name, version,
+// start time, system, collection count), plus which hnswlib-node build the workers loaded.
+
+/** Vector instruction sets worth naming, in Qdrant's comma-separated `cpu_flags` form. */
+const SIMD_FLAGS = ['sse', 'sse2', 'sse4_1', 'sse4_2', 'avx', 'avx2', 'fma', 'f16c', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'asimd'];
+
+const HnswBuildOut = Type.Object({
+  kind: Type.Union([Type.Literal('native'), Type.Literal('portable')]),
+  description: Type.String(),
+  flags: Type.String({ description: "The native build's compiler flags; empty for the portable one" }),
+  fallback_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the portable build was loaded although auto mode prefers the native one' }),
+});
+
+export const TelemetryOut = Type.Object({
+  id: Type.String(),
+  app: Type.Object({
+    name: Type.String(),
+    version: Type.String(),
+    startup: Type.String({ format: 'date-time' }),
+    system: Type.Object({ cores: Type.Integer(), cpu_flags: Type.String(), is_docker: Type.Boolean() }),
+    hnsw_build: Type.Union([HnswBuildOut, Type.Null()]),
+  }),
+  collections: Type.Object({ number_of_collections: Type.Integer() }),
+});
+
+export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
+  // Fixed for the life of the process, as Qdrant's per-run id and start time are.
+  const id = randomUUID();
+  const startup = new Date().toISOString();
+  const cpu = readCpuFlags();
+  const system = {
+    cores: availableParallelism(),
+    cpu_flags: SIMD_FLAGS.filter((f) => cpu?.has(f) === true).join(','),
+    is_docker: existsSync('/.dockerenv'),
+  };
+  app.get('/telemetry', async (req) => {
+    const b = engine.hnswBuild;
+    return ok(
+      {
+        id,
+        app: {
+          name: 'quiver',
+          version: QUIVER_VERSION,
+          startup,
+          system,
+          hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
+        },
+        collections: { number_of_collections: engine.list().length },
+      },
+      req.t0,
+    );
+  });
+};

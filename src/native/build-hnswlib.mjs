@@ -1,0 +1,169 @@
+#!/usr/bin/env node
+// @ts-check
+// postinstall: compile hnswlib-node's own sources again for this CPU's vector instructions
+// (x86-64-v3: AVX2+FMA; x86-64-v4: AVX-512 where the CPU has it) into native/hnswlib/ (git-ignored), beside the
+// portable npm build, which stays installed and is what the loader uses whenever this build is
+// absent, stale, unloadable or needs instructions the running CPU lacks
+// (src/workers/index/hnswlib-loader.ts).
+//
+// Plain JavaScript on Node built-ins only: it runs before `tsc`, and under `npm ci --omit=dev`.
+// It never fails the install: every problem ends in one line on stderr and exit code 0.
+// QUIVER_SKIP_NATIVE_BUILD=1 skips it.
+//
+// An x86-64 microarchitecture level instead of -march=native: the loader must know exactly
+// which instructions the binary may contain, to check them against /proc/cpuinfo of whatever
+// machine the installed tree is later copied to. A level is a fixed, published feature list;
+// -march=native pulls in whatever this CPU has (some, like MONITOR/MWAIT, hidden from cpuinfo in
+// VMs), each a way to die of SIGILL or fall back for nothing. hnswlib's distance kernels only use
+// AVX/AVX-512 and FMA anyway. (gcc also turns on -mmwait with SSE3, but MONITOR/MWAIT are only
+// ever emitted through their intrinsics, which hnswlib does not call.) -mtune=native changes
+// instruction scheduling only, never the set.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
+const BUILD_TIMEOUT_MS = 5 * 60_000;
+
+// The x86-64 psABI microarchitecture levels, as /proc/cpuinfo names their features (SSE3 is
+// "pni"; LZCNT is reported as "abm").
+const V2 = ['cx16', 'lahf_lm', 'popcnt', 'pni', 'sse4_1', 'sse4_2', 'ssse3'];
+const V3 = [...V2, 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe', 'xsave'];
+const V4 = [...V3, 'avx512f', 'avx512bw', 'avx512cd', 'avx512dq', 'avx512vl'];
+
+/**
+ * Builds to try, best first: a level's -march lets gcc use exactly that level's instructions,
+ * and `requires` is the level's definition, so the loader's check is complete.
+ * @type {{ name: string, cflags: string[], requires: string[] }[]}
+ */
+const TIERS = [
+  { name: 'x86-64-v4', cflags: ['-march=x86-64-v4'], requires: V4 },
+  { name: 'x86-64-v3', cflags: ['-march=x86-64-v3'], requires: V3 },
+];
+
+/**
+ * @param {string} msg
+ * @returns {never}
+ */
+function skip(msg) {
+  process.stderr.write(`quiver: native hnswlib build skipped (${msg}); the portable npm build will be used\n`);
+  process.exit(0);
+}
+
+/** @returns {Set<string>} */
+function cpuFlags() {
+  const text = readFileSync('/proc/cpuinfo', 'utf8');
+  const line = text.split('\n').find((l) => /^flags\s*:/.test(l));
+  if (line === undefined) throw new Error('/proc/cpuinfo has no flags line');
+  return new Set(line.slice(line.indexOf(':') + 1).trim().split(/\s+/));
+}
+
+/** npm passes its bundled node-gyp to lifecycle scripts; run by hand, find npm's own copy. */
+function nodeGyp() {
+  const candidates = [
+    process.env.npm_config_node_gyp,
+    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
+  ];
+  for (const c of candidates) if (c && existsSync(c)) return c;
+  throw new Error('node-gyp not found (npm bundles it; set npm_config_node_gyp)');
+}
+
+/**
+ * Node's own headers, so node-gyp never downloads them: npm's nodedir setting, else the
+ * include/node folder that Node's distributions install beside bin/node. null lets node-gyp
+ * look in its cache (and download there as a last resort).
+ * @returns {string | null}
+ */
+function nodeHeaders() {
+  if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
+  const prefix = dirname(dirname(process.execPath));
+  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
+}
+
+function main() {
+  if (process.env.QUIVER_SKIP_NATIVE_BUILD === '1') skip('QUIVER_SKIP_NATIVE_BUILD=1');
+  if (process.platform !== 'linux' || process.arch !== 'x64') skip(`only built on linux x64, this is ${process.platform} ${process.arch}`);
+  const flags = cpuFlags();
+  const tier = TIERS.find((t) => t.requires.every((f) => flags.has(f)));
+  if (tier === undefined) skip('this CPU is below x86-64-v3 (AVX2, FMA), where the npm build is as fast');
+
+  const require = createRequire(join(ROOT, 'package.json'));
+  const pkgFile = require.resolve('hnswlib-node/package.json');
+  const pkgDir = dirname(pkgFile);
+  const version = /** @type {{ version: string }} */ (JSON.parse(readFileSync(pkgFile, 'utf8'))).version;
+  // include_dir is relative to the cwd at the time it is required.
+  const addonApi = resolve(/** @type {{ include_dir: string }} */ (createRequire(pkgFile)('node-addon-api')).include_dir);
+
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  cpSync(join(pkgDir, 'src'), join(OUT, 'src'), { recursive: true });
+  // hnswlib-node's binding.gyp with absolute include paths (the copy has no node_modules beside
+  // it) and our flags; -O3 is node-gyp's release default already, stated for clarity.
+  const cflags = ['-O3', ...tier.cflags, '-mtune=native'];
+  const gyp = {
+    targets: [
+      {
+        target_name: 'addon',
+        sources: ['src/addon.cc'],
+        include_dirs: [addonApi],
+        defines: ['NAPI_DISABLE_CPP_EXCEPTIONS'],
+        'cflags!': ['-fno-exceptions'],
+        'cflags_cc!': ['-fno-exceptions'],
+        'cflags+': cflags,
+        'cflags_cc+': cflags,
+      },
+    ],
+  };
+  writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
+
+  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
+  const nodedir = nodeHeaders();
+  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
+  const t0 = Date.now();
+  const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
+  writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
+  if (built.error) skip(`node-gyp: ${built.error.message}; see ${join(OUT, 'build.log')}`);
+  if (built.status !== 0) skip(`node-gyp exited ${built.status ?? built.signal}; see ${join(OUT, 'build.log')}`);
+  const addon = join(OUT, 'build', 'Release', 'addon.node');
+  if (!existsSync(addon)) skip(`node-gyp made no ${addon}`);
+
+  // Smoke-test in a child process, so a bad binary costs the child, not the install.
+  const smoke = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const { HierarchicalNSW } = require(${JSON.stringify(addon)});
+       const ix = new HierarchicalNSW('l2', 16); ix.initIndex(64);
+       for (let i = 0; i < 64; i++) ix.addPoint(Array.from({ length: 16 }, (_, j) => i + j), i);
+       const r = ix.searchKnn(Array.from({ length: 16 }, (_, j) => 5 + j), 1);
+       if (r.neighbors[0] !== 5) throw new Error('wrong neighbour ' + r.neighbors[0]);`,
+    ],
+    { encoding: 'utf8', timeout: 30_000 },
+  );
+  if (smoke.status !== 0) {
+    rmSync(join(OUT, 'build'), { recursive: true, force: true });
+    skip(`the built addon failed its smoke test (${smoke.signal ?? (smoke.stderr.trim().split('\n').pop() || `exit ${smoke.status}`)})`);
+  }
+
+  const info = {
+    hnswlibVersion: version,
+    tier: tier.name,
+    cflags,
+    requiredCpuFlags: tier.requires,
+    node: process.version,
+    builtAt: new Date().toISOString(),
+    buildSeconds: Math.round((Date.now() - t0) / 1000),
+  };
+  writeFileSync(join(OUT, 'build-info.json'), `${JSON.stringify(info, null, 2)}\n`);
+  process.stderr.write(`quiver: native hnswlib ${version} built for ${tier.name} (${cflags.join(' ')}) in ${info.buildSeconds}s\n`);
+}
+
+try {
+  main();
+} catch (e) {
+  skip(e instanceof Error ? e.message : String(e));
+}
