@@ -22,7 +22,11 @@ export class Engine {
   readonly #catalog = new Map<string, CatalogEntry>();
   readonly #opIds = new Map<number, number>();
   readonly #drops = new Set<Promise<void>>();
+  readonly #creating = new Map<string, Promise<void>>();
+  #nextId = 1;
   #ready = false;
+  /** Where a background task's failure is reported (the server sets its logger here). */
+  onBackgroundError: (err: unknown, what: string) => void = () => undefined;
   #hnswBuild: HnswBuild | null = null;
 
   constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
@@ -53,6 +57,11 @@ export class Engine {
         this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
       }
     }
+    // Past every id the catalog and the drops hold, whatever the counter says.
+    let next = this.#db.meta.get(NEXT_COLLECTION_ID) ?? 1;
+    for (const e of this.#catalog.values()) next = Math.max(next, e.id + 1);
+    for (const { key } of this.#db.drops.getRange()) next = Math.max(next, key + 1);
+    this.#nextId = next;
     for (const { value } of this.#db.drops.getRange()) this.#startDrop(value);
     this.#hnswBuild = pings[0]?.hnswBuild ?? null;
     this.#ready = true;
@@ -72,14 +81,14 @@ export class Engine {
     this.requireReady();
     const entry = this.#catalog.get(name);
     if (entry === undefined) throw QuiverError.collectionNotFound(name);
-    if (entry.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    if (entry.deleting === true) throw QuiverError.beingDeleted(name);
     return entry;
   }
 
   exists(name: string): boolean {
     this.requireReady();
     const entry = this.#catalog.get(name);
-    if (entry?.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    if (entry?.deleting === true) throw QuiverError.beingDeleted(name);
     return entry !== undefined;
   }
 
@@ -130,20 +139,31 @@ export class Engine {
   async createCollection(name: string, config: CollectionConfig): Promise<void> {
     this.requireReady();
     const existing = this.#catalog.get(name);
-    if (existing?.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    if (existing?.deleting === true) throw QuiverError.beingDeleted(name);
     if (existing !== undefined) throw QuiverError.alreadyExists(`Collection already exists: ${name}`);
-    const id = (this.#db.meta.get(NEXT_COLLECTION_ID) ?? 1);
+    // Taken from memory synchronously: two creates in flight never share an internal id.
+    const id = this.#nextId++;
     const entry: CatalogEntry = { id, name, config, created_at: new Date().toISOString() };
     // Claim the name synchronously, so a concurrent create of the same name meets it.
     this.#catalog.set(name, entry);
+    const created = (async () => {
+      try {
+        void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId);
+        await this.#db.catalog.put(name, entry);
+        await this.#db.catalog.flushed;
+        await this.#router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
+      } catch (err) {
+        // Undo only what is this create's own: the name may have been taken again meanwhile.
+        if (this.#catalog.get(name)?.id === id) this.#catalog.delete(name);
+        if (this.#db.catalog.get(name)?.id === id) await this.#db.catalog.remove(name).catch(() => undefined);
+        throw err;
+      }
+    })();
+    this.#creating.set(name, created);
     try {
-      this.#db.meta.put(NEXT_COLLECTION_ID, id + 1);
-      await this.#db.catalog.put(name, entry);
-      await this.#db.catalog.flushed;
-      await this.#router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
-    } catch (err) {
-      this.#catalog.delete(name);
-      throw err;
+      await created;
+    } finally {
+      if (this.#creating.get(name) === created) this.#creating.delete(name);
     }
   }
 
@@ -184,9 +204,12 @@ export class Engine {
    */
   async deleteCollection(name: string): Promise<boolean> {
     this.requireReady();
+    // A create of this name still opening its shards finishes first, so its shards never open
+    // after their drop.
+    await this.#creating.get(name)?.catch(() => undefined);
     const entry = this.#catalog.get(name);
     if (entry === undefined) return false;
-    if (entry.deleting === true) throw QuiverError.precondition(`Collection ${name} is being deleted`);
+    if (entry.deleting === true) throw QuiverError.beingDeleted(name);
     this.#catalog.set(name, { ...entry, deleting: true });
     try {
       await this.#retire(name, entry);
@@ -210,7 +233,10 @@ export class Engine {
   }
 
   #startDrop(entry: CatalogEntry): void {
-    const p = this.#drop(entry).finally(() => this.#drops.delete(p));
+    // A drop that fails keeps its record in the drops database, and the next start resumes it.
+    const p = this.#drop(entry)
+      .catch((err: unknown) => this.onBackgroundError(err, `dropping the data of deleted collection ${entry.name} (id ${entry.id})`))
+      .finally(() => this.#drops.delete(p));
     this.#drops.add(p);
   }
 

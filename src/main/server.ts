@@ -46,6 +46,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const metrics = new Metrics(engine);
   const app = await buildApp(config, engine, auth, metrics);
   for (const note of auth.notes) app.log.info(note);
+  engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
     app.log.error({ err, worker }, 'shard worker failed');
   });

@@ -96,6 +96,12 @@ export class QuiverError extends Error {
     return { code: this.code, message: this.message };
   }
 
+  /** Any thrown value as it crosses the worker boundary: a QuiverError as it is, anything else as Internal. */
+  static toWire(err: unknown): WireError {
+    const e = err instanceof QuiverError ? err : QuiverError.internal(err instanceof Error ? err.message : String(err));
+    return e.toWire();
+  }
+
   static fromWire(w: WireError): QuiverError {
     return new QuiverError(ERROR_CODES.includes(w.code) ? w.code : 'Internal', w.message);
   }
@@ -112,6 +118,10 @@ export class QuiverError extends Error {
   }
   static collectionNotFound(name: string): QuiverError {
     return new QuiverError('NotFound', `Collection not found: ${name}`);
+  }
+  /** A collection whose DELETE is in progress (spec 3.3). */
+  static beingDeleted(name: string): QuiverError {
+    return new QuiverError('PreconditionFailed', `Collection ${name} is being deleted`);
   }
   static alreadyExists(message: string): QuiverError {
     return new QuiverError('AlreadyExists', message);

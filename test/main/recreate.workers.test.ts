@@ -123,6 +123,28 @@ describe('delete then create with no pause', () => {
   });
 });
 
+describe('concurrent creates and deletes', () => {
+  it('collections created at once get their own storage, and a delete racing a create leaves no trace', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `par${i}`);
+    const created = await Promise.all(names.map((n) => call(server.url, 'PUT', `/collections/${n}`, { vectors: { size: 2, distance: 'Dot' } })));
+    expect(created.map((r) => r.status)).toEqual(names.map(() => 200));
+    await Promise.all(names.map((n, i) => call(server.url, 'PUT', `/collections/${n}/points?wait=true`, { points: Array.from({ length: i + 1 }, (_, j) => ({ id: j, vector: [1, j] })) })));
+    // Each collection holds its own points only: two creates in flight never share an id.
+    const counts = await Promise.all(names.map((n) => call(server.url, 'POST', `/collections/${n}/points/count`, { exact: true })));
+    expect(counts.map((r) => r.body.result.count)).toEqual(names.map((_, i) => i + 1));
+
+    // A DELETE sent while the create of the same name is still in flight waits for it, then deletes it.
+    const [put, del] = await Promise.all([
+      call(server.url, 'PUT', '/collections/racer', { vectors: { size: 2, distance: 'Dot' } }),
+      call(server.url, 'DELETE', '/collections/racer'),
+    ]);
+    expect(put.status).toBe(200);
+    expect(del.status).toBe(200);
+    const exists = await call(server.url, 'GET', '/collections/racer/exists');
+    expect(exists.body.result.exists).toBe(!del.body.result);
+  });
+});
+
 describe('after a restart', () => {
   it('keeps the recreated collection and finishes dropping the old one', async () => {
     const s = await startServer({ shards: 2 });
