@@ -73,8 +73,12 @@ export async function runRestore(fileArg: string, dataDirArg: string, force: boo
     if (pid !== null) throw new CliError(`${dataDirArg} is in use by a running Quiver server (pid ${pid}); stop it first`);
     if (readdirSync(dataDir).length > 0) {
       if (!force) throw new CliError(`${dataDirArg} is not empty; pass --force to replace its contents`);
+      // --force replaces a Quiver data dir, never an arbitrary folder (a mistyped path, a home dir).
+      if (!existsSync(join(dataDir, ENV_FILE))) {
+        throw new CliError(`${dataDirArg} is not empty and holds no ${ENV_FILE}: --force only replaces a Quiver data dir`);
+      }
       // The old environment and its HNSW graphs go: graphs of other data must not be loaded.
-      for (const entry of readdirSync(dataDir)) rmSync(join(dataDir, entry), { recursive: true, force: true });
+      for (const entry of [ENV_FILE, `${ENV_FILE}-lock`, 'hnsw']) rmSync(join(dataDir, entry), { recursive: true, force: true });
     }
   }
   mkdirSync(dataDir, { recursive: true });

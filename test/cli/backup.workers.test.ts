@@ -109,10 +109,22 @@ describe('quiver backup / restore', () => {
     expect(inUse.code).toBe(1);
     expect(inUse.stderr).toBe(`quiver: ${server.dataDir} is in use by a running Quiver server (pid ${server.proc.pid}); stop it first\n`);
 
-    const forced = await runCli(['restore', file, full, '--force']);
+    // --force replaces a Quiver data dir only, never an arbitrary folder.
+    const notQuiver = await runCli(['restore', file, full, '--force']);
+    expect(notQuiver.code).toBe(1);
+    expect(notQuiver.stderr).toBe(`quiver: ${full} is not empty and holds no quiver.mdb: --force only replaces a Quiver data dir\n`);
+    expect(existsSync(join(full, 'keep.txt'))).toBe(true);
+
+    const old = join(work, 'old');
+    expect((await runCli(['restore', file, old])).code).toBe(0);
+    mkdirSync(join(old, 'hnsw'));
+    writeFileSync(join(old, 'hnsw', 'stale.bin'), 'graph of other data');
+    writeFileSync(join(old, 'notes.txt'), 'x');
+    const forced = await runCli(['restore', file, old, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(existsSync(join(full, 'keep.txt'))).toBe(false);
-    const copy = await startServer({ dataDir: full, shards: 1 });
+    expect(existsSync(join(old, 'hnsw', 'stale.bin'))).toBe(false);
+    expect(existsSync(join(old, 'notes.txt'))).toBe(true);
+    const copy = await startServer({ dataDir: old, shards: 1 });
     servers.push(copy);
     expect((await new QuiverClient({ url: copy.url }).getPoint('small', 1)).id).toBe(1);
   });
