@@ -5,7 +5,8 @@
 // names are served beside these (qdrant-metrics.ts).
 //
 // Labels are bounded: REST routes are the registered templates (`/collections/:collection_name`),
-// gRPC methods the service paths, and the only per-collection label is on the points gauge.
+// gRPC methods the service paths; per-collection labels are on the points gauges (here and
+// Qdrant's collection_points / collection_vectors), one series per collection.
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';

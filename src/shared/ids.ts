@@ -38,8 +38,9 @@ export function comparePointIds(a: PointId, b: PointId): number {
 }
 
 /**
- * An update naming a point the collection does not have (update vectors, set, overwrite, delete
- * or clear payload by ids). Qdrant's REST and gRPC both answer its NotFound with this text.
+ * A point the collection does not have, named by an update (update vectors, set, overwrite,
+ * delete or clear payload by ids), a GET or a query by id. Qdrant's REST and gRPC answer an
+ * update's NotFound with this text; reads use it too, so there is one wording.
  */
 export function pointNotFound(id: PointId): QuiverError {
   return QuiverError.notFound(`Not found: No point with id ${id} found`);

@@ -5,6 +5,8 @@
 // are not paths. Parsed once in the main thread, so a bad key is a 400 and never reaches the
 // evaluator.
 
+import { QuiverError } from './errors.js';
+
 export type PathItem = { key: string } | { index: number } | { wildcard: true };
 
 const BARE = /^[\p{Alphabetic}\p{N}_-]+/u;
@@ -63,4 +65,9 @@ export function showKey(s: string): string {
 /** The message for a string that is not a path, worded as Qdrant's. */
 export function invalidPathMessage(s: string): string {
   return `Invalid json path: ${showKey(s)}`;
+}
+
+/** Refuses (400) a string that is not a path, the message led by where it was given. */
+export function requireJsonPath(key: string, where: string): void {
+  if (parseJsonPath(key) === null) throw QuiverError.badInput(`${where}: ${invalidPathMessage(key)}`);
 }

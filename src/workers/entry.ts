@@ -42,7 +42,6 @@ export default async function handle(req: ShardRequest): Promise<WorkerReply> {
         throw err;
       }, 10);
     }
-    const e = err instanceof QuiverError ? err : QuiverError.internal(err instanceof Error ? err.message : String(err));
-    return { ok: false, error: e.toWire() };
+    return { ok: false, error: QuiverError.toWire(err) };
   }
 }

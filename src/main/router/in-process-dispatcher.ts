@@ -1,8 +1,8 @@
 // The in-process ShardDispatcher: one ShardHost per worker index, called directly on this thread,
 // over the same LMDB data dir the piscina workers would open. For tests (and for embedding
-// Quiver without threads), it is the one file under src/main that imports src/workers: the
-// product reaches workers only through piscina (dispatcher.ts), and this file imports no piscina,
-// so tests load it without starting a thread.
+// Quiver without threads). Apart from server.ts's start-up check of the hnswlib build, it is the
+// one file under src/main that imports src/workers: the product reaches shards only through
+// piscina (dispatcher.ts), and this file imports no piscina, so tests load it without a thread.
 //
 // It keeps what the thread boundary guarantees, so a service behaves as it does over the pool:
 // - the hosts load their shards from LMDB before the first call, as entry.ts does at start;
@@ -48,8 +48,7 @@ export class InProcessDispatcher extends EventEmitter implements ShardDispatcher
     try {
       result = await host.handle(sent);
     } catch (err) {
-      const e = err instanceof QuiverError ? err : QuiverError.internal(err instanceof Error ? err.message : String(err));
-      throw QuiverError.fromWire(e.toWire());
+      throw QuiverError.fromWire(QuiverError.toWire(err));
     }
     // The host's handler for req.op answers ResultOf<O>; handle() is typed over every op.
     return structuredClone(result) as ResultOf<O>;

@@ -1,7 +1,7 @@
 // Field indexes: create and delete, normalised from Qdrant's string and object field_schema.
 
 import { QuiverError } from '../../shared/errors.js';
-import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
+import { requireJsonPath } from '../../shared/json-path.js';
 import type { CreateFieldIndex } from '../../shared/schemas/payload.js';
 import { PAYLOAD_SCHEMA_TYPES, type FieldIndexSchema, type JsonValue, type PayloadSchemaType } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
@@ -39,7 +39,7 @@ export function fieldSchema(raw: CreateFieldIndex['field_schema']): FieldIndexSc
 
 export async function doCreateIndex(engine: Engine, name: string, req: CreateFieldIndex, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
-  if (parseJsonPath(req.field_name) === null) throw QuiverError.badInput(`Bad field_name: ${invalidPathMessage(req.field_name)}`);
+  requireJsonPath(req.field_name, 'Bad field_name');
   const schema = fieldSchema(req.field_schema);
   const opId = engine.nextOpId(meta.id);
   await engine.setIndex(meta, req.field_name, schema);

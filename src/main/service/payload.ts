@@ -2,7 +2,7 @@
 // each over the points named or the points a filter matches.
 
 import { QuiverError } from '../../shared/errors.js';
-import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
+import { requireJsonPath } from '../../shared/json-path.js';
 import type { PayloadOp } from '../../shared/protocol.js';
 import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import type { CollectionMeta } from '../../shared/types.js';
@@ -19,14 +19,9 @@ async function apply(engine: Engine, meta: CollectionMeta, req: SelectionFields,
   return updateResult(opId, wait);
 }
 
-/** Payload keys are JSON paths, refused as Qdrant refuses them before anything is written. */
-function checkPath(key: string, where: string): void {
-  if (parseJsonPath(key) === null) throw QuiverError.badInput(`Bad ${where}: ${invalidPathMessage(key)}`);
-}
-
 export async function doSetPayload(engine: Engine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
-  if (req.key !== undefined && req.key !== null) checkPath(req.key, 'key');
+  if (req.key !== undefined && req.key !== null) requireJsonPath(req.key, 'Bad key');
   const payload = checkPayload(req.payload, 'payload') ?? {};
   return apply(engine, meta, req, { kind: 'set', payload, key: req.key ?? null }, wait);
 }
@@ -40,7 +35,8 @@ export async function doOverwritePayload(engine: Engine, name: string, req: SetP
 
 export async function doDeletePayload(engine: Engine, name: string, req: DeletePayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
-  req.keys.forEach((k, i) => checkPath(k, `keys[${i}]`));
+  // Payload keys are JSON paths, refused as Qdrant refuses them before anything is written.
+  req.keys.forEach((k, i) => requireJsonPath(k, `Bad keys[${i}]`));
   return apply(engine, meta, req, { kind: 'delete', keys: req.keys }, wait);
 }
 

@@ -2,7 +2,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
-import { comparePointIds, parsePathPointId, parsePointId } from '../../shared/ids.js';
+import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
@@ -111,7 +111,7 @@ export async function doGetPoint(engine: Engine, name: string, rawId: string): P
   const meta = engine.collection(name);
   const id = parsePathPointId(rawId);
   const [rec] = await retrieve(engine, meta, [id], { with_payload: true, with_vector: true });
-  if (rec === undefined) throw QuiverError.notFound(`No point with id ${id} found`);
+  if (rec === undefined) throw pointNotFound(id);
   return rec;
 }
 

@@ -5,7 +5,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
-import { comparePointIds, parsePointId } from '../../shared/ids.js';
+import { comparePointIds, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
@@ -102,7 +102,7 @@ async function resolveVector(
   if (typeof q === 'number' || typeof q === 'string') {
     const id = parsePointId(q);
     const [rec] = await retrieveByIds(engine, meta, [id], { kind: 'none' }, { kind: 'names', names: [using] });
-    if (rec === undefined) throw QuiverError.notFound(`No point with id ${id} found`);
+    if (rec === undefined) throw pointNotFound(id);
     const v = rec.vector;
     const vec = Array.isArray(v) ? v : v?.[using];
     if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${using}'`);

@@ -4,7 +4,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
-import { invalidPathMessage, parseJsonPath } from '../../shared/json-path.js';
+import { requireJsonPath } from '../../shared/json-path.js';
 import type { PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../shared/protocol.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
@@ -12,7 +12,7 @@ import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, t
 
 /** Selector keys are JSON paths, as filter keys are (src/shared/json-path.ts). */
 function selectorKeys(keys: string[]): string[] {
-  for (const key of keys) if (parseJsonPath(key) === null) throw QuiverError.badInput(`with_payload: ${invalidPathMessage(key)}`);
+  for (const key of keys) requireJsonPath(key, 'with_payload');
   return keys;
 }
 
