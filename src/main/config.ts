@@ -30,6 +30,10 @@ export const ConfigSchema = Type.Object(
     access_log: Type.Boolean(),
     /** hnswlib-node build: the one compiled at install for this CPU when usable (auto), or forced. */
     hnsw_build: Type.Enum(['auto', 'native', 'portable']),
+    /** Each shard saves its HNSW graphs in the background after this many writes (0: never by count). */
+    graph_save_writes: Type.Integer({ minimum: 0 }),
+    /** ... or when this many seconds passed since its last save and it was written since (0: never by time). */
+    graph_save_seconds: Type.Number({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
@@ -55,6 +59,8 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_ADMIN_PASSWORD: { key: 'admin_password', kind: 'string' },
   SERVICE_ACCESS_LOG: { key: 'access_log', kind: 'bool' },
   SERVICE_HNSW_BUILD: { key: 'hnsw_build', kind: 'string' },
+  SERVICE_GRAPH_SAVE_WRITES: { key: 'graph_save_writes', kind: 'int' },
+  SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */

@@ -8,12 +8,24 @@ import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
 import type { HnswBuild, ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
-import type { ShardDispatcher } from './router/dispatcher.js';
+import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
 const DROP_BATCH = 10_000;
+
+/** One collection's load at start, summed over its shards (logged per collection). */
+export interface CollectionLoad {
+  collection: string;
+  shards: number;
+  points: number;
+  graphsRead: number;
+  graphsRebuilt: number;
+  replayedWrites: number;
+  /** Why graphs were rebuilt, one entry per shard that rebuilt any (`shard N: reason`). */
+  rebuildReasons: string[];
+}
 
 export class Engine {
   readonly #router: ShardRouter;
@@ -44,8 +56,13 @@ export class Engine {
     return this.#hnswBuild;
   }
 
+  /** How far the shards' load is, while the engine is not ready (null when the dispatcher cannot tell). */
+  loadProgress(): LoadProgress | null {
+    return this.#dispatcher.loadProgress?.() ?? null;
+  }
+
   /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
-  async start(): Promise<{ restoredShards: number; rebuiltShards: number; hnswBuild: HnswBuild | null }> {
+  async start(): Promise<{ restoredShards: number; rebuiltShards: number; hnswBuild: HnswBuild | null; collections: CollectionLoad[] }> {
     // Data dirs from before the drops database kept a deleted collection in the catalog, marked.
     for (const { key, value } of this.#db.catalog.getRange()) {
       if (value.deleting === true) await this.#retire(key, value);
@@ -64,8 +81,23 @@ export class Engine {
     this.#nextId = next;
     for (const { value } of this.#db.drops.getRange()) this.#startDrop(value);
     this.#hnswBuild = pings[0]?.hnswBuild ?? null;
+    const byId = new Map<number, CollectionLoad>();
+    for (const e of this.#catalog.values()) {
+      byId.set(e.id, { collection: e.name, shards: 0, points: 0, graphsRead: 0, graphsRebuilt: 0, replayedWrites: 0, rebuildReasons: [] });
+    }
+    for (const l of pings.flatMap((p) => p.loads)) {
+      const c = byId.get(l.collection);
+      if (c === undefined) continue;
+      c.shards++;
+      c.points += l.points;
+      c.graphsRead += l.graphsRead;
+      c.graphsRebuilt += l.graphsRebuilt;
+      c.replayedWrites += l.replayed;
+      if (l.rebuildReason !== null) c.rebuildReasons.push(`shard ${l.shard}: ${l.rebuildReason}`);
+    }
     this.#ready = true;
     return {
+      collections: [...byId.values()],
       hnswBuild: this.#hnswBuild,
       restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),
       rebuiltShards: pings.reduce((n, p) => n + p.rebuiltShards, 0),

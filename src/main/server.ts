@@ -41,7 +41,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     jwtSecret: config.jwt_secret,
     adminPassword: config.admin_password,
   });
-  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build);
+  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build, {
+    everyWrites: config.graph_save_writes,
+    everySeconds: config.graph_save_seconds,
+  });
   const engine = new Engine(db, dispatcher);
   const metrics = new Metrics(engine);
   const app = await buildApp(config, engine, auth, metrics);
@@ -61,7 +64,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const grpc = await startGrpcServer(config, engine, auth, app.log, metrics);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
-  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild }) => {
+  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections }) => {
+    for (const c of collections) {
+      app.log.info(
+        {
+          collection: c.collection,
+          shards: c.shards,
+          points: c.points,
+          graphs_loaded: c.graphsRead,
+          graphs_rebuilt: c.graphsRebuilt,
+          replayed_writes: c.replayedWrites,
+          ...(c.rebuildReasons.length > 0 ? { rebuild_reasons: c.rebuildReasons } : {}),
+        },
+        'collection loaded',
+      );
+    }
     app.log.info(
       {
         rest_port: restPort,

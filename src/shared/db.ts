@@ -30,6 +30,11 @@ export interface CatalogEntry extends CollectionMeta {
 export interface StoredPoint {
   /** Version: the operation id that last wrote the point. */
   v: number;
+  /**
+   * The shard's write sequence at this write (absent in records written before it was kept):
+   * records above a saved graph's position are the writes to replay into it (graph-snapshots.ts).
+   */
+  q?: number;
   p: Payload | null;
   /** Raw little-endian Float32 bytes per vector name. */
   x: Record<string, Uint8Array>;

@@ -17,6 +17,29 @@ export interface WorkerInit {
   dataDir: string;
   /** Which hnswlib-node build the worker loads (SERVICE_HNSW_BUILD). */
   hnswBuild: HnswBuildMode;
+  /** Background graph saves: every N writes or T seconds per shard (0 turns either off). */
+  graphSave: { everyWrites: number; everySeconds: number };
+  /**
+   * Start-up progress the worker publishes while it loads (the main thread reads it for
+   * /readyz): Int32 slots LOAD_PROGRESS_SLOTS per worker, at workerIndex * LOAD_PROGRESS_SLOTS.
+   */
+  progress?: SharedArrayBuffer;
+}
+
+/** Per worker in WorkerInit.progress: shards to load, shards loaded, points read. */
+export const LOAD_PROGRESS_SLOTS = 3;
+export const LOAD_PROGRESS = { shardsTotal: 0, shardsLoaded: 1, points: 2 } as const;
+
+/** One shard's load, reported in the ping at start (the per-collection start-up log). */
+export interface ShardLoadReport {
+  collection: number;
+  shard: number;
+  points: number;
+  graphsRead: number;
+  graphsRebuilt: number;
+  /** Writes after the saved graphs' position that were applied to them. */
+  replayed: number;
+  rebuildReason: string | null;
 }
 
 export type HnswBuildMode = 'auto' | 'native' | 'portable';
@@ -195,6 +218,8 @@ export interface PingResult {
   /** Shards whose HNSW graphs were read from disk, and those rebuilt from the vectors. */
   restoredShards: number;
   rebuiltShards: number;
+  /** What each shard's load did (as loaded when the worker started). */
+  loads: ShardLoadReport[];
   hnswBuild: HnswBuild;
 }
 
@@ -210,6 +235,9 @@ export interface ShardInfo {
   indexedPayload: Record<string, number>;
   /** An HNSW graph is being rebuilt with new parameters (the old one serves meanwhile). */
   rebuilding: boolean;
+  /** Background graph saves since start, and writes not yet covered by a saved graph. */
+  graphSaves: number;
+  unsavedWrites: number;
 }
 
 export interface ResultMap {

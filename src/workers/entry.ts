@@ -20,7 +20,10 @@ if (init.protocolVersion !== PROTOCOL_VERSION) {
 // Before any graph is built or read; in mode 'native' an unusable native build stops start-up here.
 selectHnswlib(init.hnswBuild);
 
-const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'));
+const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'), {
+  savePolicy: init.graphSave,
+  ...(init.progress === undefined ? {} : { progress: init.progress }),
+});
 host.loadAll();
 
 const crashOnId = failpoint('crash_on_id');

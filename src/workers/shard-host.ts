@@ -4,11 +4,19 @@
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { workerOf } from '../shared/placement.js';
-import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf } from '../shared/protocol.js';
+import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
-import { Shard } from './shard/shard.js';
+import { Shard, type GraphSavePolicy } from './shard/shard.js';
+import { failpoint } from './failpoints.js';
+
+export interface ShardHostOptions {
+  /** Background graph saves (none when absent: the in-process dispatcher's default). */
+  savePolicy?: GraphSavePolicy;
+  /** Where loadAll publishes its progress (WorkerInit.progress). */
+  progress?: SharedArrayBuffer;
+}
 
 export class ShardHost {
   readonly #worker: number;
@@ -17,25 +25,63 @@ export class ShardHost {
   readonly #shards = new Map<string, Shard>();
 
   readonly #indexDir: string;
+  readonly #savePolicy: GraphSavePolicy | undefined;
+  readonly #progress: Int32Array | null;
   #restored = 0;
   #rebuilt = 0;
+  readonly #loads: ShardLoadReport[] = [];
+  #timer: NodeJS.Timeout | null = null;
 
-  constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string) {
+  constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
     this.#indexDir = indexDir;
     this.#worker = worker;
     this.#workerCount = workerCount;
     this.#db = db;
+    this.#savePolicy = options.savePolicy;
+    this.#progress = options.progress === undefined ? null : new Int32Array(options.progress, worker * LOAD_PROGRESS_SLOTS * 4, LOAD_PROGRESS_SLOTS);
+    const seconds = options.savePolicy?.everySeconds ?? 0;
+    if (seconds > 0) {
+      // Saves by time: checked once a second at most, so a quiet shard's last writes get saved too.
+      this.#timer = setInterval(() => {
+        const now = Date.now();
+        for (const s of this.#shards.values()) s.maybeSave(now);
+      }, Math.min(1000, seconds * 1000));
+      this.#timer.unref();
+    }
   }
 
-  /** Opens and loads every shard of every live collection placed on this worker. */
+  /**
+   * Opens and loads every shard of every live collection placed on this worker, publishing the
+   * progress (shards and points loaded) for /readyz as it goes.
+   */
   loadAll(): void {
+    const mine: [CollectionMeta, number][] = [];
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
       for (let s = 0; s < meta.config.shard_number; s++) {
-        if (workerOf(meta.id, s, this.#workerCount) !== this.#worker) continue;
-        if (this.#open(meta, s).load()) this.#restored++;
-        else this.#rebuilt++;
+        if (workerOf(meta.id, s, this.#workerCount) === this.#worker) mine.push([meta, s]);
       }
+    }
+    const progress = this.#progress;
+    if (progress !== null) {
+      // A replacement thread (the previous one crashed) counts from zero again.
+      Atomics.store(progress, LOAD_PROGRESS.shardsLoaded, 0);
+      Atomics.store(progress, LOAD_PROGRESS.points, 0);
+      Atomics.store(progress, LOAD_PROGRESS.shardsTotal, mine.length);
+    }
+    const delay = failpoint('load_delay_ms');
+    let before = 0;
+    for (const [meta, s] of mine) {
+      const load = this.#open(meta, s).load((n) => {
+        if (progress !== null) Atomics.store(progress, LOAD_PROGRESS.points, before + n);
+      });
+      before += load.points;
+      this.#loads.push({ collection: meta.id, shard: s, ...load });
+      if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
+      else if (load.graphsRebuilt > 0) this.#rebuilt++;
+      if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
+      // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
+      if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
     }
   }
 
@@ -43,10 +89,25 @@ export class ShardHost {
     const key = `${meta.id}/${shard}`;
     let s = this.#shards.get(key);
     if (s === undefined) {
-      s = new Shard(meta, shard, this.#db, this.#indexDir);
+      s = new Shard(meta, shard, this.#db, this.#indexDir, this.#savePolicy === undefined ? {} : { savePolicy: this.#savePolicy });
       this.#shards.set(key, s);
     }
     return s;
+  }
+
+  /**
+   * Runs a write on its shard, after any save writing that shard's graphs: writes keep their
+   * order (each waits its turn on the same hold) and the graph is never changed while hnswlib
+   * writes it off-thread. Without a save in flight the write runs at once, synchronously.
+   */
+  #write<T>(collection: number, shard: number, run: (s: Shard) => Promise<T>): Promise<T> {
+    const s = this.#get(collection, shard);
+    if (s.writeHold === null) return run(s);
+    return (async () => {
+      let hold: Promise<void> | null;
+      while ((hold = s.writeHold) !== null) await hold;
+      return run(this.#get(collection, shard));
+    })();
   }
 
   #get(collection: number, shard: number): Shard {
@@ -79,6 +140,7 @@ export class ShardHost {
         shardsLoaded: this.#shards.size,
         restoredShards: this.#restored,
         rebuiltShards: this.#rebuilt,
+        loads: this.#loads,
         hnswBuild: hnswBuild(),
       };
     },
@@ -87,6 +149,8 @@ export class ShardHost {
       // before any await lets one more step run: hnswlib aborts the process when the thread
       // ends during one of its calls. The graphs saved are the ones serving; one built with
       // other parameters than the configuration's is rebuilt at the next start.
+      if (this.#timer !== null) clearInterval(this.#timer);
+      this.#timer = null;
       for (const s of this.#shards.values()) s.dispose();
       for (const s of this.#shards.values()) await s.saveIndexes();
       return null;
@@ -103,9 +167,12 @@ export class ShardHost {
       // Memory and graph files: the main thread reclaims the LMDB records once no worker serves
       // them. A shard never opened here (a drop resumed at start) still has its files deleted.
       for (const shard of req.shards) {
-        this.#shards.get(`${req.collection}/${shard}`)?.dispose();
+        const s = this.#shards.get(`${req.collection}/${shard}`);
         this.#shards.delete(`${req.collection}/${shard}`);
-        await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();
+        s?.dispose();
+        // A save in flight finishes first, so it cannot write files after they are deleted.
+        await s?.idle();
+        new GraphSnapshots(this.#indexDir, req.collection, shard).drop();
       }
       return null;
     },
@@ -117,10 +184,10 @@ export class ShardHost {
       for (const shard of req.shards) this.#get(req.collection, shard).dropIndex(req.key);
       return null;
     },
-    payload: async (req) => ({ applied: await this.#get(req.collection, req.shard).updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) }),
-    upsert: (req) => this.#get(req.collection, req.shard).upsert(req.batch, req.opId, req.wait, req.condition),
-    updateVectors: async (req) => ({ applied: await this.#get(req.collection, req.shard).updateVectors(req.batch, req.opId, req.wait, req.condition) }),
-    delete: async (req) => ({ deleted: await this.#get(req.collection, req.shard).delete(req.ids, req.filter, req.opId, req.wait) }),
+    payload: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) })),
+    upsert: (req) => this.#write(req.collection, req.shard, (s) => s.upsert(req.batch, req.opId, req.wait, req.condition)),
+    updateVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updateVectors(req.batch, req.opId, req.wait, req.condition) })),
+    delete: (req) => this.#write(req.collection, req.shard, async (s) => ({ deleted: await s.delete(req.ids, req.filter, req.opId, req.wait) })),
     retrieve: (req) => this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector),
     search: (req) => {
       const shard = this.#get(req.collection, req.shard);
@@ -132,7 +199,7 @@ export class ShardHost {
     scrollOrdered: (req) => this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector),
     sample: (req) => this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector),
     sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
-    deleteVectors: async (req) => ({ applied: await this.#get(req.collection, req.shard).deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) }),
+    deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) })),
     shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
   };
 }

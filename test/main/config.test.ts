@@ -86,6 +86,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_ADMIN_PASSWORD: 'hunter2',
       SERVICE_ACCESS_LOG: 'off',
       SERVICE_HNSW_BUILD: 'portable',
+      SERVICE_GRAPH_SAVE_WRITES: '500',
+      SERVICE_GRAPH_SAVE_SECONDS: '2.5',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -101,6 +103,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       admin_password: 'hunter2',
       access_log: false,
       hnsw_build: 'portable',
+      graph_save_writes: 500,
+      graph_save_seconds: 2.5,
       workers: 3,
     });
   });
@@ -198,6 +202,10 @@ describe('loadConfig: bad values name the variable', () => {
     ['SERVICE_JWT_TTL_SECONDS', 'Infinity', /integer/],
     ['SERVICE_ACCESS_LOG', 'maybe', /not a boolean/],
     ['SERVICE_ACCESS_LOG', 'yes please', /not a boolean/],
+    ['SERVICE_GRAPH_SAVE_WRITES', '-1', />= 0/],
+    ['SERVICE_GRAPH_SAVE_WRITES', '1.5', /integer/],
+    ['SERVICE_GRAPH_SAVE_SECONDS', '-2', />= 0/],
+    ['SERVICE_GRAPH_SAVE_SECONDS', 'soon', /number/],
   ])('%s=%s', (name, value, detail) => {
     bad({ [name]: value }, new RegExp(name), detail);
   });

@@ -6,10 +6,21 @@ import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+
+/** How far the workers are in loading their shards at start (summed over workers). */
+export interface LoadProgress {
+  shardsLoaded: number;
+  shardsTotal: number;
+  points: number;
+  /** Workers that have not yet counted their shards (their total is still unknown). */
+  workersCounting: number;
+}
 
 export interface ShardDispatcher {
   readonly workerCount: number;
+  /** Start-up progress, for /readyz; absent when the dispatcher loads before it is returned (in-process). */
+  loadProgress?(): LoadProgress;
   call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
   close(): Promise<void>;
 }
@@ -30,13 +41,24 @@ const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.
 export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
   readonly workerCount: number;
   readonly #pools: Piscina<ShardRequest, WorkerReply>[];
+  readonly #progress: Int32Array;
   #closing = false;
 
-  constructor(workerCount: number, dataDir: string, hnswBuild: HnswBuildMode = 'auto') {
+  constructor(
+    workerCount: number,
+    dataDir: string,
+    hnswBuild: HnswBuildMode = 'auto',
+    graphSave: WorkerInit['graphSave'] = { everyWrites: 0, everySeconds: 0 },
+  ) {
     super();
     this.workerCount = workerCount;
+    // Written by the workers while they load (no message: a loading worker answers none).
+    // A total of -1 means "not counted yet".
+    const progress = new SharedArrayBuffer(workerCount * LOAD_PROGRESS_SLOTS * 4);
+    this.#progress = new Int32Array(progress);
+    for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress };
       const pool = new Piscina<ShardRequest, WorkerReply>({
         filename: WORKER_FILE,
         minThreads: 1,
@@ -56,6 +78,19 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
       });
       return pool;
     });
+  }
+
+  loadProgress(): LoadProgress {
+    const out: LoadProgress = { shardsLoaded: 0, shardsTotal: 0, points: 0, workersCounting: 0 };
+    for (let w = 0; w < this.workerCount; w++) {
+      const at = w * LOAD_PROGRESS_SLOTS;
+      const total = Atomics.load(this.#progress, at + LOAD_PROGRESS.shardsTotal);
+      if (total < 0) out.workersCounting++;
+      else out.shardsTotal += total;
+      out.shardsLoaded += Atomics.load(this.#progress, at + LOAD_PROGRESS.shardsLoaded);
+      out.points += Atomics.load(this.#progress, at + LOAD_PROGRESS.points);
+    }
+    return out;
   }
 
   async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {

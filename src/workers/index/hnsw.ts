@@ -25,22 +25,23 @@ export class HnswIndex {
   readonly #labels = new Set<number>();
   readonly #deleted = new Set<number>();
 
-  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; live: ReadonlySet<number> }) {
+  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[] }) {
     this.#params = params;
     this.#index = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
       this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
       return;
     }
-    // A graph written at a clean shutdown: labels it holds that are no longer live are the ones
-    // it had marked deleted.
+    // A saved graph (graph-snapshots.ts): its labels, and those it had marked deleted, as saved
+    // beside it.
     this.#index.readIndexSync(saved.file);
-    this.#capacity = this.#index.getMaxElements();
-    for (const label of saved.labels) {
-      this.#labels.add(label);
-      if (saved.live.has(label)) this.#live++;
-      else this.#deleted.add(label);
+    if (this.#index.getCurrentCount() !== saved.labels.length) {
+      throw new Error(`graph holds ${this.#index.getCurrentCount()} elements, its manifest ${saved.labels.length}`);
     }
+    this.#capacity = this.#index.getMaxElements();
+    for (const label of saved.labels) this.#labels.add(label);
+    for (const label of saved.deleted) this.#deleted.add(label);
+    this.#live = this.#labels.size - this.#deleted.size;
   }
 
   /** Every label the graph holds, live or marked deleted (what a restore needs to know). */
@@ -48,8 +49,17 @@ export class HnswIndex {
     return [...this.#labels];
   }
 
-  save(file: string): void {
-    this.#index.writeIndexSync(file);
+  /** Labels marked deleted (saved beside the graph: hnswlib's file keeps the marks, not a list). */
+  get deletedLabels(): number[] {
+    return [...this.#deleted];
+  }
+
+  /**
+   * Writes the graph to `file` on a libuv thread (hnswlib-node's writeIndex). The caller must not
+   * mutate this index until the promise settles: hnswlib reads the graph without a lock.
+   */
+  async saveAsync(file: string): Promise<void> {
+    await this.#index.writeIndex(file);
   }
 
   get size(): number {

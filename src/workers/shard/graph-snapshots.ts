@@ -1,134 +1,282 @@
-// The HNSW graphs of one shard on disk: written at a clean shutdown, read back at the next start
-// so that the graphs need not be rebuilt. This module alone knows the file layout, in the
-// worker's index directory:
+// The HNSW graphs of one shard on disk: saved in the background as writes arrive (every N writes
+// or T seconds) and at a clean shutdown, read back at the next start so that only the writes
+// after the save are replayed. This module alone knows the file layout, in the worker's index
+// directory:
 //
-//   <collection>-<shard>-<n>.hnsw   one hnswlib graph per dense vector that has one
-//   <collection>-<shard>.json       the manifest: the slot of every id, and per vector its graph
-//                                   file, labels and build parameters
-//   meta `hnsw:<collection>:<shard>` (LMDB) a token equal to the manifest's
+//   <collection>-<shard>-<n>-g<gen>.hnsw  one hnswlib graph per dense vector that has one, of
+//                                         save generation <gen>
+//   <collection>-<shard>.json             the manifest (format 2): the shard write sequence the
+//                                         graphs cover, the slot of every id then, and per
+//                                         vector its graph file with sha256, size, element
+//                                         count, labels (live and marked deleted) and build
+//                                         parameters
 //
-// Invariant: the marker is written last and removed (take) before the shard can change, so a
-// manifest is trusted only when the previous run ended cleanly right after writing it; after a
-// crash, or with a damaged or missing file, the graphs are rebuilt from the vectors.
+// Invariants: the manifest is replaced atomically (temp file + rename) and only after every graph
+// file it names is complete, so a crash mid-save leaves the previous manifest and its files in
+// place; files of older generations are deleted only after the new manifest is in place. A graph
+// is trusted only when its size and sha256 match the manifest and its parameters are the
+// collection's; otherwise the shard rebuilds it from the vectors (the reason is reported). The
+// manifest covers exactly the LMDB state at `seq`: the shard holds its writes and waits for their
+// commit before the graphs are written (see Shard), so every point record with a sequence above
+// `seq` and every manifest id missing from LMDB is a write to replay.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
-import type { QuiverDb } from '../../shared/db.js';
 import type { PointId } from '../../shared/types.js';
-import { HnswIndex } from '../index/hnsw.js';
+import { HnswIndex, type HnswParams } from '../index/hnsw.js';
 import type { IdTrackerRead } from './id-tracker.js';
 import type { VectorSpace } from './vector-space.js';
 
-/** What a clean shutdown writes beside the HNSW graph files, to restore the exact slot layout. */
-export interface GraphManifest {
-  token: number;
-  count: number;
-  slots: [PointId, number][];
-  /** m and efConstruct: the parameters the graph was built with (absent in manifests before they were kept). */
-  spaces: Record<string, { file: string; labels: number[]; m?: number; efConstruct?: number }>;
+const FORMAT = 2;
+
+/** One saved graph, as the manifest describes it. */
+export interface SavedGraph {
+  /** File name inside the index directory. */
+  file: string;
+  sha256: string;
+  size: number;
+  /** Labels the graph holds, live or marked deleted, and those marked deleted. */
+  labels: number[];
+  deleted: number[];
+  space: HnswParams['space'];
+  dim: number;
+  m: number;
+  efConstruct: number;
 }
 
-function marker(collection: number, shard: number): string {
-  return `hnsw:${collection}:${shard}`;
+export interface GraphManifest {
+  format: typeof FORMAT;
+  /** Save generation: part of the graph file names, so a new save never overwrites a file the current manifest names. */
+  gen: number;
+  /** The shard write sequence the graphs cover: writes with a higher sequence are replayed. */
+  seq: number;
+  /** Live points at `seq`. */
+  count: number;
+  slots: [PointId, number][];
+  spaces: Record<string, SavedGraph>;
+}
+
+/** A manifest that passed every check, or why none can be used. */
+export type ManifestRead = { manifest: GraphManifest; reason: null } | { manifest: null; reason: string };
+
+/** What a save captured synchronously (while the shard's writes are held): graphs and layout at one sequence. */
+export interface CapturedSave {
+  seq: number;
+  count: number;
+  slots: [PointId, number][];
+  graphs: { name: string; index: HnswIndex; labels: number[]; deleted: number[] }[];
+}
+
+function sha256File(path: string): string {
+  const hash = createHash('sha256');
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(8 << 20);
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return hash.digest('hex');
+}
+
+/** Hashes a file without holding the thread: reads in chunks between which requests run. */
+function sha256FileAsync(path: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash('sha256');
+    createReadStream(path, { highWaterMark: 4 << 20 })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', reject)
+      .on('end', () => resolve(hash.digest('hex')));
+  });
 }
 
 export class GraphSnapshots {
-  readonly #db: QuiverDb;
   readonly #dir: string;
   readonly #collection: number;
   readonly #shard: number;
+  /** The generation of the newest manifest read or written (0: none). */
+  #gen = 0;
 
-  constructor(db: QuiverDb, dir: string, collection: number, shard: number) {
-    this.#db = db;
+  constructor(dir: string, collection: number, shard: number) {
     this.#dir = dir;
     this.#collection = collection;
     this.#shard = shard;
   }
 
-  get #base(): string {
-    return join(this.#dir, `${this.#collection}-${this.#shard}`);
+  get #prefix(): string {
+    return `${this.#collection}-${this.#shard}`;
   }
 
-  /**
-   * Writes each serving graph and the slot layout, then the marker that says they match the
-   * data. Called at a clean shutdown only.
-   */
-  async save(spaces: Iterable<VectorSpace>, ids: IdTrackerRead): Promise<void> {
-    mkdirSync(this.#dir, { recursive: true });
-    const token = Math.floor(Math.random() * 2 ** 31);
-    const saved: GraphManifest['spaces'] = {};
-    let n = 0;
-    for (const space of spaces) {
-      if (space.index === null) continue;
-      const file = `${this.#base}-${n++}.hnsw`;
-      space.index.save(file);
-      saved[space.name] = { file, labels: space.index.labels, m: space.index.params.m, efConstruct: space.index.params.efConstruct };
-    }
+  get #manifestPath(): string {
+    return join(this.#dir, `${this.#prefix}.json`);
+  }
+
+  /** Captures what a save writes. Synchronous: call it while the shard's writes are held. */
+  capture(spaces: Iterable<VectorSpace>, ids: IdTrackerRead, seq: number): CapturedSave {
     const slots: [PointId, number][] = [];
     for (let slot = 0; slot < ids.slotLimit; slot++) {
       const id = ids.idOf(slot);
       if (id !== undefined) slots.push([id, slot]);
     }
-    const manifest: GraphManifest = { token, count: ids.live, slots, spaces: saved };
-    writeFileSync(`${this.#base}.json`, JSON.stringify(manifest));
-    await this.#db.meta.put(marker(this.#collection, this.#shard), token);
+    const graphs: CapturedSave['graphs'] = [];
+    for (const space of spaces) {
+      if (space.index === null) continue;
+      graphs.push({ name: space.name, index: space.index, labels: space.index.labels, deleted: space.index.deletedLabels });
+    }
+    return { seq, count: ids.live, slots, graphs };
   }
 
   /**
-   * The manifest a clean shutdown left, or null (none, or it does not match its marker, or a
-   * graph file is missing). The marker is removed either way: from now on the data may change.
+   * Writes the captured graphs to new files (the part during which the shard's writes must stay
+   * held: hnswlib reads the graph off-thread). Returns the files written, for commit().
    */
-  take(): GraphManifest | null {
-    const key = marker(this.#collection, this.#shard);
-    const token = this.#db.meta.get(key);
-    if (token === undefined) return null;
-    void this.#db.meta.remove(key);
-    try {
-      const m = JSON.parse(readFileSync(`${this.#base}.json`, 'utf8')) as GraphManifest;
-      return m.token === token && Object.values(m.spaces).every((sp) => existsSync(sp.file)) ? m : null;
-    } catch {
-      return null;
+  async writeGraphs(save: CapturedSave): Promise<{ gen: number; files: string[] }> {
+    mkdirSync(this.#dir, { recursive: true });
+    const gen = this.#gen + 1;
+    this.#gen = gen;
+    const files: string[] = [];
+    for (let n = 0; n < save.graphs.length; n++) {
+      const file = `${this.#prefix}-${n}-g${gen}.hnsw`;
+      await save.graphs[n]!.index.saveAsync(join(this.#dir, file));
+      files.push(file);
     }
+    return { gen, files };
   }
 
-  /** Deletes the shard's graph files and marker: the shard is dropped for good. */
-  async drop(): Promise<void> {
-    const prefix = `${this.#collection}-${this.#shard}`;
+  /**
+   * Checksums the written files and switches the manifest to them (atomically), then deletes
+   * older generations. The shard's writes may run meanwhile: the files are not touched again.
+   */
+  async commit(save: CapturedSave, written: { gen: number; files: string[] }): Promise<void> {
+    const spaces: Record<string, SavedGraph> = {};
+    for (let n = 0; n < save.graphs.length; n++) {
+      const g = save.graphs[n]!;
+      const file = written.files[n]!;
+      const path = join(this.#dir, file);
+      const p = g.index.params;
+      spaces[g.name] = {
+        file,
+        sha256: await sha256FileAsync(path),
+        size: statSync(path).size,
+        labels: g.labels,
+        deleted: g.deleted,
+        space: p.space,
+        dim: p.dim,
+        m: p.m,
+        efConstruct: p.efConstruct,
+      };
+    }
+    const manifest: GraphManifest = { format: FORMAT, gen: written.gen, seq: save.seq, count: save.count, slots: save.slots, spaces };
+    const tmp = `${this.#manifestPath}.tmp`;
+    writeFileSync(tmp, JSON.stringify(manifest));
+    renameSync(tmp, this.#manifestPath);
+    this.#removeExcept(new Set([`${this.#prefix}.json`, ...written.files]));
+  }
+
+  /** Deletes this shard's files other than `keep` (older generations, temp files of an interrupted save). */
+  #removeExcept(keep: ReadonlySet<string>): void {
     let files: string[] = [];
     try {
       files = readdirSync(this.#dir);
     } catch {
-      // No directory: no graph was ever saved.
+      return; // No directory: nothing was ever saved.
     }
     for (const f of files) {
-      if (f === `${prefix}.json` || f.startsWith(`${prefix}-`)) rmSync(join(this.#dir, f), { force: true });
+      if ((f.startsWith(`${this.#prefix}-`) || f.startsWith(`${this.#prefix}.json`)) && !keep.has(f)) rmSync(join(this.#dir, f), { force: true });
     }
-    await this.#db.meta.remove(marker(this.#collection, this.#shard));
+  }
+
+  /**
+   * The newest manifest, when its graph files are intact (size and sha256) and were built with
+   * the parameters `want` asks (null: that vector has no graph), else why it cannot be used.
+   */
+  read(want: ReadonlyMap<string, HnswParams | null>): ManifestRead {
+    const path = this.#manifestPath;
+    if (!existsSync(path)) return { manifest: null, reason: 'no saved graph' };
+    let m: GraphManifest;
+    try {
+      m = JSON.parse(readFileSync(path, 'utf8')) as GraphManifest;
+    } catch (err) {
+      return { manifest: null, reason: `manifest unreadable: ${err instanceof Error ? err.message : String(err)}` };
+    }
+    if (m.format !== FORMAT) return { manifest: null, reason: 'manifest of an older format' };
+    this.#gen = Math.max(this.#gen, m.gen);
+    for (const [name, params] of want) {
+      const g = m.spaces[name];
+      if (params === null) continue;
+      if (g === undefined) return { manifest: null, reason: `no saved graph for vector '${name}'` };
+      if (g.space !== params.space || g.dim !== params.dim || g.m !== params.m || g.efConstruct !== params.efConstruct) {
+        return { manifest: null, reason: `graph of vector '${name}' saved with other parameters (m ${g.m}, ef_construct ${g.efConstruct})` };
+      }
+      const file = join(this.#dir, g.file);
+      let size: number;
+      try {
+        size = statSync(file).size;
+      } catch {
+        return { manifest: null, reason: `graph file ${g.file} missing` };
+      }
+      if (size !== g.size) return { manifest: null, reason: `graph file ${g.file} damaged (size ${size}, expected ${g.size})` };
+      if (sha256File(file) !== g.sha256) return { manifest: null, reason: `graph file ${g.file} damaged (checksum mismatch)` };
+    }
+    return { manifest: m, reason: null };
+  }
+
+  /** The full path of a saved graph file. */
+  path(file: string): string {
+    return join(this.#dir, file);
+  }
+
+  /** Deletes the shard's graph files and manifest: the shard is dropped for good. */
+  drop(): void {
+    this.#removeExcept(new Set());
   }
 }
 
 /**
- * Gives every space that should have a graph one: read from the manifest's file when it still
- * fits (same point count, same build parameters), else rebuilt from the stored vectors. True
- * when every graph was read from disk.
+ * Gives every space that should have a graph one: the saved graph when the manifest holds it,
+ * brought up to date with the slots written since (`changed`: re-added when they hold a vector
+ * now, else marked deleted), or else rebuilt from the stored vectors. Answers how many graphs
+ * were read and rebuilt, and why a rebuild happened.
  */
-export function restoreGraphs(manifest: GraphManifest, spaces: Iterable<VectorSpace>, ids: IdTrackerRead): boolean {
-  let restored = manifest.count === ids.live;
+export function restoreGraphs(
+  manifest: GraphManifest | null,
+  snapshots: GraphSnapshots,
+  spaces: Iterable<VectorSpace>,
+  ids: IdTrackerRead,
+  changed: Iterable<number>,
+): { read: number; rebuilt: number; reason: string | null } {
+  let read = 0;
+  let rebuilt = 0;
+  let reason: string | null = null;
+  const dirty = [...changed];
   for (const space of spaces) {
     const params = space.graphParams();
     if (params === null) continue;
-    const saved = manifest.spaces[space.name];
-    const live = new Set(space.presentSlots(ids.slotLimit));
-    // A graph built with other parameters than the configuration's (changed since) is rebuilt.
-    const sameParams = saved !== undefined && (saved.m ?? params.m) === params.m && (saved.efConstruct ?? params.efConstruct) === params.efConstruct;
-    try {
-      if (!restored || !sameParams) throw new Error('stale');
-      space.index = new HnswIndex(params, { file: saved.file, labels: saved.labels, live });
-    } catch {
-      restored = false;
-      space.index = new HnswIndex(params);
-      for (const slot of live) space.index.add(slot, space.store.get(slot));
+    const saved = manifest?.spaces[space.name];
+    if (saved !== undefined) {
+      try {
+        const index = new HnswIndex(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted });
+        for (const slot of dirty) {
+          if (space.has(slot)) index.add(slot, space.store.get(slot));
+          else index.remove(slot);
+        }
+        space.index = index;
+        read++;
+        continue;
+      } catch (err) {
+        reason = `graph of vector '${space.name}' unreadable: ${err instanceof Error ? err.message : String(err)}`;
+      }
     }
+    const index = new HnswIndex(params);
+    for (const slot of space.presentSlots(ids.slotLimit)) index.add(slot, space.store.get(slot));
+    space.index = index;
+    if (index.size > 0) rebuilt++;
   }
-  return restored;
+  return { read, rebuilt, reason };
 }

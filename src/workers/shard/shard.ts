@@ -22,7 +22,8 @@ import { IdTracker } from './id-tracker.js';
 import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { failpoint } from '../failpoints.js';
-import { GraphSnapshots, restoreGraphs } from './graph-snapshots.js';
+import { GraphSnapshots, restoreGraphs, type GraphManifest } from './graph-snapshots.js';
+import type { HnswParams } from '../index/hnsw.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
 import { PayloadSpace, facetCounts } from './payload-space.js';
@@ -46,6 +47,37 @@ function handled<T>(p: Promise<T>): Promise<T> {
  */
 type Outcome = 'put' | 'removed' | 'skip';
 
+/** When a shard saves its graphs in the background (config `graph_save_writes` / `graph_save_seconds`). */
+export interface GraphSavePolicy {
+  /** Save after this many writes since the last save (0: never by count). */
+  everyWrites: number;
+  /** Save when this many seconds passed since the last save and anything was written (0: never by time). */
+  everySeconds: number;
+}
+
+export interface ShardOptions {
+  /**
+   * False for a copy that loads from the same LMDB and graph files as the primary but must never
+   * write graph files (a secondary copy in another worker): no background, shutdown or drop save.
+   */
+  saveGraphs?: boolean;
+  savePolicy?: GraphSavePolicy;
+}
+
+const DEFAULT_SAVE_POLICY: GraphSavePolicy = { everyWrites: 0, everySeconds: 0 };
+
+/** What one shard's load did: for the per-collection start-up log. */
+export interface ShardLoad {
+  points: number;
+  /** Graphs read from disk, and graphs rebuilt from the vectors (empty ones are not counted). */
+  graphsRead: number;
+  graphsRebuilt: number;
+  /** Writes after the saved graphs' position, applied to them: points re-added plus deletions. */
+  replayed: number;
+  /** Why the graphs were rebuilt, when they were. */
+  rebuildReason: string | null;
+}
+
 function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
   const { m, ef_construct } = effectiveHnsw(meta, name);
   return { m, ef_construct };
@@ -64,13 +96,34 @@ export class Shard {
   readonly #names: string[];
   readonly #snapshots: GraphSnapshots;
   #maxVersion = 0;
+  /**
+   * The shard's write sequence: raised by every point written or deleted, and stored in the
+   * point's record in the same LMDB write, so that a saved graph's position (the sequence it
+   * covers) tells which records were written after it.
+   */
+  #seq = 0;
+  /** The sequence the newest saved graphs cover (-1: none, or they are known to be behind). */
+  #savedSeq = -1;
+  #writesSinceSave = 0;
+  #lastSaveAt = Date.now();
+  #saves = 0;
+  /** The last write's commit: a save waits for it, so the graphs never cover an uncommitted write. */
+  #lastCommit: Promise<unknown> | null = null;
+  /** Set while a save writes the graph files: writes wait for it (hnswlib reads the graph off-thread). */
+  #hold: Promise<void> | null = null;
+  /** The whole save in flight, checksums and manifest included. */
+  #saving: Promise<void> | null = null;
+  readonly #saveGraphs: boolean;
+  readonly #policy: GraphSavePolicy;
 
-  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string) {
+  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, options: ShardOptions = {}) {
     this.collection = meta.id;
     this.shard = shard;
     this.#meta = meta;
     this.#db = db;
-    this.#snapshots = new GraphSnapshots(db, indexDir, meta.id, shard);
+    this.#saveGraphs = options.saveGraphs ?? true;
+    this.#policy = options.savePolicy ?? DEFAULT_SAVE_POLICY;
+    this.#snapshots = new GraphSnapshots(indexDir, meta.id, shard);
     this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
@@ -116,36 +169,159 @@ export class Shard {
 
   // ---- graph snapshots and loading ----------------------------------------------------------
 
-  /** Writes the HNSW graphs for the next start (clean shutdown only: see GraphSnapshots). */
-  saveIndexes(): Promise<void> {
-    return this.#snapshots.save(this.#spaces.values(), this.#ids);
+  /** Writes still to wait for before a write may run (a save is writing the graphs), or null. */
+  get writeHold(): Promise<void> | null {
+    return this.#hold;
+  }
+
+  /** Resolves once no save is in flight (before a drop deletes the files, or at shutdown). */
+  async idle(): Promise<void> {
+    while (this.#saving !== null) await this.#saving;
+  }
+
+  /** Background saves so far, and writes not yet covered by a saved graph (for shardInfo). */
+  get graphSaves(): { saves: number; unsaved: number; savedSeq: number } {
+    return { saves: this.#saves, unsaved: this.#writesSinceSave, savedSeq: this.#savedSeq };
   }
 
   /**
-   * Rebuilds memory from this shard's LMDB range. The HNSW graphs are read from disk when a
-   * clean shutdown left them matching the data (true is returned), otherwise rebuilt.
+   * Starts a background save when the policy asks for one (`now` in ms; see GraphSavePolicy).
+   * Called after each write and by the host's timer.
    */
-  load(): boolean {
-    const manifest = this.#snapshots.take();
+  maybeSave(now: number): void {
+    if (!this.#saveGraphs || this.#saving !== null || this.#writesSinceSave === 0) return;
+    const { everyWrites, everySeconds } = this.#policy;
+    const byCount = everyWrites > 0 && this.#writesSinceSave >= everyWrites;
+    const byTime = everySeconds > 0 && now - this.#lastSaveAt >= everySeconds * 1000;
+    if (byCount || byTime) void this.#save().catch(() => undefined);
+  }
+
+  /**
+   * Writes the HNSW graphs and the slot layout at the current write sequence, atomically
+   * replacing the previous save. The shard's writes are held from now until the graph files are
+   * written (after the last write's commit, so the save covers committed data only); reads go on.
+   * Then the files are checksummed and the manifest switched while writes run again.
+   */
+  #save(): Promise<void> {
+    const seq = this.#seq;
+    const captured = this.#snapshots.capture(this.#spaces.values(), this.#ids, seq);
+    const lastCommit = this.#lastCommit;
+    const written = (async () => {
+      await lastCommit?.catch(() => undefined);
+      return this.#snapshots.writeGraphs(captured);
+    })();
+    const hold = written.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#hold = hold;
+    void hold.then(() => {
+      if (this.#hold === hold) this.#hold = null;
+    });
+    this.#writesSinceSave = 0;
+    this.#lastSaveAt = Date.now();
+    const saving = (async () => {
+      try {
+        await this.#snapshots.commit(captured, await written);
+        this.#savedSeq = seq;
+        this.#saves++;
+      } catch (err) {
+        // A failed save leaves the previous one in place: the writes count toward the next try.
+        this.#writesSinceSave += 1;
+        throw err;
+      }
+    })();
+    this.#saving = saving;
+    void saving
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#saving === saving) this.#saving = null;
+      });
+    return saving;
+  }
+
+  /**
+   * Saves the graphs at a clean shutdown when anything changed since the last save, so that the
+   * next start replays nothing. A copy that never saves (saveGraphs false) does nothing.
+   */
+  async saveIndexes(): Promise<void> {
+    await this.idle();
+    if (!this.#saveGraphs) return;
+    if (this.#savedSeq === this.#seq && this.#writesSinceSave === 0 && !this.#graphsReplaced) return;
+    await this.#save();
+  }
+
+  /** The graph objects the last save or load left: one replaced since (a rebuild with new parameters) must be saved. */
+  #savedIndexes = new Map<string, unknown>();
+
+  get #graphsReplaced(): boolean {
+    for (const space of this.#spaces.values()) if (space.index !== (this.#savedIndexes.get(space.name) ?? null)) return true;
+    return false;
+  }
+
+  /**
+   * Rebuilds memory from this shard's LMDB range. The HNSW graphs are read from the newest save
+   * when it is intact and built with the collection's parameters, then brought up to date with
+   * the writes after it; otherwise they are rebuilt from the vectors. `onPoints` is told the
+   * points read so far, now and then (start-up progress).
+   */
+  load(onPoints?: (n: number) => void): ShardLoad {
+    const want = new Map<string, HnswParams | null>();
+    for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
+    const { manifest, reason } = this.#snapshots.read(want);
     if (manifest !== null) {
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
-    // With a manifest the graphs are restored (or rebuilt) once every row is in.
-    this.#readRange(manifest === null);
-    if (manifest === null) return false;
-    return restoreGraphs(manifest, this.#spaces.values(), this.#ids);
+    // With a manifest the graphs are restored once every row is in, else built as rows arrive.
+    const { points, changed } = this.#readRange(manifest, onPoints);
+    const replayed = changed.length;
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
+    if (manifest !== null) this.#seq = Math.max(this.#seq, manifest.seq);
+    const upToDate = manifest !== null && replayed === 0 && graphs.rebuilt === 0;
+    this.#savedSeq = upToDate ? this.#seq : -1;
+    // Not covered by a save: every point when none was read, else the replayed writes (at least
+    // one when a graph was rebuilt, so that the next save happens).
+    this.#writesSinceSave = upToDate ? 0 : manifest === null ? points : Math.max(1, replayed);
+    for (const space of this.#spaces.values()) this.#savedIndexes.set(space.name, space.index);
+    const rebuildReason = graphs.rebuilt > 0 ? (graphs.reason ?? reason) : null;
+    return { points, graphsRead: graphs.read, graphsRebuilt: graphs.rebuilt, replayed, rebuildReason };
   }
 
-  #readRange(graph: boolean): void {
+  /**
+   * Reads every point of the range into memory. With a manifest: answers the slots written after
+   * its position (records with a higher sequence) and those of its ids no longer stored (deleted
+   * after it), the latter released here.
+   */
+  #readRange(manifest: GraphManifest | null, onPoints?: (n: number) => void): { points: number; changed: number[] } {
     const { start, end } = shardRange(this.collection, this.shard);
+    const covered = manifest?.seq ?? Number.POSITIVE_INFINITY;
+    const changed: number[] = [];
+    const seen = new Set<number>();
+    let points = 0;
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
       const row: Row = { dense: {}, sparse: {} };
       for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
       for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
-      this.#apply(id, value.v, value.p, row, graph);
+      const slot = this.#apply(id, value.v, value.p, row, manifest === null);
+      const q = value.q ?? 0;
+      if (q > this.#seq) this.#seq = q;
+      if (manifest !== null) {
+        seen.add(slot);
+        if (q > covered) changed.push(slot);
+      }
+      if (++points % 4096 === 0) onPoints?.(points);
     }
+    onPoints?.(points);
+    if (manifest !== null) {
+      for (const [id, slot] of manifest.slots) {
+        if (seen.has(slot)) continue;
+        this.#ids.release(id);
+        changed.push(slot);
+      }
+    }
+    return { points, changed };
   }
 
   // ---- writes -------------------------------------------------------------------------------
@@ -163,7 +339,7 @@ export class Shard {
   }
 
   /** Writes one whole point into memory (vectors not named are removed). */
-  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true): void {
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true): number {
     const { slot } = this.#ids.acquire(id);
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
@@ -174,6 +350,7 @@ export class Shard {
       if (v !== undefined) index.set(slot, v);
       else index.remove(slot);
     }
+    return slot;
   }
 
   #row(batch: PointBatch): (i: number) => Row {
@@ -184,12 +361,12 @@ export class Shard {
     );
   }
 
-  #persist(id: PointId, slot: number): Promise<boolean> {
+  #persist(id: PointId, slot: number, seq: number): Promise<boolean> {
     const x: Record<string, Uint8Array> = {};
     for (const space of this.#spaces.values()) {
       if (space.has(slot)) x[space.name] = vectorBytes(space.store.get(slot));
     }
-    const record: StoredPoint = { v: this.#ids.versionOf(slot), p: this.#payloads.get(slot), x };
+    const record: StoredPoint = { v: this.#ids.versionOf(slot), q: seq, p: this.#payloads.get(slot), x };
     for (const [name, index] of this.#sparse) {
       const v = index.get(slot);
       if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
@@ -223,13 +400,15 @@ export class Shard {
         if (before !== undefined && this.#ids.versionOf(before) > opId) continue;
         const outcome = mutate(id, before, i);
         if (outcome === 'skip') continue;
+        const seq = ++this.#seq;
         if (outcome === 'put') {
           const slot = this.#ids.slotOf(id)!;
           this.#ids.setVersion(slot, opId);
-          last = this.#persist(id, slot);
+          last = this.#persist(id, slot, seq);
         } else {
           last = handled(this.#db.points.remove([this.collection, this.shard, id]));
         }
+        this.#writesSinceSave++;
         applied++;
       } catch (err) {
         if (!partial) throw err;
@@ -238,6 +417,10 @@ export class Shard {
       }
     }
     if (opId > this.#maxVersion) this.#maxVersion = opId;
+    if (last !== null) {
+      this.#lastCommit = last;
+      this.maybeSave(Date.now());
+    }
     await this.#durable(last, wait);
     return error === undefined ? { applied } : { applied, error };
   }
@@ -520,6 +703,16 @@ export class Shard {
       vectors[name] = index.size;
     }
     const indexedPayload = this.#payloads.indexedPoints();
-    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
+    return {
+      shard: this.shard,
+      worker,
+      points: this.#ids.live,
+      indexedVectors,
+      vectors,
+      indexedPayload,
+      rebuilding: this.rebuilding,
+      graphSaves: this.#saves,
+      unsavedWrites: this.#writesSinceSave,
+    };
   }
 }

@@ -1,82 +1,168 @@
-// Graph snapshots: a clean save is read back; a missing marker, a damaged or missing file, or
-// changed parameters mean a rebuild; dropping a shard deletes its files and marker.
+// Graph snapshots: a save is read back and only the writes after it are replayed (points
+// written, updated, deleted, vectors removed); a damaged, truncated or missing file, an unreadable
+// manifest or changed parameters mean a rebuild, with the reason; a save interrupted half-way
+// leaves the previous one usable; saves happen every N writes; a copy that never saves writes no
+// file; dropping a shard deletes its files only.
 
-import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GraphSnapshots } from '../../../src/workers/shard/graph-snapshots.js';
+import { GraphSnapshots, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
+import type { Shard } from '../../../src/workers/shard/shard.js';
 import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 afterEach(async () => fx.close());
 
-async function filled(): Promise<Fixture> {
-  const f = shardFixture(metaOf(3, 'Cosine'));
+const vec = (i: number): number[] => [Math.sin(i), Math.cos(i), 1 + (i % 5) / 10];
+
+async function filled(options: Parameters<typeof shardFixture>[1] = {}): Promise<Fixture> {
+  const f = shardFixture(metaOf(3, 'Cosine'), options);
   const ids = Array.from({ length: 50 }, (_, i) => i);
-  await f.shard.upsert(batch(ids, ids.map((i) => [Math.sin(i), Math.cos(i), 1])), 1, true);
+  await f.shard.upsert(batch(ids, ids.map(vec)), 1, true);
   await f.shard.delete([3, 4], null, 2, true);
   return f;
 }
 
-const search = (f: { search: Fixture['shard']['search'] }): (number | string)[] => f.search(spec([1, 0, 1], { k: 5, withPayload: { kind: 'none' } })).map((p) => p.id);
+const search = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, withPayload: { kind: 'none' } })).map((p) => p.id);
+const exact = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, exact: true, withPayload: { kind: 'none' } })).map((p) => p.id);
+const manifest = (f: Fixture): GraphManifest => JSON.parse(readFileSync(join(f.indexDir, '7-0.json'), 'utf8')) as GraphManifest;
 
 describe('GraphSnapshots', () => {
-  it('round trip: the graph saved at a clean shutdown is read back, with the same slots and answers', async () => {
+  it('round trip: the saved graph is read back with the same slots and answers, nothing replayed', async () => {
     fx = await filled();
     const before = search(fx.shard);
     await fx.shard.saveIndexes();
-    expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0.hnsw', '7-0.json']);
-    const { shard, restored } = fx.reopen();
+    expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
+    const m = manifest(fx);
+    expect(m).toMatchObject({ format: 2, gen: 1, count: 48, spaces: { '': { file: '7-0-0-g1.hnsw', m: 16, efConstruct: 100, dim: 3 } } });
+    expect(m.spaces['']!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(m.spaces['']!.deleted.sort()).toEqual([3, 4]);
+    const { shard, restored, load } = fx.reopen();
     expect(restored).toBe(true);
+    expect(load).toEqual({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
     expect(search(shard)).toEqual(before);
     expect(shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
-    // The marker is taken at load (its removal commits in the background): a crash from now on
-    // means a rebuild.
-    await fx.db.root.flushed;
-    expect(fx.reopen().restored).toBe(false);
+    // Unlike the old clean-shutdown marker, a save stays valid after a load: a crash now replays nothing.
+    expect(fx.reopen().load.replayed).toBe(0);
+    // Nothing changed: a shutdown save writes nothing new.
+    await shard.saveIndexes();
+    expect(manifest(fx).gen).toBe(1);
   });
 
-  it('rebuilds when the marker is missing (the last run did not end cleanly)', async () => {
+  it('replays only the writes after the save: new, updated and deleted points, removed vectors', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
-    await fx.db.meta.remove('hnsw:7:0');
-    const { shard, restored } = fx.reopen();
-    expect(restored).toBe(false);
-    expect(search(shard)).toEqual(search(fx.shard));
+    const seq = manifest(fx).seq;
+    // Written after the save, never saved (what a kill -9 leaves).
+    await fx.shard.upsert(batch([100, 101], [vec(100), vec(101)]), 3, true);
+    await fx.shard.upsert(batch([7], [[-1, 0, -1]]), 4, true); // updated: moves far from the query
+    await fx.shard.delete([10, 11, 12], null, 5, true);
+    const { shard, restored, load } = fx.reopen();
+    expect(restored).toBe(true);
+    expect(load).toMatchObject({ points: 47, graphsRead: 1, graphsRebuilt: 0, replayed: 6 });
+    expect(manifest(fx).seq).toBe(seq);
+    expect(shard.info(0)).toMatchObject({ points: 47, indexedVectors: { '': 47 } });
+    for (const q of [[1, 0, 1], [-1, 0, -1], vec(100), vec(11)]) expect(search(shard, q)).toEqual(exact(shard, q));
+    expect(search(shard, [-1, 0, -1])[0]).toBe(7);
+    expect(shard.retrieve([10, 11, 12, 100], { kind: 'none' }, { kind: 'none' }).map((p) => p.id)).toEqual([100]);
+    // The next shutdown save covers the replayed writes: the start after it replays nothing.
+    await shard.saveIndexes();
+    expect(fx.reopen().load).toMatchObject({ replayed: 0, graphsRead: 1 });
   });
 
-  it('rebuilds when the manifest is damaged or a graph file is missing', async () => {
+  it('detects a damaged graph file (bytes flipped, truncated, missing) and rebuilds it, saying why', async () => {
     fx = await filled();
-    const before = search(fx.shard);
+    const before = exact(fx.shard);
     await fx.shard.saveIndexes();
+    const file = join(fx.indexDir, '7-0-0-g1.hnsw');
+    const bytes = readFileSync(file);
+    const mid = bytes.length >> 1;
+    bytes[mid] = bytes[mid]! ^ 0xff;
+    writeFileSync(file, bytes);
+    let r = fx.reopen();
+    expect(r.restored).toBe(false);
+    expect(r.load).toMatchObject({ graphsRead: 0, graphsRebuilt: 1, rebuildReason: 'graph file 7-0-0-g1.hnsw damaged (checksum mismatch)' });
+    expect(search(r.shard)).toEqual(before);
+
+    await r.shard.saveIndexes(); // the rebuilt graph is saved anew (generation 2)
+    const file2 = join(fx.indexDir, '7-0-0-g2.hnsw');
+    expect(existsSync(file)).toBe(false);
+    truncateSync(file2, 100);
+    r = fx.reopen();
+    expect(r.load.rebuildReason).toMatch(/^graph file 7-0-0-g2\.hnsw damaged \(size 100, expected \d+\)$/);
+    expect(search(r.shard)).toEqual(before);
+
+    await r.shard.saveIndexes();
+    rmSync(join(fx.indexDir, '7-0-0-g3.hnsw'));
+    r = fx.reopen();
+    expect(r.load.rebuildReason).toBe('graph file 7-0-0-g3.hnsw missing');
+    expect(search(r.shard)).toEqual(before);
+  });
+
+  it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
+    fx = await filled();
+    const before = exact(fx.shard);
+    expect(fx.reopen().load).toMatchObject({ graphsRebuilt: 1, rebuildReason: 'no saved graph' });
+    await fx.shard.saveIndexes();
+    expect(fx.reopen(metaOf(3, 'Cosine', { m: 8 })).load.rebuildReason).toBe("graph of vector '' saved with other parameters (m 16, ef_construct 100)");
     writeFileSync(join(fx.indexDir, '7-0.json'), '{not json');
-    let reopened = fx.reopen();
-    expect(reopened.restored).toBe(false);
-    expect(search(reopened.shard)).toEqual(before);
-
-    await reopened.shard.saveIndexes();
-    rmSync(join(fx.indexDir, '7-0-0.hnsw'));
-    reopened = fx.reopen();
-    expect(reopened.restored).toBe(false);
-    expect(search(reopened.shard)).toEqual(before);
+    const r = fx.reopen();
+    expect(r.load.rebuildReason).toMatch(/^manifest unreadable: /);
+    expect(search(r.shard)).toEqual(before);
   });
 
-  it('rebuilds a graph saved with other parameters than the configuration', async () => {
+  it('a save interrupted half-way leaves the previous one usable, and the next save clears its leftovers', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
-    const { restored } = fx.reopen(metaOf(3, 'Cosine', { m: 8 }));
-    expect(restored).toBe(false);
+    // What a crash mid-save leaves: a partial graph of the next generation and a temp manifest.
+    writeFileSync(join(fx.indexDir, '7-0-0-g2.hnsw'), 'partial');
+    writeFileSync(join(fx.indexDir, '7-0.json.tmp'), '{"format":2');
+    const { shard, restored } = fx.reopen();
+    expect(restored).toBe(true);
+    await shard.upsert(batch([200], [vec(200)]), 3, true);
+    await shard.saveIndexes();
+    // The unfinished generation's file is written over, the temp manifest deleted.
+    expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g2.hnsw', '7-0.json']);
+    expect(fx.reopen().load).toMatchObject({ points: 49, replayed: 0, graphsRead: 1 });
   });
 
-  it('drop deletes the shard files and marker only, also for a shard never opened', async () => {
+  it('saves in the background every N writes, and writes wait for nothing once it is done', async () => {
+    fx = shardFixture(metaOf(3, 'Cosine'), { savePolicy: { everyWrites: 20, everySeconds: 0 } });
+    const ids = Array.from({ length: 15 }, (_, i) => i);
+    await fx.shard.upsert(batch(ids, ids.map(vec)), 1, true);
+    await fx.shard.idle();
+    expect(fx.shard.graphSaves).toMatchObject({ saves: 0, unsaved: 15 });
+    const more = Array.from({ length: 10 }, (_, i) => 15 + i);
+    await fx.shard.upsert(batch(more, more.map(vec)), 2, true);
+    await fx.shard.idle();
+    expect(fx.shard.writeHold).toBeNull();
+    expect(fx.shard.graphSaves).toMatchObject({ saves: 1, unsaved: 0 });
+    expect(manifest(fx)).toMatchObject({ count: 25 });
+    await fx.shard.upsert(batch([30, 31], [vec(30), vec(31)]), 3, true);
+    expect(fx.reopen().load).toMatchObject({ points: 27, graphsRead: 1, replayed: 2 });
+  });
+
+  it('a copy that never saves (saveGraphs false) reads the saved graphs but writes no file', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    const { shard, restored } = fx.reopen(undefined, { saveGraphs: false, savePolicy: { everyWrites: 1, everySeconds: 0 } });
+    expect(restored).toBe(true);
+    await shard.upsert(batch([300], [vec(300)]), 3, true);
+    await shard.idle();
+    await shard.saveIndexes();
+    expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
+    expect(shard.graphSaves.saves).toBe(0);
+  });
+
+  it('drop deletes the shard files only, also for a shard never opened', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
     writeFileSync(join(fx.indexDir, '7-01.json'), '{}'); // another shard's prefix, not this one's
     writeFileSync(join(fx.indexDir, '70-0.json'), '{}');
-    await new GraphSnapshots(fx.db, fx.indexDir, 7, 0).drop();
+    new GraphSnapshots(fx.indexDir, 7, 0).drop();
     expect(readdirSync(fx.indexDir).sort()).toEqual(['7-01.json', '70-0.json']);
-    expect(fx.db.meta.get('hnsw:7:0')).toBeUndefined();
-    await new GraphSnapshots(fx.db, join(fx.dir, 'absent'), 9, 0).drop();
+    new GraphSnapshots(join(fx.dir, 'absent'), 9, 0).drop();
     expect(existsSync(join(fx.dir, 'absent'))).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import type { PointBatch, SearchSpec } from '../../../src/shared/protocol.js';
 import { DEFAULT_HNSW, type CollectionMeta, type Distance, type HnswConfig, type Payload, type PointId } from '../../../src/shared/types.js';
-import { Shard } from '../../../src/workers/shard/shard.js';
+import { Shard, type ShardLoad, type ShardOptions } from '../../../src/workers/shard/shard.js';
 
 export interface Fixture {
   dir: string;
@@ -15,8 +15,11 @@ export interface Fixture {
   indexDir: string;
   meta: CollectionMeta;
   shard: Shard;
-  /** A new Shard over the same LMDB and index dir (what a restarted worker opens), loaded. */
-  reopen(meta?: CollectionMeta): { shard: Shard; restored: boolean };
+  /**
+   * A new Shard over the same LMDB and index dir (what a restarted worker opens), loaded;
+   * `restored` when every graph was read from disk.
+   */
+  reopen(meta?: CollectionMeta, options?: ShardOptions): { shard: Shard; restored: boolean; load: ShardLoad };
   close(): Promise<void>;
 }
 
@@ -36,11 +39,11 @@ export function metaOf(dim: number, distance: Distance = 'Dot', hnsw: Partial<Hn
   };
 }
 
-export function shardFixture(meta: CollectionMeta = metaOf(2)): Fixture {
+export function shardFixture(meta: CollectionMeta = metaOf(2), options: ShardOptions = {}): Fixture {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-shard-'));
   const db = openDb(dir);
   const indexDir = join(dir, 'hnsw');
-  const shard = new Shard(meta, 0, db, indexDir);
+  const shard = new Shard(meta, 0, db, indexDir, options);
   shard.load();
   return {
     dir,
@@ -48,9 +51,10 @@ export function shardFixture(meta: CollectionMeta = metaOf(2)): Fixture {
     indexDir,
     meta,
     shard,
-    reopen(m = meta) {
-      const s = new Shard(m, 0, db, indexDir);
-      return { shard: s, restored: s.load() };
+    reopen(m = meta, o = options) {
+      const s = new Shard(m, 0, db, indexDir, o);
+      const load = s.load();
+      return { shard: s, restored: load.graphsRead > 0 && load.graphsRebuilt === 0, load };
     },
     async close() {
       await db.root.close();

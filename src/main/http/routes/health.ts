@@ -10,9 +10,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async
   app.get('/', async () => ({ title: TITLE, version: QDRANT_API_VERSION, commit: BUILD_COMMIT }));
   app.get('/healthz', async (_req, reply) => reply.type('text/plain').send('healthz check passed'));
   app.get('/livez', async (_req, reply) => reply.type('text/plain').send('healthz check passed'));
-  app.get('/readyz', async (_req, reply) =>
-    engine.ready
-      ? reply.type('text/plain').send('all shards are ready')
-      : reply.code(503).type('text/plain').send('some shards are not ready'),
-  );
+  app.get('/readyz', async (_req, reply) => {
+    if (engine.ready) return reply.type('text/plain').send('all shards are ready');
+    // What the workers publish while they load (dispatcher.ts's LoadProgress).
+    const p = engine.loadProgress();
+    const progress =
+      p === null
+        ? ''
+        : `: loading shards, ${p.shardsLoaded}/${p.workersCounting > 0 ? '?' : p.shardsTotal} shards loaded, ${p.points} points read`;
+    return reply.code(503).type('text/plain').send(`some shards are not ready${progress}`);
+  });
 };
