@@ -162,7 +162,13 @@ export class Engine {
     return { points: shards.reduce((n, s) => n + s.points, 0), vectors };
   }
 
-  nextOpId(collection: number): number {
+  /** Background graph saves and writes not yet covered by one, summed over the collection's shards. */
+  async graphSaves(meta: CollectionMeta): Promise<{ saves: number; unsaved: number }> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    return { saves: shards.reduce((n, s) => n + s.graphSaves, 0), unsaved: shards.reduce((n, s) => n + s.unsavedWrites, 0) };
+  }
+
+    nextOpId(collection: number): number {
     const next = (this.#opIds.get(collection) ?? 0) + 1;
     this.#opIds.set(collection, next);
     return next;

@@ -93,6 +93,24 @@ export class Metrics {
         for (const [name, n] of counts) if (n !== undefined) this.set({ collection: name }, n);
       },
     });
+    // Background graph saves (graph-snapshots.ts): how many happened since start, and how many
+    // writes a crash now would replay into the saved graphs.
+    const graphGauge = (name: string, help: string, pick: (g: { saves: number; unsaved: number }) => number): void => {
+      new client.Gauge({
+        name,
+        help,
+        labelNames: ['collection'],
+        registers,
+        async collect() {
+          this.reset();
+          if (!engine.ready) return;
+          const all = await Promise.all(engine.list().map(async (meta) => [meta.name, await engine.graphSaves(meta).catch(() => undefined)] as const));
+          for (const [collection, g] of all) if (g !== undefined) this.set({ collection }, pick(g));
+        },
+      });
+    };
+    graphGauge('quiver_graph_saves', 'HNSW graph saves per collection since start, summed over its shards', (g) => g.saves);
+    graphGauge('quiver_graph_unsaved_writes', 'Writes per collection not yet covered by a saved HNSW graph (replayed at a start after a crash)', (g) => g.unsaved);
   }
 
   rest(method: string, route: string, status: number, seconds: number): void {

@@ -72,6 +72,8 @@ export class ShardHost {
     const delay = failpoint('load_delay_ms');
     let before = 0;
     for (const [meta, s] of mine) {
+      // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
+      if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
       const load = this.#open(meta, s).load((n) => {
         if (progress !== null) Atomics.store(progress, LOAD_PROGRESS.points, before + n);
       });
@@ -80,8 +82,6 @@ export class ShardHost {
       if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
       else if (load.graphsRebuilt > 0) this.#rebuilt++;
       if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
-      // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
-      if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
     }
   }
 

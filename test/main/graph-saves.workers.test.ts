@@ -1,0 +1,249 @@
+// Graph saves and restart, on the real server in a child process over a real LMDB dir:
+// - kill -9 in the middle of a concurrent ingest (wait=true and wait=false): every point
+//   acknowledged with wait=true is back with its vector and payload, recall@10 is that before the
+//   kill, and the log says the graphs were read from disk and how many writes were replayed;
+// - a damaged saved graph (bytes flipped, file truncated) is detected and rebuilt, not trusted;
+// - saves happen every N writes (visible in /metrics), and a kill -9 replays only the writes after;
+// - /readyz answers 503 with the load's progress while shards load (slowed by a failpoint).
+
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sample, scrape } from '../helpers/metrics.js';
+import { call, removeDir, rng, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+
+const running: TestServer[] = [];
+const dirs: string[] = [];
+
+afterAll(async () => {
+  for (const s of running) await s.stop('SIGKILL');
+  for (const d of dirs) removeDir(d);
+});
+
+async function start(dataDir: string, env: Record<string, string> = {}, waitReady = true): Promise<TestServer> {
+  const s = await startServer({ dataDir, shards: 2, waitReady, env });
+  running.push(s);
+  return s;
+}
+
+function newDir(): string {
+  const d = tempDataDir();
+  dirs.push(d);
+  return d;
+}
+
+const DIM = 16;
+
+/** Points around well separated centres: `centre` picks the cluster, so writes to other clusters leave a query's neighbours alone. */
+function clustered(n: number, centres: number[][], seed: number): number[][] {
+  const r = rng(seed);
+  return Array.from({ length: n }, (_, i) => centres[i % centres.length]!.map((c) => c + (r() - 0.5) * 0.6));
+}
+
+function centres(k: number, seed: number, offset: number): number[][] {
+  const r = rng(seed);
+  return Array.from({ length: k }, () => Array.from({ length: DIM }, () => offset + r() * 20));
+}
+
+function records(s: TestServer): Record<string, unknown>[] {
+  return s.logs.flatMap((l) => {
+    try {
+      return [JSON.parse(l) as Record<string, unknown>];
+    } catch {
+      return [];
+    }
+  });
+}
+
+const loaded = (s: TestServer, collection: string): Record<string, unknown> | undefined =>
+  records(s).find((r) => r.msg === 'collection loaded' && r.collection === collection);
+
+/** Mean recall@10 of the default (HNSW) search against exact search, on the same server: one ground-truth method. */
+async function recall(client: QdrantClient, name: string, queries: number[][]): Promise<number> {
+  let hit = 0;
+  for (const q of queries) {
+    const truth = (await client.query(name, { query: q, limit: 10, params: { exact: true } })).points.map((p) => p.id);
+    const got = new Set((await client.query(name, { query: q, limit: 10 })).points.map((p) => p.id));
+    hit += truth.filter((id) => got.has(id)).length;
+  }
+  return hit / (queries.length * 10);
+}
+
+describe('graph saves and restart', () => {
+  it('kill -9 during an ingest: acknowledged points back, same recall, graphs loaded and writes replayed, not rebuilt', async () => {
+    const dataDir = newDir();
+    const env = { SERVICE_GRAPH_SAVE_WRITES: '1000', SERVICE_GRAPH_SAVE_SECONDS: '0' };
+    const s1 = await start(dataDir, env);
+    const c1 = new QdrantClient({ url: s1.url });
+    await c1.createCollection('k', { vectors: { size: DIM, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 32 } });
+    // Phase A: the clusters the queries look at.
+    const near = centres(12, 1, 0);
+    const first = clustered(6000, near, 2);
+    for (let i = 0; i < first.length; i += 500) {
+      await c1.upsert('k', { wait: true, points: first.slice(i, i + 500).map((v, j) => ({ id: i + j, vector: v, payload: { i: i + j } })) });
+    }
+    const queries = clustered(24, near, 3);
+    const before = await recall(c1, 'k', queries);
+
+    // Phase B: four writers at once into clusters far away, two waiting for the flush, two not;
+    // the server is killed when 30 wait=true batches are acknowledged.
+    const far = centres(6, 4, 1000);
+    const second = clustered(8000, far, 5);
+    const acked: number[] = [];
+    let ackedBatches = 0;
+    let killed: Promise<number | null> | null = null;
+    const writer = async (w: number): Promise<void> => {
+      for (let b = w; b * 50 < second.length; b += 4) {
+        const ids = Array.from({ length: 50 }, (_, j) => 6000 + b * 50 + j).filter((id) => id - 6000 < second.length);
+        const wait = w % 2 === 0;
+        try {
+          await c1.upsert('k', { wait, points: ids.map((id) => ({ id, vector: second[id - 6000]!, payload: { i: id, w } })) });
+        } catch {
+          return; // the server is gone
+        }
+        if (wait) {
+          acked.push(...ids);
+          if (++ackedBatches === 30) killed = s1.stop('SIGKILL');
+        }
+      }
+    };
+    await Promise.all([0, 1, 2, 3].map(writer));
+    expect(killed).not.toBeNull();
+    await killed;
+
+    const s2 = await start(dataDir, env);
+    const c2 = new QdrantClient({ url: s2.url });
+    const got = await c2.retrieve('k', { ids: acked, with_payload: true, with_vector: true });
+    expect(got.length).toBe(acked.length);
+    for (const p of got) {
+      const id = Number(p.id);
+      expect(p.payload).toMatchObject({ i: id });
+      expect((p.vector as number[]).map((x) => Math.fround(x))).toEqual(second[id - 6000]!.map((x) => Math.fround(x)));
+    }
+    const points = (await c2.count('k', { exact: true })).count;
+    expect(points).toBeGreaterThanOrEqual(6000 + acked.length);
+    // Graphs read from disk and brought up to date with the writes after their save; no rebuild.
+    const log = loaded(s2, 'k')!;
+    expect(log).toMatchObject({ shards: 2, points, graphs_loaded: 2, graphs_rebuilt: 0 });
+    expect(log.rebuild_reasons).toBeUndefined();
+    expect(log.replayed_writes).toBeGreaterThan(0);
+    expect(log.replayed_writes).toBeLessThan(points);
+    // The phase-B clusters are far from the queries: their exact top 10 is unchanged, and so is recall.
+    const after = await recall(c2, 'k', queries);
+    expect(after).toBeGreaterThanOrEqual(before - 0.01);
+    // Searches reach the replayed points through the graph too.
+    const last = acked[acked.length - 1]!;
+    expect((await c2.query('k', { query: second[last - 6000]!, limit: 1 })).points[0]!.id).toBe(last);
+    await s2.stop('SIGTERM');
+  });
+
+  it('a damaged saved graph (bytes flipped, file truncated) is detected and rebuilt, and searches stay right', async () => {
+    const dataDir = newDir();
+    const s1 = await start(dataDir);
+    const c1 = new QdrantClient({ url: s1.url });
+    await c1.createCollection('d', { vectors: { size: DIM, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 32 } });
+    const data = clustered(3000, centres(8, 6, 0), 7);
+    for (let i = 0; i < data.length; i += 1000) {
+      await c1.upsert('d', { wait: true, points: data.slice(i, i + 1000).map((v, j) => ({ id: i + j, vector: v })) });
+    }
+    const queries = clustered(10, centres(8, 6, 0), 8);
+    const exactBefore = await Promise.all(queries.map(async (q) => (await c1.query('d', { query: q, limit: 10, params: { exact: true } })).points));
+    expect(await s1.stop('SIGTERM')).toBe(0);
+
+    const graphs = readdirSync(join(dataDir, 'hnsw')).filter((f) => f.endsWith('.hnsw')).sort();
+    expect(graphs.length).toBe(2);
+    const flipped = join(dataDir, 'hnsw', graphs[0]!);
+    const bytes = readFileSync(flipped);
+    for (let i = 1000; i < 1016; i++) bytes[i] = bytes[i]! ^ 0x5a;
+    writeFileSync(flipped, bytes);
+    truncateSync(join(dataDir, 'hnsw', graphs[1]!), 4096);
+
+    const s2 = await start(dataDir);
+    const log = loaded(s2, 'd')!;
+    expect(log).toMatchObject({ points: 3000, graphs_loaded: 0, graphs_rebuilt: 2 });
+    const reasons = (log.rebuild_reasons as string[]).join('\n');
+    expect(reasons).toContain(`graph file ${graphs[0]} damaged (checksum mismatch)`);
+    expect(reasons).toMatch(new RegExp(`graph file ${graphs[1]!.replace('.', '\\.')} damaged \\(size 4096, expected \\d+\\)`));
+    const c2 = new QdrantClient({ url: s2.url });
+    const exactAfter = await Promise.all(queries.map(async (q) => (await c2.query('d', { query: q, limit: 10, params: { exact: true } })).points));
+    expect(exactAfter).toEqual(exactBefore);
+    for (const i of [0, 1234, 2999]) expect((await c2.query('d', { query: data[i]!, limit: 1 })).points[0]!.id).toBe(i);
+    expect(await recall(c2, 'd', queries)).toBeGreaterThan(0.9);
+    // The rebuilt graphs are saved at the next clean shutdown: the start after reads them.
+    expect(await s2.stop('SIGTERM')).toBe(0);
+    const s3 = await start(dataDir);
+    expect(loaded(s3, 'd')).toMatchObject({ graphs_loaded: 2, graphs_rebuilt: 0, replayed_writes: 0 });
+    await s3.stop('SIGTERM');
+  });
+
+  it('saves every N writes (seen in /metrics); kill -9 then replays exactly the writes after the last save', async () => {
+    const dataDir = newDir();
+    const env = { SERVICE_GRAPH_SAVE_WRITES: '500', SERVICE_GRAPH_SAVE_SECONDS: '0' };
+    const s1 = await start(dataDir, env);
+    const c1 = new QdrantClient({ url: s1.url });
+    await c1.createCollection('p', { vectors: { size: DIM, distance: 'Euclid' } });
+    const data = clustered(2600, centres(5, 9, 0), 10);
+    for (let i = 0; i < data.length; i += 100) {
+      await c1.upsert('p', { wait: true, points: data.slice(i, i + 100).map((v, j) => ({ id: i + j, vector: v })) });
+    }
+    await c1.delete('p', { wait: true, points: [5, 6, 7] });
+    // A save may still be finishing its files: read the figures once two scrapes agree.
+    let text = await scrape(s1.url);
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await scrape(s1.url);
+      const same = ['quiver_graph_saves', 'quiver_graph_unsaved_writes'].every((m) => sample(again, m, { collection: 'p' }) === sample(text, m, { collection: 'p' }));
+      text = again;
+      if (same) break;
+    }
+    const saves = sample(text, 'quiver_graph_saves', { collection: 'p' })!;
+    const unsaved = sample(text, 'quiver_graph_unsaved_writes', { collection: 'p' })!;
+    // 2603 writes over 2 shards, a save every 500 per shard: at least 4 saves, under 1000 writes left.
+    expect(saves).toBeGreaterThanOrEqual(4);
+    expect(unsaved).toBeLessThan(1000);
+    expect(unsaved).toBeGreaterThan(0);
+    await s1.stop('SIGKILL');
+
+    const s2 = await start(dataDir, env);
+    expect(loaded(s2, 'p')).toMatchObject({ points: 2597, graphs_loaded: 2, graphs_rebuilt: 0, replayed_writes: unsaved });
+    const c2 = new QdrantClient({ url: s2.url });
+    expect((await c2.count('p', { exact: true })).count).toBe(2597);
+    expect((await c2.retrieve('p', { ids: [4, 5, 6, 7, 2599] })).map((p) => p.id)).toEqual([4, 2599]);
+    expect((await c2.query('p', { query: data[2599]!, limit: 1 })).points[0]!.id).toBe(2599);
+    await s2.stop('SIGTERM');
+  });
+
+  it('/readyz answers 503 with the progress while shards load, 412 on data endpoints, then 200', async () => {
+    const dataDir = newDir();
+    const s1 = await start(dataDir);
+    const c1 = new QdrantClient({ url: s1.url });
+    await c1.createCollection('r', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 4 });
+    const data = clustered(400, centres(3, 11, 0), 12);
+    await c1.upsert('r', { wait: true, points: data.map((v, i) => ({ id: i, vector: v })) });
+    await s1.stop('SIGTERM');
+
+    const s2 = await start(dataDir, { QUIVER_FAILPOINTS: 'load_delay_ms=2500' }, false);
+    const seen: string[] = [];
+    let ready = false;
+    void s2.ready.then(() => (ready = true));
+    while (!ready) {
+      const r = await call(s2.url, 'GET', '/readyz');
+      if (r.status === 200) break;
+      expect(r.status).toBe(503);
+      seen.push(String(r.body));
+      const early = await call(s2.url, 'GET', '/collections');
+      if (!ready && early.status !== 200) expect(early.body.status.error).toBe('Engine not initialized');
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    await s2.ready;
+    expect(seen.length).toBeGreaterThan(0);
+    for (const m of seen) expect(m).toMatch(/^some shards are not ready(: loading shards, \d+\/(\d+|\?) shards loaded, \d+ points read)?$/);
+    // Each worker sleeps before each of its two shards: between them the progress shows shards loaded and points read.
+    expect(seen.some((m) => /, [1-3]\/4 shards loaded, [1-9]\d* points read$/.test(m))).toBe(true);
+    const r = await call(s2.url, 'GET', '/readyz');
+    expect(r).toMatchObject({ status: 200, body: 'all shards are ready' });
+    expect(loaded(s2, 'r')).toMatchObject({ shards: 4, points: 400, graphs_loaded: 4, replayed_writes: 0 });
+    await s2.stop('SIGTERM');
+  });
+});
