@@ -115,6 +115,8 @@ export class Shard {
   #saving: Promise<void> | null = null;
   readonly #saveGraphs: boolean;
   readonly #policy: GraphSavePolicy;
+  /** The graph objects the last save or load left: one replaced since (a rebuild with new parameters) must be saved. */
+  readonly #savedIndexes = new Map<string, unknown>();
 
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, options: ShardOptions = {}) {
     this.collection = meta.id;
@@ -207,7 +209,12 @@ export class Shard {
     const captured = this.#snapshots.capture(this.#spaces.values(), this.#ids, seq);
     const lastCommit = this.#lastCommit;
     const written = (async () => {
-      await lastCommit?.catch(() => undefined);
+      // A failed commit ends this thread (NotCommittedError): no graph write may be running then.
+      const committed = await (lastCommit ?? Promise.resolve()).then(
+        () => true,
+        () => false,
+      );
+      if (!committed) throw new Error('a write was not committed: graphs not saved');
       return this.#snapshots.writeGraphs(captured);
     })();
     const hold = written.then(
@@ -251,9 +258,6 @@ export class Shard {
     await this.#save();
   }
 
-  /** The graph objects the last save or load left: one replaced since (a rebuild with new parameters) must be saved. */
-  #savedIndexes = new Map<string, unknown>();
-
   get #graphsReplaced(): boolean {
     for (const space of this.#spaces.values()) if (space.index !== (this.#savedIndexes.get(space.name) ?? null)) return true;
     return false;
@@ -273,7 +277,7 @@ export class Shard {
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
-    // With a manifest the graphs are restored once every row is in, else built as rows arrive.
+    // The graphs are restored or built once every row is in.
     const { points, changed } = this.#readRange(manifest, onPoints);
     const replayed = changed.length;
     const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
@@ -297,26 +301,25 @@ export class Shard {
     const { start, end } = shardRange(this.collection, this.shard);
     const covered = manifest?.seq ?? Number.POSITIVE_INFINITY;
     const changed: number[] = [];
-    const seen = new Set<number>();
+    // Which of the manifest's slots LMDB still holds (a byte per slot, not a Set: millions of points).
+    const seen = new Uint8Array(manifest === null ? 0 : this.#ids.slotLimit);
     let points = 0;
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
       const row: Row = { dense: {}, sparse: {} };
       for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
       for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
-      const slot = this.#apply(id, value.v, value.p, row, manifest === null);
+      const slot = this.#apply(id, value.v, value.p, row, false);
       const q = value.q ?? 0;
       if (q > this.#seq) this.#seq = q;
-      if (manifest !== null) {
-        seen.add(slot);
-        if (q > covered) changed.push(slot);
-      }
+      if (slot < seen.length) seen[slot] = 1;
+      if (q > covered) changed.push(slot);
       if (++points % 4096 === 0) onPoints?.(points);
     }
     onPoints?.(points);
     if (manifest !== null) {
       for (const [id, slot] of manifest.slots) {
-        if (seen.has(slot)) continue;
+        if (seen[slot] === 1) continue;
         this.#ids.release(id);
         changed.push(slot);
       }
