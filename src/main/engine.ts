@@ -294,7 +294,7 @@ export class Engine {
     this.#opIds.delete(entry.id);
   }
 
-  /** Finishes background drops, saves the HNSW graphs (a clean restart then skips rebuilding them), stops the workers, closes LMDB. */
+  /** Finishes background drops, saves what changed in the HNSW graphs since their last background save (a clean restart then replays nothing), stops the workers, closes LMDB. */
   async close(): Promise<void> {
     const wasReady = this.#ready;
     this.#ready = false;
