@@ -121,13 +121,14 @@ export function restoreGraphs(manifest: GraphManifest, spaces: Iterable<VectorSp
     const live = new Set(space.presentSlots(ids.slotLimit));
     // A graph built with other parameters than the configuration's (changed since) is rebuilt.
     const sameParams = saved !== undefined && (saved.m ?? params.m) === params.m && (saved.efConstruct ?? params.efConstruct) === params.efConstruct;
+    // The rows were staged during the load (set with graph = false); the graph, read or built,
+    // becomes their one in-memory copy and the staged rows are dropped (vector-space.ts).
     try {
       if (!restored || !sameParams) throw new Error('stale');
-      space.index = new HnswIndex(params, { file: saved.file, labels: saved.labels, live });
+      space.useGraph(new HnswIndex(params, { file: saved.file, labels: saved.labels, live }));
     } catch {
       restored = false;
-      space.index = new HnswIndex(params);
-      for (const slot of live) space.index.add(slot, space.store.get(slot));
+      space.buildGraph(params, ids.slotLimit);
     }
   }
   return restored;
