@@ -6,7 +6,7 @@
 
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { HnswBuild, ResultOf } from '../shared/protocol.js';
+import { sumMemory, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import type { ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
@@ -128,6 +128,12 @@ export class Engine {
     const vectors: Record<string, number> = {};
     for (const s of shards) for (const [v, n] of Object.entries(s.vectors)) vectors[v] = (vectors[v] ?? 0) + n;
     return { points: shards.reduce((n, s) => n + s.points, 0), vectors };
+  }
+
+  /** Estimated in-memory bytes of the collection by kind, summed over its shards. */
+  async collectionMemory(meta: CollectionMeta): Promise<MemoryBytes> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    return sumMemory(shards.map((s) => s.memory));
   }
 
   nextOpId(collection: number): number {
