@@ -12,7 +12,10 @@ import { openDb } from '../src/shared/db.js';
 import type { SearchSpec } from '../src/shared/protocol.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../src/shared/types.js';
 import { hnswlib } from '../src/workers/index/hnswlib-loader.js';
+import { metricFor } from '../src/workers/index/distance.js';
+import { IdTracker } from '../src/workers/shard/id-tracker.js';
 import { Shard } from '../src/workers/shard/shard.js';
+import { VectorStore } from '../src/workers/storage/vector-store.js';
 import { envInt, rng } from './common.js';
 
 const N = envInt('BENCH_MEM_N', 100_000);
@@ -126,13 +129,55 @@ async function main(): Promise<void> {
     hnsw_search_with_vector_us: +timeUs(500, (i) => shard.search(spec(q(i), { withVector: all }))).toFixed(1),
     exact_search_us: +timeUs(10, (i) => shard.search(spec(q(i), { exact: true }))).toFixed(0),
     retrieve_100_with_vector_us: +timeUs(200, (i) => shard.retrieve(Array.from({ length: 100 }, (_, j) => (i * 100 + j) % N), { kind: 'none' }, all)).toFixed(1),
+    // 1,000 candidates scored exactly (a filtered search below full_scan_threshold, or re-ranking
+    // by ids): through the shard, and the same 1,000 rows scored from a Float32Array store (the
+    // pre-issue-14 path) for comparison.
+    exact_1000_candidates_us: +timeUs(10, (i) => shard.search(spec(q(i), { exact: true, only: Array.from({ length: 1000 }, (_, j) => (j * 97 + i) % N) }))).toFixed(0),
+    store_1000_rows_us: +storeScan(data, q(0)).toFixed(0),
     ...rowReads(),
+    ...idStructures(),
     info: shard.info(0),
   };
   console.log(JSON.stringify(figures, null, 2));
   shard.dispose();
   await db.root.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Scoring 1,000 rows of a Float32Array store with the dot product, as exact search did before issue 14. */
+function storeScan(data: Float32Array, query: Float32Array): number {
+  const store = new VectorStore(DIM);
+  for (let i = 0; i < 1000; i++) store.set(i, data, ((i * 97) % N) * DIM);
+  const dot = metricFor('Dot').score;
+  let sink = 0;
+  const us = timeUs(10, () => {
+    for (let i = 0; i < 1000; i++) sink += store.score(i, query, dot);
+  });
+  if (Number.isNaN(sink)) console.log('');
+  return us;
+}
+
+/** Heap bytes per id of the id structures before issue 14 (a Map and two arrays) and of the IdTracker, N integer ids. */
+function idStructures(): Record<string, number> {
+  const heap = (): number => {
+    settle();
+    return process.memoryUsage().heapUsed + process.memoryUsage().arrayBuffers;
+  };
+  const h0 = heap();
+  const slots = new Map<number, number>();
+  const ids: number[] = [];
+  const versions: number[] = [];
+  for (let i = 0; i < N; i++) {
+    slots.set(i * 7919, i);
+    ids[i] = i * 7919;
+    versions[i] = i + 1;
+  }
+  const h1 = heap();
+  const t = new IdTracker();
+  for (let i = 0; i < N; i++) t.setVersion(t.acquire(i * 7919).slot, i + 1);
+  const h2 = heap();
+  if (slots.size + ids.length + versions.length + t.live === 0) console.log('');
+  return { ids_map_bytes_per_id: +((h1 - h0) / N).toFixed(1), ids_tracker_bytes_per_id: +((h2 - h1) / N).toFixed(1) };
 }
 
 /** hnswlib's getPoint (a number[] made per call) against reading a Float32Array row, 20k rows. */
