@@ -6,7 +6,7 @@
 
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { HnswBuild, ResultOf } from '../shared/protocol.js';
+import { sumMemory, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
@@ -168,7 +168,13 @@ export class Engine {
     return { saves: shards.reduce((n, s) => n + s.graphSaves, 0), unsaved: shards.reduce((n, s) => n + s.unsavedWrites, 0) };
   }
 
-    nextOpId(collection: number): number {
+  /** Estimated in-memory bytes of the collection by kind, summed over its shards. */
+  async collectionMemory(meta: CollectionMeta): Promise<MemoryBytes> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    return sumMemory(shards.map((s) => s.memory));
+  }
+
+  nextOpId(collection: number): number {
     const next = (this.#opIds.get(collection) ?? 0) + 1;
     this.#opIds.set(collection, next);
     return next;

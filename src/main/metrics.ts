@@ -1,6 +1,7 @@
 // Prometheus metrics (prom-client), served at GET /metrics: what an operator needs to watch a
 // running Quiver. Requests by transport, route or method, and outcome; latency histograms;
-// collections and points (read from the engine at scrape time, so they are never stale);
+// collections, points and estimated memory per collection and kind (read from the engine at
+// scrape time, so they are never stale); the process's RssAnon;
 // engine readiness; shard worker restarts; and Node's own process metrics. Qdrant's own metric
 // names are served beside these (qdrant-metrics.ts).
 //
@@ -10,6 +11,8 @@
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';
+import { MEMORY_KINDS } from '../shared/protocol.js';
+import { processMemory } from './process-memory.js';
 import { QdrantMetrics } from './qdrant-metrics.js';
 import { QDRANT_API_VERSION, QUIVER_VERSION } from './version.js';
 
@@ -111,6 +114,27 @@ export class Metrics {
     };
     graphGauge('quiver_graph_saves', 'HNSW graph saves per collection since start, summed over its shards', (g) => g.saves);
     graphGauge('quiver_graph_unsaved_writes', 'Writes per collection not yet covered by a saved HNSW graph (replayed at a start after a crash)', (g) => g.unsaved);
+    new client.Gauge({
+      name: 'quiver_collection_memory_bytes',
+      help: 'Estimated bytes a collection holds in memory, by kind: vectors (outside graphs), graph (HNSW with its vectors), payload_index, ids',
+      labelNames: ['collection', 'kind'],
+      registers,
+      async collect() {
+        this.reset();
+        if (!engine.ready) return;
+        const all = await Promise.all(engine.list().map(async (meta) => [meta.name, await engine.collectionMemory(meta).catch(() => undefined)] as const));
+        for (const [name, m] of all) if (m !== undefined) for (const kind of MEMORY_KINDS) this.set({ collection: name, kind }, m[kind]);
+      },
+    });
+    new client.Gauge({
+      name: 'quiver_process_rss_anon_bytes',
+      help: 'Anonymous resident memory of the process (RssAnon: LMDB file pages not counted)',
+      registers,
+      collect() {
+        const m = processMemory().rss_anon_bytes;
+        if (m !== null) this.set(m);
+      },
+    });
   }
 
   rest(method: string, route: string, status: number, seconds: number): void {

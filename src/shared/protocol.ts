@@ -238,6 +238,30 @@ export interface ShardInfo {
   /** Background graph saves since start, and writes not yet covered by a saved graph. */
   graphSaves: number;
   unsavedWrites: number;
+  /** Estimated bytes held in memory, by kind (see MemoryBytes). */
+  memory: MemoryBytes;
+}
+
+/**
+ * Estimated in-memory bytes of a shard or collection, by kind: `vectors` rows held outside a
+ * graph (vectors without HNSW, sparse vectors) and per-slot presence; `graph` HNSW graphs with
+ * the dense vectors they hold; `payload_index` field indexes; `ids` the id tracker (id <-> slot,
+ * versions).
+ */
+export interface MemoryBytes {
+  vectors: number;
+  graph: number;
+  payload_index: number;
+  ids: number;
+}
+
+export const MEMORY_KINDS = ['vectors', 'graph', 'payload_index', 'ids'] as const satisfies readonly (keyof MemoryBytes)[];
+
+/** The sum of memory figures, kind by kind. */
+export function sumMemory(parts: readonly MemoryBytes[]): MemoryBytes {
+  const out: MemoryBytes = { vectors: 0, graph: 0, payload_index: 0, ids: 0 };
+  for (const p of parts) for (const k of MEMORY_KINDS) out[k] += p[k];
+  return out;
 }
 
 export interface ResultMap {

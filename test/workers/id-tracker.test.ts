@@ -171,4 +171,47 @@ describe('IdTracker', () => {
     expect(ints).toEqual([...ints].sort((a, b) => a - b));
     expect(uuids).toEqual([...uuids].sort());
   });
+
+  it('keeps integer ids up to 2^53 - 1 exactly, apart from ids equal modulo 2^32', () => {
+    const t = new IdTracker();
+    const ids = [0, 2 ** 32, 2 ** 32 + 1, 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1, 2 ** 31, 2 ** 31 - 1];
+    for (const id of ids) t.acquire(id);
+    expect(t.live).toBe(ids.length);
+    for (const [slot, id] of ids.entries()) {
+      expect(t.slotOf(id)).toBe(slot);
+      expect(t.idOf(slot)).toBe(id);
+    }
+    expect(sortedIds(t)).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it('holds 50,000 ids in typed arrays: lookups survive table growth and removals in the middle of probe runs', () => {
+    const t = new IdTracker();
+    const n = 50_000;
+    // Ids spread and clustered both, so probe runs form.
+    const idOf = (i: number): PointId => (i % 3 === 0 ? `00000000-0000-0000-0000-${String(i).padStart(12, '0')}` : i * 4096);
+    for (let i = 0; i < n; i++) expect(t.acquire(idOf(i)).slot).toBe(i);
+    for (let i = 0; i < n; i += 2) expect(t.release(idOf(i))).toBe(i);
+    expect(t.live).toBe(n / 2);
+    for (let i = 0; i < n; i++) expect(t.slotOf(idOf(i))).toBe(i % 2 === 0 ? undefined : i);
+    // Freed slots come back before the slot space grows.
+    for (let i = 0; i < n; i += 2) t.acquire(idOf(i + n));
+    expect(t.slotLimit).toBe(n);
+    expect(t.live).toBe(n);
+    for (let i = 0; i < n; i += 2) expect(t.idOf(t.slotOf(idOf(i + n))!)).toBe(idOf(i + n));
+    // Typed per-slot columns and the table: well under the ~70 bytes per id of a Map and arrays.
+    expect(t.bytes / n).toBeLessThan(48);
+  });
+
+  it('place and settle restore a saved layout: gaps become free slots, lowest first', () => {
+    const t = new IdTracker();
+    t.place(10, 0);
+    t.place(UA, 3);
+    t.place(12, 5);
+    t.settle();
+    expect(t.live).toBe(3);
+    expect(t.slotLimit).toBe(6);
+    expect([t.slotOf(10), t.slotOf(UA), t.slotOf(12)]).toEqual([0, 3, 5]);
+    expect([1, 2, 4].map((id) => t.acquire(id + 100).slot)).toEqual([1, 2, 4]);
+    expect(t.acquire(200).slot).toBe(6);
+  });
 });

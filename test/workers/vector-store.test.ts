@@ -38,71 +38,87 @@ describe('VectorStore', () => {
     expect(s.get(0).buffer).toBe(s.buffers[0]);
   });
 
-  // dim 1000 gives chunks of ~1048 rows; dim 20000 would give fewer than 64 and is clamped to 64.
-  for (const dim of [1000, 20_000]) {
-    it(`dim ${dim}: rows survive growth across chunk boundaries and old views stay valid`, () => {
+  /** Chunk sizes in rows, from the buffers. */
+  const chunkRows = (s: VectorStore): number[] => s.buffers.map((b) => b.byteLength / (s.dim * 4));
+
+  // dim 128 reaches the 4 MiB chunk (8192 rows) after a growing phase; dim 20000 starts at the
+  // 64-row minimum, which is also its maximum.
+  for (const [dim, last] of [
+    [128, 40_000],
+    [20_000, 700],
+  ] as const) {
+    it(`dim ${dim}: capacity grows by at most a quarter per chunk, rows survive growth and old views stay valid`, () => {
       const s = new VectorStore(dim);
       s.set(0, row(dim, 0));
-      const R = s.capacity;
-      expect(R).toBeGreaterThanOrEqual(64);
-      expect(R * dim * 4).toBeLessThanOrEqual(Math.max(64 * dim * 4, 4 * 1024 * 1024));
-
-      // Views taken before any growth.
+      expect(s.capacity).toBe(64);
       const early0 = s.get(0);
-      s.set(R - 1, row(dim, R - 1));
-      const earlyLast = s.get(R - 1);
-
-      // Grow into the second and third chunks, writing rows on both sides of each boundary.
-      const slots = [1, R - 2, R, R + 1, 2 * R - 1, 2 * R, 2 * R + 7];
-      for (const slot of slots) s.set(slot, row(dim, slot));
-      expect(s.capacity).toBe(3 * R);
-      expect(s.buffers).toHaveLength(3);
+      let before = s.capacity;
+      for (let slot = 1; slot <= last; slot++) {
+        s.set(slot, row(dim, slot));
+        if (s.capacity !== before) {
+          // A new chunk: at most a quarter of the capacity below it (or the 64-row minimum), at
+          // most 4 MiB (or one 64-row chunk of a large dim).
+          const added = s.capacity - before;
+          expect(added).toBeLessThanOrEqual(Math.max(64, Math.ceil(before * 0.25)));
+          expect(added * dim * 4).toBeLessThanOrEqual(Math.max(64 * dim * 4, 4 * 1024 * 1024));
+          before = s.capacity;
+        }
+      }
+      // Unused rows: at most about 25% of the used ones.
+      expect(s.capacity - (last + 1)).toBeLessThanOrEqual(Math.ceil((last + 1) * 0.25));
+      expect(chunkRows(s).reduce((a, b) => a + b, 0)).toBe(s.capacity);
       for (const b of s.buffers) expect(b).toBeInstanceOf(SharedArrayBuffer);
+      for (let slot = 0; slot <= last; slot += 997) expectRow(s.get(slot), dim, slot);
+      expectRow(s.get(last), dim, last);
 
-      for (const slot of [0, R - 1, ...slots]) expectRow(s.get(slot), dim, slot);
+      // Every chunk boundary: the rows on both sides read back, each view inside one buffer.
+      let start = 0;
+      for (const [c, rows] of chunkRows(s).entries()) {
+        for (const slot of [start, start + rows - 1]) {
+          if (slot > last) continue;
+          const v = s.get(slot);
+          expectRow(v, dim, slot);
+          expect(v.buffer).toBe(s.buffers[c]);
+          expect(v.byteOffset).toBe((slot - start) * dim * 4);
+          expect(v.byteOffset + v.byteLength).toBeLessThanOrEqual(v.buffer.byteLength);
+        }
+        start += rows;
+      }
 
       // Old views still read the same memory: writes through the store show in them and back.
       expectRow(early0, dim, 0);
-      expectRow(earlyLast, dim, R - 1);
       s.set(0, row(dim, 42));
       expectRow(early0, dim, 42);
-      earlyLast[0] = -1;
-      expect(s.get(R - 1)[0]).toBe(-1);
-
-      // A row never straddles chunks: every view lies inside its chunk's buffer.
-      for (const slot of [R - 1, R, 2 * R - 1, 2 * R]) {
-        const v = s.get(slot);
-        expect(v.buffer).toBe(s.buffers[Math.floor(slot / R)]);
-        expect(v.byteOffset + v.byteLength).toBeLessThanOrEqual(v.buffer.byteLength);
-        expect(v.byteOffset).toBe((slot % R) * dim * 4);
-      }
-
-      // Rows never written read as zeros.
-      expect(Array.from(s.get(R + 2).subarray(0, 3))).toEqual([0, 0, 0]);
+      early0[0] = -1;
+      expect(s.get(0)[0]).toBe(-1);
     });
   }
 
-  it('setting a far slot allocates every chunk up to it, intermediate rows are zero', () => {
+  it('a small store takes one small chunk, not 4 MiB', () => {
+    const s = new VectorStore(128);
+    s.set(3, row(128, 3));
+    expect(s.bytes).toBe(64 * 128 * 4);
+    expect(s.buffers).toHaveLength(1);
+  });
+
+  it('setting a far slot allocates chunks up to it; rows never written read as zeros', () => {
     const dim = 1000;
     const s = new VectorStore(dim);
     s.set(0, row(dim, 0));
-    const R = s.capacity;
-    s.set(3 * R + 5, row(dim, 7));
-    expect(s.capacity).toBe(4 * R);
-    expect(s.buffers).toHaveLength(4);
-    expectRow(s.get(3 * R + 5), dim, 7);
-    expect(s.get(2 * R).every((x) => x === 0)).toBe(true);
+    s.set(5000, row(dim, 7));
+    expect(s.capacity).toBeGreaterThan(5000);
+    expectRow(s.get(5000), dim, 7);
+    expect(s.get(2500).every((x) => x === 0)).toBe(true);
     expectRow(s.get(0), dim, 0);
   });
 
   it('the backing buffers show the same rows as get()', () => {
     const dim = 1000;
     const s = new VectorStore(dim);
-    s.set(0, row(dim, 0));
-    const R = s.capacity;
-    s.set(R + 3, row(dim, 9));
+    s.set(70, row(dim, 9));
+    expect(chunkRows(s)[0]).toBe(64);
     const chunk = new Float32Array(s.buffers[1]!);
-    expect(Array.from(chunk.subarray(3 * dim, 4 * dim))).toEqual(Array.from(s.get(R + 3)));
+    expect(Array.from(chunk.subarray(6 * dim, 7 * dim))).toEqual(Array.from(s.get(70)));
   });
 
   it('set copies dim floats starting at offset and copies (does not alias) the source', () => {

@@ -11,6 +11,7 @@ import type {
 } from '../../shared/schemas/collections.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type VectorParams } from '../../shared/types.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
+import { MEMORY_KINDS, sumMemory, type MemoryBytes } from '../../shared/protocol.js';
 import type { Engine } from '../engine.js';
 import { collectionNameError } from '../validation.js';
 
@@ -230,7 +231,13 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
       quantization_config: null,
     },
     payload_schema: payloadSchema,
+    memory: withTotal(sumMemory(shards.map((s) => s.memory))),
   };
+}
+
+/** Memory figures by kind with their total, as MemoryOut shows them. */
+export function withTotal(m: MemoryBytes): MemoryBytes & { total: number } {
+  return { ...m, total: MEMORY_KINDS.reduce((n, k) => n + m[k], 0) };
 }
 
 /** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */

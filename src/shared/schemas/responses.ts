@@ -39,6 +39,18 @@ export const UpdateResultOut = Type.Object({
 export const CollectionsListOut = Type.Object({ collections: Type.Array(Type.Object({ name: Type.String() })) });
 export const CollectionExistsOut = Type.Object({ exists: Type.Boolean() });
 
+/** Quiver's estimate of in-memory bytes by kind (GET /collections/{name} and GET /telemetry). */
+export const MemoryOut = Type.Object(
+  {
+    vectors: Type.Integer({ description: 'Dense vectors held outside an HNSW graph (no graph: Manhattan, m = 0), sparse vectors and their index, presence bytes' }),
+    graph: Type.Integer({ description: 'HNSW graphs, with the dense vectors they hold (their one in-memory copy)' }),
+    payload_index: Type.Integer({ description: 'Payload field indexes' }),
+    ids: Type.Integer({ description: 'Point id to slot map and versions' }),
+    total: Type.Integer(),
+  },
+  { description: 'Quiver extension: estimated bytes held in memory, by kind (estimates from sizes, not a heap walk); Qdrant clients ignore it' },
+);
+
 export const CollectionInfoOut = Type.Object(
   {
     status: Type.Union([Type.Literal('green'), Type.Literal('yellow'), Type.Literal('grey'), Type.Literal('red')]),
@@ -57,6 +69,7 @@ export const CollectionInfoOut = Type.Object(
       { additionalProperties: true },
     ),
     payload_schema: Type.Record(Type.String(), Type.Object({ data_type: Type.String(), params: Type.Optional(Type.Unknown()), points: Type.Optional(Int) })),
+    memory: Type.Optional(MemoryOut),
   },
   { additionalProperties: true },
 );

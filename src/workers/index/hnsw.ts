@@ -1,13 +1,41 @@
 // The HNSW index of one named vector in one shard, over hnswlib-node.
 // Labels are the shard's dense slots, so a deleted slot that is reused is re-added under the same
-// label (hnswlib un-marks and updates it). hnswlib keeps its own copy of each vector; scores are
-// recomputed exactly from the shard's VectorStore, so the index only proposes candidates.
+// label (hnswlib un-marks and updates it).
+//
+// One copy of each vector (issue 14): hnswlib keeps every vector it indexes, so for a vector with
+// a graph this index is the only in-memory copy (LMDB holds the durable one). Measured in one
+// process at 100k x 128 (bench/shard-memory.ts): the SharedArrayBuffer copy beside the graph was
+// 1.0x the raw vector bytes of a 3.5x RssAnon growth. Reading back costs: getPoint builds a JS
+// array element by element through N-API, about 35 us per 128-d row against 0.15 us for a
+// Float32Array row, so reads avoid it where they can:
+//   - HNSW search scores come from hnswlib's own distances (no read-back);
+//   - exact search over many candidates walks the whole graph natively (exactTop), where hnswlib
+//     computes every distance with SIMD; only the few candidates it cannot reach (if any) and
+//     small candidate sets are read back with getPoint;
+//   - with_vector, persisting a record and rebuilds read rows back with getPoint.
+// Per-label state is one byte (absent, live, deleted) in a typed array, not Sets.
+//
+// Capacity grows by 25% (grownCapacity), not by doubling. Memory estimate (bytes), from
+// hnswlib's layout (hnswalg.h), with C the capacity, N the labels held, d the dimension,
+// M the graph's m:
+//   C * (8M + 4 + 4d + 8)          level 0: 2M links, their count, the vector, the label
+//   + C * (40 + 4 + 8 + 2)         per-slot mutex, level, upper-level pointer, visited-list mark
+//   + N * (4M + 4) / (M - 1)       upper levels (a node has level >= l with probability M^-l)
+//   + N * 48                       label -> internal id hash map (node and bucket)
+//   + 65,536 * 40                  the label operation locks, a fixed table per index
+// plus one byte per slot here for the label state.
 
+import { grownCapacity } from '../storage/capacity.js';
 import { hnswlib, type HnswlibModule } from './hnswlib-loader.js';
 
 type Index = InstanceType<HnswlibModule['HierarchicalNSW']>;
 
-const INITIAL_CAPACITY = 1024;
+const INITIAL_CAPACITY = 256;
+const LABEL_LOCKS_BYTES = 65_536 * 40;
+/** Label states. */
+const ABSENT = 0;
+const LIVE = 1;
+const DELETED = 2;
 
 export interface HnswParams {
   space: 'ip' | 'l2';
@@ -16,20 +44,27 @@ export interface HnswParams {
   efConstruct: number;
 }
 
+/** Nearest first: slots and hnswlib's distances (1 - dot for 'ip', squared L2 for 'l2'). */
+export interface HnswHits {
+  slots: number[];
+  distances: number[];
+}
+
 export class HnswIndex {
   readonly #index: Index;
   readonly #params: HnswParams;
   #capacity = INITIAL_CAPACITY;
   #live = 0;
+  #held = 0;
   #efSet = -1;
-  readonly #labels = new Set<number>();
-  readonly #deleted = new Set<number>();
+  #state: Uint8Array;
 
   constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[] }) {
     this.#params = params;
     this.#index = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
       this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
+      this.#state = new Uint8Array(this.#capacity);
       return;
     }
     // A saved graph (graph-snapshots.ts): its labels, and those it had marked deleted, as saved
@@ -39,19 +74,39 @@ export class HnswIndex {
       throw new Error(`graph holds ${this.#index.getCurrentCount()} elements, its manifest ${saved.labels.length}`);
     }
     this.#capacity = this.#index.getMaxElements();
-    for (const label of saved.labels) this.#labels.add(label);
-    for (const label of saved.deleted) this.#deleted.add(label);
-    this.#live = this.#labels.size - this.#deleted.size;
+    this.#state = new Uint8Array(this.#capacity);
+    for (const label of saved.labels) {
+      if (label >= this.#state.length) this.#growState(label + 1);
+      if (this.#state[label] !== ABSENT) continue;
+      this.#held++;
+      this.#state[label] = LIVE;
+      this.#live++;
+    }
+    for (const label of saved.deleted) {
+      if (this.#state[label] !== LIVE) continue;
+      this.#state[label] = DELETED;
+      this.#live--;
+    }
+  }
+
+  #growState(need: number): void {
+    const grown = new Uint8Array(Math.max(need, this.#capacity));
+    grown.set(this.#state);
+    this.#state = grown;
   }
 
   /** Every label the graph holds, live or marked deleted (what a restore needs to know). */
   get labels(): number[] {
-    return [...this.#labels];
+    const out: number[] = [];
+    for (let l = 0; l < this.#state.length; l++) if (this.#state[l] !== ABSENT) out.push(l);
+    return out;
   }
 
   /** Labels marked deleted (saved beside the graph: hnswlib's file keeps the marks, not a list). */
   get deletedLabels(): number[] {
-    return [...this.#deleted];
+    const out: number[] = [];
+    for (let l = 0; l < this.#state.length; l++) if (this.#state[l] === DELETED) out.push(l);
+    return out;
   }
 
   /**
@@ -70,39 +125,87 @@ export class HnswIndex {
     return this.#params;
   }
 
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Estimated bytes this graph takes, vectors included (formula in the module comment). */
+  get bytes(): number {
+    const { m, dim } = this.#params;
+    const perSlot = 8 * m + 4 + 4 * dim + 8 + (40 + 4 + 8 + 2) + 1;
+    const upper = m > 1 ? (this.#held * (4 * m + 4)) / (m - 1) : 0;
+    return Math.round(this.#capacity * perSlot + upper + this.#held * 48 + LABEL_LOCKS_BYTES);
+  }
+
   add(slot: number, vector: Float32Array): void {
     if (slot >= this.#capacity) {
-      while (slot >= this.#capacity) this.#capacity *= 2;
+      this.#capacity = grownCapacity(this.#capacity, slot + 1, INITIAL_CAPACITY);
       this.#index.resizeIndex(this.#capacity);
+      this.#growState(this.#capacity);
     }
     this.#index.addPoint(Array.from(vector), slot);
-    if (!this.#labels.has(slot)) {
-      this.#labels.add(slot);
-      this.#live++;
-    } else if (this.#deleted.delete(slot)) {
+    const was = this.#state[slot];
+    if (was !== LIVE) {
+      if (was === ABSENT) this.#held++;
+      this.#state[slot] = LIVE;
       this.#live++;
     }
   }
 
   remove(slot: number): void {
-    if (this.#labels.has(slot) && !this.#deleted.has(slot)) {
+    if (this.#state[slot] === LIVE) {
       this.#index.markDelete(slot);
-      this.#deleted.add(slot);
+      this.#state[slot] = DELETED;
       this.#live--;
     }
   }
 
-  /** Up to k candidate slots, nearest first. `accept` is consulted per visited label. */
-  search(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): number[] {
-    if (this.#live === 0) return [];
-    const kk = Math.min(k, this.#live);
+  /** True when `slot` is live in the graph. */
+  has(slot: number): boolean {
+    return this.#state[slot] === LIVE;
+  }
+
+  /** The vector stored for a live slot (read back from hnswlib: see the module comment for the cost). */
+  vector(slot: number): Float32Array {
+    return Float32Array.from(this.#index.getPoint(slot));
+  }
+
+  #setEf(ef: number): void {
     if (ef !== this.#efSet) {
       this.#index.setEf(ef);
       this.#efSet = ef;
     }
-    const res = accept
-      ? this.#index.searchKnn(Array.from(query), kk, accept)
-      : this.#index.searchKnn(Array.from(query), kk);
-    return res.neighbors;
+  }
+
+  /** Up to k candidates with hnswlib's distances, nearest first. `accept` is consulted per visited label. */
+  searchHits(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): HnswHits {
+    if (this.#live === 0) return { slots: [], distances: [] };
+    const kk = Math.min(k, this.#live);
+    this.#setEf(ef);
+    const res = accept ? this.#index.searchKnn(Array.from(query), kk, accept) : this.#index.searchKnn(Array.from(query), kk);
+    return { slots: res.neighbors, distances: res.distances };
+  }
+
+  /** Up to k candidate slots, nearest first. `accept` is consulted per visited label. */
+  search(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): number[] {
+    return this.searchHits(query, k, ef, accept).slots;
+  }
+
+  /**
+   * The exact top k among the live slots `accept` lets through (at most `allowed` of them), by
+   * walking the whole graph: with ef above the number of slots that can enter the result,
+   * hnswlib's search never stops early, so it visits every node reachable from the entry point
+   * and computes each distance natively. `visited` receives every live label the walk met (the
+   * caller scores any candidate it did not meet, which a graph may leave unreachable).
+   */
+  exactHits(query: Float32Array, k: number, allowed: number, accept: (slot: number) => boolean, visited: (slot: number) => void): HnswHits {
+    if (this.#live === 0) return { slots: [], distances: [] };
+    const kk = Math.min(k, this.#live);
+    this.#setEf(Math.max(kk, Math.min(allowed, this.#live) + 1));
+    const res = this.#index.searchKnn(Array.from(query), kk, (slot: number) => {
+      visited(slot);
+      return accept(slot);
+    });
+    return { slots: res.neighbors, distances: res.distances };
   }
 }

@@ -17,6 +17,8 @@ export interface FieldIndex {
   readonly schema: FieldIndexSchema;
   /** Slots with at least one indexed value. */
   readonly points: number;
+  /** Estimated bytes of the index's structures (see estimateBytes), for memory reporting. */
+  readonly bytes: number;
   add(slot: number, values: readonly JsonValue[]): void;
   remove(slot: number): void;
   /** Slots that may satisfy the condition, or null when this index cannot narrow it. */
@@ -76,13 +78,30 @@ abstract class TypedIndex {
   }
 }
 
+/**
+ * Rough V8 sizes (64-bit heap) behind the memory estimates: a Map or Set entry (key, value,
+ * chain link and its share of the buckets), a JS array element, a collection's own header, a
+ * short key (string or heap number). Estimates from counts, not a heap walk: they show where
+ * the memory goes and how it grows, within a small factor.
+ */
+const ENTRY_BYTES = 32;
+const ELEMENT_BYTES = 8;
+const HEADER_BYTES = 64;
+const KEY_BYTES = 32;
+
 /** key -> slots, with each slot's keys remembered so that removal needs no payload. */
 class Postings<K> {
   readonly #byKey = new Map<K, Set<number>>();
   readonly #bySlot = new Map<number, K[]>();
+  /** (slot, key) pairs posted. */
+  #pairs = 0;
 
   get slots(): number {
     return this.#bySlot.size;
+  }
+
+  get bytes(): number {
+    return this.#pairs * (ENTRY_BYTES + ELEMENT_BYTES) + this.#bySlot.size * (ENTRY_BYTES + HEADER_BYTES) + this.#byKey.size * (ENTRY_BYTES + HEADER_BYTES + KEY_BYTES);
   }
 
   /** Posts the slot under each key (none: nothing is recorded). */
@@ -90,6 +109,7 @@ class Postings<K> {
     const list = [...new Set(keys)];
     if (list.length === 0) return;
     this.#bySlot.set(slot, list);
+    this.#pairs += list.length;
     for (const k of list) {
       let set = this.#byKey.get(k);
       if (set === undefined) this.#byKey.set(k, (set = new Set()));
@@ -98,7 +118,9 @@ class Postings<K> {
   }
 
   remove(slot: number): void {
-    for (const k of this.#bySlot.get(slot) ?? []) {
+    const keys = this.#bySlot.get(slot) ?? [];
+    this.#pairs -= keys.length;
+    for (const k of keys) {
       const set = this.#byKey.get(k);
       set?.delete(slot);
       if (set?.size === 0) this.#byKey.delete(k);
@@ -137,6 +159,10 @@ class ValueIndex<K extends string> extends TypedIndex implements FieldIndex {
 
   get points(): number {
     return this.#postings.slots;
+  }
+
+  get bytes(): number {
+    return this.#postings.bytes;
   }
 
   add(slot: number, values: readonly JsonValue[]): void {
@@ -182,6 +208,13 @@ export class RangeIndex extends TypedIndex implements FieldIndex {
 
   get points(): number {
     return this.#bySlot.size;
+  }
+
+  get bytes(): number {
+    // Per slot its values array; per value 8 bytes there and 12 in the sorted column.
+    let values = 0;
+    for (const v of this.#bySlot.values()) values += v.length;
+    return this.#bySlot.size * (ENTRY_BYTES + HEADER_BYTES) + values * (ELEMENT_BYTES + 12);
   }
 
   add(slot: number, values: readonly JsonValue[]): void {
@@ -278,6 +311,10 @@ class GeoIndex extends TypedIndex implements FieldIndex {
     return this.#cells.slots;
   }
 
+  get bytes(): number {
+    return this.#cells.bytes;
+  }
+
   add(slot: number, values: readonly JsonValue[]): void {
     const cells = new Set<string>();
     let accepted = 0;
@@ -362,6 +399,10 @@ class TextIndex extends TypedIndex implements FieldIndex {
 
   get points(): number {
     return this.#postings.slots;
+  }
+
+  get bytes(): number {
+    return this.#postings.bytes;
   }
 
   add(slot: number, values: readonly JsonValue[]): void {

@@ -59,6 +59,19 @@ export class SparseIndex {
     return this.#vectors.size;
   }
 
+  /**
+   * Estimated bytes: per vector its Map entry, two typed arrays (about 100 bytes of object and
+   * buffer each) and 8 bytes per term; per posting three typed columns of 12 bytes per entry
+   * allocated, about 300 bytes of objects; the per-slot scratch columns. From counts, for
+   * memory reporting.
+   */
+  get bytes(): number {
+    let n = this.#gens.byteLength + this.#acc.byteLength + this.#seen.byteLength + this.#df.size * 32;
+    for (const v of this.#vectors.values()) n += 32 + 200 + v.indices.byteLength + v.values.byteLength;
+    for (const p of this.#postings.values()) n += 300 + p.slots.length * 12;
+    return n;
+  }
+
   has(slot: number): boolean {
     return this.#vectors.has(slot);
   }

@@ -263,20 +263,19 @@ export function restoreGraphs(
       try {
         const index = new HnswIndex(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted });
         for (const slot of dirty) {
-          if (space.has(slot)) index.add(slot, space.store.get(slot));
+          if (space.has(slot)) index.add(slot, space.vector(slot));
           else index.remove(slot);
         }
-        space.index = index;
+        // The rows staged during the load are dropped: the graph is their one in-memory copy.
+        space.useGraph(index);
         read++;
         continue;
       } catch (err) {
         reason = `graph of vector '${space.name}' unreadable: ${err instanceof Error ? err.message : String(err)}`;
       }
     }
-    const index = new HnswIndex(params);
-    for (const slot of space.presentSlots(ids.slotLimit)) index.add(slot, space.store.get(slot));
-    space.index = index;
-    if (index.size > 0) rebuilt++;
+    space.buildGraph(params, ids.slotLimit);
+    if ((space.index?.size ?? 0) > 0) rebuilt++;
   }
   return { read, rebuilt, reason };
 }

@@ -39,6 +39,13 @@ export class PayloadSpace {
     this.#paths.set(key, path);
   }
 
+  /** Estimated bytes of the field indexes (the payloads themselves not counted). */
+  get indexBytes(): number {
+    let n = 0;
+    for (const index of this.#indexes.values()) n += index.bytes;
+    return n;
+  }
+
   dropIndex(key: string): void {
     this.#indexes.delete(key);
     this.#paths.delete(key);

@@ -94,9 +94,13 @@ function slotsOf(ids: IdTrackerRead, list: readonly PointId[]): number[] {
   return out;
 }
 
-/** The dense search of one vector: top k (slot, score), best first, before score_threshold. */
+/**
+ * The dense search of one vector: top k (slot, score), best first, before score_threshold.
+ * Scores through the graph are hnswlib's distances turned into the metric's score; exact scores
+ * come from VectorSpace.exactScores (the store, or the graph's own rows: see vector-space.ts).
+ */
 export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchContext): Scored[] {
-  const { metric, store } = space;
+  const { metric } = space;
   const pred = ctx.predicate;
   const excluded = new Set(slotsOf(ctx.ids, spec.exclude));
   const accept = (slot: number): boolean => space.has(slot) && !excluded.has(slot) && (pred === null || pred(slot));
@@ -112,19 +116,25 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
       for (const slot of ctx.ids.sortedSlots()) if (accept(slot)) out.push(slot);
       return out;
     },
-    threshold: fullScanPoints(ctx.fullScanKb, store.dim, spec.k),
+    threshold: fullScanPoints(ctx.fullScanKb, space.dim, spec.k),
   });
   const top = new TopK(spec.k, metric.higherIsBetter);
+  const push = (slot: number, score: number): void => top.push(slot, score);
   if (plan.exact || graph === null) {
-    for (const slot of plan.candidates ?? ctx.ids.sortedSlots()) {
-      if (accept(slot)) top.push(slot, store.score(slot, spec.query, metric.score));
-    }
+    const candidates = plan.candidates ?? ctx.ids.sortedSlots();
+    space.exactScores(spec.query, spec.k, candidates, sizeOf(candidates), ctx.ids.live, accept, push);
   } else {
     const needsFilter = pred !== null || excluded.size > 0;
-    const found = graph.search(spec.query, spec.k, Math.max(spec.ef, spec.k), needsFilter ? accept : undefined);
-    for (const slot of found) top.push(slot, store.score(slot, spec.query, metric.score));
+    const found = graph.searchHits(spec.query, spec.k, Math.max(spec.ef, spec.k), needsFilter ? accept : undefined);
+    for (let i = 0; i < found.slots.length; i++) top.push(found.slots[i]!, space.scoreOfDistance(found.distances[i]!));
   }
   return top.drain();
+}
+
+function sizeOf(c: Iterable<number>): number {
+  if (c instanceof Set) return c.size;
+  if (Array.isArray(c) || ArrayBuffer.isView(c)) return (c as ArrayLike<number>).length;
+  return [...c].length;
 }
 
 /** The sparse search of one vector: top k (slot, score) by dot product, score_threshold applied. */

@@ -8,7 +8,7 @@
 // graph; vector-space.ts) or a SparseIndex. Graph files are graph-snapshots.ts's, the choice of
 // exact or HNSW search search-planner.ts's. Every write goes through #write.
 
-import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -117,6 +117,8 @@ export class Shard {
   readonly #policy: GraphSavePolicy;
   /** The graph objects the last save or load left: one replaced since (a rebuild with new parameters) must be saved. */
   readonly #savedIndexes = new Map<string, unknown>();
+  /** The dense vectors the current write gave its point, for #persist (null between writes). */
+  #fresh: Record<string, Float32Array> | null = null;
 
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, options: ShardOptions = {}) {
     this.collection = meta.id;
@@ -359,15 +361,19 @@ export class Shard {
   #row(batch: PointBatch): (i: number) => Row {
     return batchRows(
       batch,
-      (name) => this.#space(name).store.dim,
+      (name) => this.#space(name).dim,
       (name) => this.#sparseIndex(name),
     );
   }
 
   #persist(id: PointId, slot: number, seq: number): Promise<boolean> {
     const x: Record<string, Uint8Array> = {};
+    // The vectors just written are at hand; others are read back from memory (from a graph, a
+    // copy: see vector-space.ts).
+    const fresh = this.#fresh;
+    this.#fresh = null;
     for (const space of this.#spaces.values()) {
-      if (space.has(slot)) x[space.name] = vectorBytes(space.store.get(slot));
+      if (space.has(slot)) x[space.name] = vectorBytes(fresh?.[space.name] ?? space.vector(slot));
     }
     const record: StoredPoint = { v: this.#ids.versionOf(slot), q: seq, p: this.#payloads.get(slot), x };
     for (const [name, index] of this.#sparse) {
@@ -455,7 +461,9 @@ export class Shard {
       (id, slot, i) => {
         if (failAfter !== null && i === failAfter) throw new Error(`failpoint upsert_after=${failAfter}`);
         if (slot === undefined ? condition.mode === 'update_only' : condition.mode === 'insert_only' || (onlyIf !== null && !onlyIf(slot))) return 'skip';
-        this.#apply(id, opId, batch.payloads[i] ?? null, rowOf(i));
+        const row = rowOf(i);
+        this.#apply(id, opId, batch.payloads[i] ?? null, row);
+        this.#fresh = row.dense;
         return 'put';
       },
       true,
@@ -473,6 +481,7 @@ export class Shard {
       const row = rowOf(i);
       for (const [name, v] of Object.entries(row.dense)) this.#space(name).set(slot!, v);
       for (const [name, v] of Object.entries(row.sparse)) this.#sparseIndex(name).set(slot!, v);
+      this.#fresh = row.dense;
       return 'put';
     });
     return applied;
@@ -559,7 +568,7 @@ export class Shard {
     if (payload !== undefined) rec.payload = payload;
     const vector = selectVector(this.#names, withVector, (name) => {
       const space = this.#spaces.get(name);
-      if (space !== undefined) return space.has(slot) ? space.store.get(slot) : undefined;
+      if (space !== undefined) return space.has(slot) ? space.vector(slot) : undefined;
       return this.#sparse.get(name)?.get(slot);
     });
     if (vector !== undefined) rec.vector = vector;
@@ -716,6 +725,19 @@ export class Shard {
       rebuilding: this.rebuilding,
       graphSaves: this.#saves,
       unsavedWrites: this.#writesSinceSave,
+      memory: this.memory(),
     };
+  }
+
+  /** Estimated in-memory bytes by kind (see MemoryBytes). */
+  memory(): MemoryBytes {
+    const out: MemoryBytes = { vectors: 0, graph: 0, payload_index: this.#payloads.indexBytes, ids: this.#ids.bytes };
+    for (const space of this.#spaces.values()) {
+      const m = space.memory();
+      out.vectors += m.vectors;
+      out.graph += m.graph;
+    }
+    for (const index of this.#sparse.values()) out.vectors += index.bytes;
+    return out;
   }
 }

@@ -6,10 +6,15 @@ import Type from 'typebox';
 import { readCpuFlags } from '../../../shared/cpu.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
+import { sumMemory } from '../../../shared/protocol.js';
+import { MemoryOut } from '../../../shared/schemas/responses.js';
+import { processMemory } from '../../process-memory.js';
+import { withTotal } from '../../service/collections.js';
 import { QUIVER_VERSION } from '../../version.js';
 
 // GET /telemetry: the part of Qdrant's telemetry document Quiver can fill (id, app name, version,
-// start time, system, collection count), plus which hnswlib-node build the workers loaded.
+// start time, system, collection count), plus which hnswlib-node build the workers loaded, the
+// collections' estimated memory summed by kind and the process's RssAnon (issue 14).
 
 /** Vector instruction sets worth naming, in Qdrant's comma-separated `cpu_flags` form. */
 const SIMD_FLAGS = ['sse', 'sse2', 'sse4_1', 'sse4_2', 'avx', 'avx2', 'fma', 'f16c', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'asimd'];
@@ -30,7 +35,19 @@ export const TelemetryOut = Type.Object({
     system: Type.Object({ cores: Type.Integer(), cpu_flags: Type.String(), is_docker: Type.Boolean() }),
     hnsw_build: Type.Union([HnswBuildOut, Type.Null()]),
   }),
-  collections: Type.Object({ number_of_collections: Type.Integer() }),
+  collections: Type.Object({
+    number_of_collections: Type.Integer(),
+    memory: Type.Optional(MemoryOut),
+  }),
+  process_memory: Type.Optional(
+    Type.Object(
+      {
+        rss_anon_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'RssAnon from /proc/self/status (LMDB file pages not counted); null where there is no /proc' }),
+        rss_bytes: Type.Integer(),
+      },
+      { description: 'Quiver extension: the whole process, all threads' },
+    ),
+  ),
 });
 
 export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
@@ -45,6 +62,9 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
   };
   app.get('/telemetry', async (req) => {
     const b = engine.hnswBuild;
+    // Every collection's estimate, summed for the process (a collection dropped meanwhile counts nothing).
+    const collections = engine.list();
+    const memory = engine.ready ? (await Promise.all(collections.map((meta) => engine.collectionMemory(meta).catch(() => null)))).filter((m) => m !== null) : [];
     return ok(
       {
         id,
@@ -55,7 +75,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
           system,
           hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
         },
-        collections: { number_of_collections: engine.list().length },
+        collections: { number_of_collections: collections.length, memory: withTotal(sumMemory(memory)) },
+        process_memory: processMemory(),
       },
       req.t0,
     );
