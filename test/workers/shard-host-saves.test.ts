@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDb, type QuiverDb } from '../../src/shared/db.js';
 import { UNCONDITIONAL, type RequestOf } from '../../src/shared/protocol.js';
 import { ShardHost } from '../../src/workers/shard-host.js';
@@ -39,8 +39,8 @@ describe('ShardHost background saves', () => {
     await Promise.all([first, second, third, fourth]);
     // Applied in arrival order: the delete came after the second upsert.
     expect(await host.handle(retrieve)).toEqual([{ id: 2, vector: [1, 1] }]);
-    const info = await host.handle({ op: 'shardInfo', collection: meta.id, shard: 0 });
-    expect(info.graphSaves).toBeGreaterThanOrEqual(1);
+    // The save's checksums and manifest are written after the held writes run again.
+    await vi.waitFor(async () => expect((await host.handle({ op: 'shardInfo', collection: meta.id, shard: 0 })).graphSaves).toBeGreaterThanOrEqual(1));
     await host.handle({ op: 'saveIndexes' });
 
     // A new host over the same files: the graph is read back, nothing replayed.
