@@ -3,7 +3,9 @@
 // thread dies. Off unless QUIVER_FAILPOINTS is set, e.g. QUIVER_FAILPOINTS=upsert_after=3 fails
 // every upsert batch of a shard after its third point; crash_on_id=7 kills the worker thread that
 // receives an upsert of point 7, before it applies anything; commit_fail_on_id=7 makes the LMDB
-// write of point 7 fail as a failed commit would (disk full). Read once, at worker start.
+// write of point 7 fail as a failed commit would (disk full); secondary_load_delay_ms=2000 makes
+// a read copy added to a live collection (replication_factor raised) wait that long before it
+// loads, so a test can watch a copy being built. Read once, at worker start.
 
 const points = new Map<string, number>();
 for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
@@ -12,6 +14,6 @@ for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
 }
 
 /** The failpoint's number, or null when it is off. */
-export function failpoint(name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id'): number | null {
+export function failpoint(name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'secondary_load_delay_ms'): number | null {
   return points.get(name) ?? null;
 }

@@ -1,10 +1,15 @@
 // The shards one worker owns, and the dispatch of protocol requests to them: one handler per
 // op, typed by the op (the worker knows no transport: entry.ts wraps it for piscina).
+//
+// A worker holds primaries and read copies (secondaries) of shards, as placement.ts places them.
+// A copy added to a live collection is opened held: requests to it wait, in arrival order, until
+// its loadShards has read LMDB; then they run in that order, so it ends in the primary's state.
 
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
-import { workerOf } from '../shared/placement.js';
+import { copyIndexOn, effectiveReplicas } from '../shared/placement.js';
 import { PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf } from '../shared/protocol.js';
+import { failpoint } from './failpoints.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
@@ -15,6 +20,8 @@ export class ShardHost {
   readonly #workerCount: number;
   readonly #db: QuiverDb;
   readonly #shards = new Map<string, Shard>();
+  /** Shards opened held (see the file comment), by key: released once loaded, or failed. */
+  readonly #holds = new Map<string, { ready: Promise<void>; release: (err?: unknown) => void }>();
 
   readonly #indexDir: string;
   #restored = 0;
@@ -31,22 +38,45 @@ export class ShardHost {
   loadAll(): void {
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
+      const copies = effectiveReplicas(meta.config.replication_factor, this.#workerCount);
       for (let s = 0; s < meta.config.shard_number; s++) {
-        if (workerOf(meta.id, s, this.#workerCount) !== this.#worker) continue;
-        if (this.#open(meta, s).load()) this.#restored++;
+        const copy = copyIndexOn(meta.id, s, copies, this.#worker, this.#workerCount);
+        if (copy < 0) continue;
+        if (this.#open(meta, s, copy > 0).load()) this.#restored++;
         else this.#rebuilt++;
       }
     }
   }
 
-  #open(meta: CollectionMeta, shard: number): Shard {
+  /** The shard, opened empty if it is not here; one of another role (primary / copy) is replaced. */
+  #open(meta: CollectionMeta, shard: number, secondary: boolean, fresh = false): Shard {
     const key = `${meta.id}/${shard}`;
     let s = this.#shards.get(key);
+    if (s !== undefined && (fresh || s.secondary !== secondary)) {
+      s.dispose();
+      s = undefined;
+    }
     if (s === undefined) {
-      s = new Shard(meta, shard, this.#db, this.#indexDir);
+      s = new Shard(meta, shard, this.#db, this.#indexDir, secondary);
       this.#shards.set(key, s);
     }
     return s;
+  }
+
+  #hold(key: string): void {
+    this.#holds.get(key)?.release(new Error('replaced by a newer copy'));
+    let release: (err?: unknown) => void = () => undefined;
+    const ready = new Promise<void>((res, rej) => {
+      release = (err) => {
+        // Out of the map first, in the same turn as the held requests are released: a request
+        // arriving later runs after them.
+        if (this.#holds.get(key)?.ready === ready) this.#holds.delete(key);
+        if (err === undefined) res();
+        else rej(err instanceof Error ? err : new Error(String(err)));
+      };
+    });
+    ready.catch(() => undefined);
+    this.#holds.set(key, { ready, release });
   }
 
   #get(collection: number, shard: number): Shard {
@@ -62,6 +92,11 @@ export class ShardHost {
     // TypeScript cannot relate the handler picked by req.op to O (a correlated union): the map's
     // type above is what checks each handler against its op.
     const handler = this.#handlers[req.op] as (r: RequestOf<O>) => ResultOf<O> | Promise<ResultOf<O>>;
+    if (this.#holds.size > 0 && 'shard' in req) {
+      const hold = this.#holds.get(`${req.collection}/${req.shard}`);
+      // Held requests run in arrival order: each waits on the same promise, registered in turn.
+      if (hold !== undefined) return hold.ready.then(() => handler(req));
+    }
     return handler(req);
   }
 
@@ -92,7 +127,30 @@ export class ShardHost {
       return null;
     },
     openShards: (req) => {
-      for (const s of req.shards) this.#open(req.meta, s);
+      for (const s of req.shards) {
+        // A held copy starts afresh: it may replace one that missed writes (see Engine).
+        this.#open(req.meta, s, req.secondary === true, req.hold === true);
+        if (req.hold === true) this.#hold(`${req.meta.id}/${s}`);
+      }
+      return null;
+    },
+    loadShards: async (req) => {
+      const delay = failpoint('secondary_load_delay_ms');
+      if (delay !== null) await new Promise((res) => setTimeout(res, delay));
+      for (const shard of req.shards) {
+        const key = `${req.collection}/${shard}`;
+        const hold = this.#holds.get(key);
+        const s = this.#shards.get(key);
+        if (hold === undefined || s === undefined) continue; // dropped meanwhile
+        try {
+          if (s.load()) this.#restored++;
+          else this.#rebuilt++;
+        } catch (err) {
+          hold.release(err);
+          throw err;
+        }
+        hold.release();
+      }
       return null;
     },
     updateConfig: (req) => {
@@ -102,10 +160,14 @@ export class ShardHost {
     dropShards: async (req) => {
       // Memory and graph files: the main thread reclaims the LMDB records once no worker serves
       // them. A shard never opened here (a drop resumed at start) still has its files deleted.
+      // A read copy's files are its primary's: they are left alone.
       for (const shard of req.shards) {
-        this.#shards.get(`${req.collection}/${shard}`)?.dispose();
-        this.#shards.delete(`${req.collection}/${shard}`);
-        await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();
+        const key = `${req.collection}/${shard}`;
+        const s = this.#shards.get(key);
+        this.#holds.get(key)?.release(QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
+        s?.dispose();
+        this.#shards.delete(key);
+        if (s?.secondary !== true) await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();
       }
       return null;
     },

@@ -91,6 +91,22 @@ export class GraphSnapshots {
     }
   }
 
+  /**
+   * The manifest, as take() would answer, but leaving the marker: for a read copy in another
+   * worker (replication_factor), which must not decide for the primary. It may find the marker
+   * already taken by the primary's load and then rebuilds its graphs: slower, never wrong.
+   */
+  peek(): GraphManifest | null {
+    const token = this.#db.meta.get(marker(this.#collection, this.#shard));
+    if (token === undefined) return null;
+    try {
+      const m = JSON.parse(readFileSync(`${this.#base}.json`, 'utf8')) as GraphManifest;
+      return m.token === token && Object.values(m.spaces).every((sp) => existsSync(sp.file)) ? m : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Deletes the shard's graph files and marker: the shard is dropped for good. */
   async drop(): Promise<void> {
     const prefix = `${this.#collection}-${this.#shard}`;

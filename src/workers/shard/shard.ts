@@ -7,6 +7,11 @@
 // slot with their field indexes, and per named vector a VectorSpace (dense: store, presence,
 // graph; vector-space.ts) or a SparseIndex. Graph files are graph-snapshots.ts's, the choice of
 // exact or HNSW search search-planner.ts's. Every write goes through #write.
+//
+// A secondary shard is a read copy of a primary in another worker (replication_factor): it loads
+// from the same LMDB range and applies the same writes, in the same order, in memory only. It
+// never writes LMDB or graph files; it reads the primary's saved graphs only while their marker
+// says they match the data, and leaves the marker to the primary.
 
 import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
@@ -64,10 +69,13 @@ export class Shard {
   readonly #names: string[];
   readonly #snapshots: GraphSnapshots;
   #maxVersion = 0;
+  /** A read copy: memory only (see the file comment). */
+  readonly secondary: boolean;
 
-  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string) {
+  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, secondary = false) {
     this.collection = meta.id;
     this.shard = shard;
+    this.secondary = secondary;
     this.#meta = meta;
     this.#db = db;
     this.#snapshots = new GraphSnapshots(db, indexDir, meta.id, shard);
@@ -117,7 +125,9 @@ export class Shard {
   // ---- graph snapshots and loading ----------------------------------------------------------
 
   /** Writes the HNSW graphs for the next start (clean shutdown only: see GraphSnapshots). */
-  saveIndexes(): Promise<void> {
+  async saveIndexes(): Promise<void> {
+    // The primary's files are the shard's; a copy's graphs are rebuilt or read from those.
+    if (this.secondary) return;
     return this.#snapshots.save(this.#spaces.values(), this.#ids);
   }
 
@@ -126,7 +136,7 @@ export class Shard {
    * clean shutdown left them matching the data (true is returned), otherwise rebuilt.
    */
   load(): boolean {
-    const manifest = this.#snapshots.take();
+    const manifest = this.secondary ? this.#snapshots.peek() : this.#snapshots.take();
     if (manifest !== null) {
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
@@ -184,7 +194,8 @@ export class Shard {
     );
   }
 
-  #persist(id: PointId, slot: number): Promise<boolean> {
+  #persist(id: PointId, slot: number): Promise<boolean> | null {
+    if (this.secondary) return null;
     const x: Record<string, Uint8Array> = {};
     for (const space of this.#spaces.values()) {
       if (space.has(slot)) x[space.name] = vectorBytes(space.store.get(slot));
@@ -215,6 +226,7 @@ export class Shard {
   ): Promise<{ applied: number; error?: string }> {
     let last: Promise<boolean> | null = null;
     let applied = 0;
+    const secondary = this.secondary;
     let error: string | undefined;
     for (let i = 0; i < targets.length; i++) {
       const id = targets[i]!;
@@ -226,8 +238,8 @@ export class Shard {
         if (outcome === 'put') {
           const slot = this.#ids.slotOf(id)!;
           this.#ids.setVersion(slot, opId);
-          last = this.#persist(id, slot);
-        } else {
+          last = this.#persist(id, slot) ?? last;
+        } else if (!secondary) {
           last = handled(this.#db.points.remove([this.collection, this.shard, id]));
         }
         applied++;
@@ -249,6 +261,8 @@ export class Shard {
    * shard from LMDB (see entry.ts).
    */
   async #durable(last: Promise<unknown> | null, wait: boolean): Promise<void> {
+    // A copy's writes are in memory only: the primary's answer carries the durability.
+    if (this.secondary) return;
     try {
       if (last !== null) await last;
       if (wait) await this.#db.points.flushed;
@@ -520,6 +534,6 @@ export class Shard {
       vectors[name] = index.size;
     }
     const indexedPayload = this.#payloads.indexedPoints();
-    return { shard: this.shard, worker, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
+    return { shard: this.shard, worker, secondary: this.secondary, points: this.#ids.live, indexedVectors, vectors, indexedPayload, rebuilding: this.rebuilding };
   }
 }
