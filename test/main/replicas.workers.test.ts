@@ -8,8 +8,10 @@
 // that compares N consecutive answers and sees both workers' counters move has compared copies.
 // (Counts are not used for that: a /metrics scrape counts points itself.)
 
+import { ReplicaState } from '@qdrant/js-client-grpc';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grpcClient } from '../helpers/grpc.js';
 import { sample, scrape } from '../helpers/metrics.js';
 import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
 
@@ -188,6 +190,23 @@ describe('PATCH replication_factor', () => {
     expect(create.status).toBe(400);
     expect(create.body.status.error).toMatch(/replication_factor/);
     expect((await cluster('p')).replicas_per_shard).toBe(2);
+  });
+});
+
+describe('over gRPC', () => {
+  it('creates, reports and changes copies as over REST', async () => {
+    const g = grpcClient(server);
+    await g.api('collections').create({
+      collectionName: 'g',
+      vectorsConfig: { config: { case: 'params', value: { size: 2n, distance: 1 } } },
+      shardNumber: 1,
+      replicationFactor: 2,
+    });
+    const both = await g.api('collections').collectionClusterInfo({ collectionName: 'g' });
+    expect(both.localShards.map((s) => s.state)).toEqual([ReplicaState.Active, ReplicaState.Active]);
+    await g.api('collections').update({ collectionName: 'g', params: { replicationFactor: 1 } });
+    expect((await g.api('collections').get({ collectionName: 'g' })).result!.config!.params!.replicationFactor).toBe(1);
+    expect((await g.api('collections').collectionClusterInfo({ collectionName: 'g' })).localShards).toHaveLength(1);
   });
 });
 
