@@ -4,6 +4,8 @@
 // A worker holds primaries and read copies (secondaries) of shards, as placement.ts places them.
 // A copy added to a live collection is opened held: requests to it wait, in arrival order, until
 // its loadShards has read LMDB; then they run in that order, so it ends in the primary's state.
+// A copy opened held again before it loaded (rebuilt) keeps the requests held so far: they ran
+// nowhere yet, and the new load reads LMDB no earlier than the first one would have.
 
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
@@ -20,8 +22,8 @@ export class ShardHost {
   readonly #workerCount: number;
   readonly #db: QuiverDb;
   readonly #shards = new Map<string, Shard>();
-  /** Shards opened held (see the file comment), by key: released once loaded, or failed. */
-  readonly #holds = new Map<string, { ready: Promise<void>; release: (err?: unknown) => void }>();
+  /** Requests held per shard opened held (see the file comment), in arrival order. */
+  readonly #holds = new Map<string, { run: () => void; fail: (err: unknown) => void }[]>();
 
   readonly #indexDir: string;
   #restored = 0;
@@ -64,19 +66,21 @@ export class ShardHost {
   }
 
   #hold(key: string): void {
-    this.#holds.get(key)?.release(new Error('replaced by a newer copy'));
-    let release: (err?: unknown) => void = () => undefined;
-    const ready = new Promise<void>((res, rej) => {
-      release = (err) => {
-        // Out of the map first, in the same turn as the held requests are released: a request
-        // arriving later runs after them.
-        if (this.#holds.get(key)?.ready === ready) this.#holds.delete(key);
-        if (err === undefined) res();
-        else rej(err instanceof Error ? err : new Error(String(err)));
-      };
-    });
-    ready.catch(() => undefined);
-    this.#holds.set(key, { ready, release });
+    if (!this.#holds.has(key)) this.#holds.set(key, []);
+  }
+
+  /**
+   * Runs (or, with an error, fails) the requests held for the shard, in arrival order, all in
+   * this turn: a request arriving later runs after them.
+   */
+  #release(key: string, err?: unknown): void {
+    const held = this.#holds.get(key);
+    if (held === undefined) return;
+    this.#holds.delete(key);
+    for (const h of held) {
+      if (err === undefined) h.run();
+      else h.fail(err);
+    }
   }
 
   #get(collection: number, shard: number): Shard {
@@ -93,9 +97,22 @@ export class ShardHost {
     // type above is what checks each handler against its op.
     const handler = this.#handlers[req.op] as (r: RequestOf<O>) => ResultOf<O> | Promise<ResultOf<O>>;
     if (this.#holds.size > 0 && 'shard' in req) {
-      const hold = this.#holds.get(`${req.collection}/${req.shard}`);
-      // Held requests run in arrival order: each waits on the same promise, registered in turn.
-      if (hold !== undefined) return hold.ready.then(() => handler(req));
+      const held = this.#holds.get(`${req.collection}/${req.shard}`);
+      if (held !== undefined) {
+        return new Promise<ResultOf<O>>((resolve, reject) => {
+          held.push({
+            run: () => {
+              try {
+                // The handler's synchronous part (every memory change) runs now, in order.
+                Promise.resolve(handler(req)).then(resolve, reject);
+              } catch (err) {
+                reject(err);
+              }
+            },
+            fail: reject,
+          });
+        });
+      }
     }
     return handler(req);
   }
@@ -139,17 +156,17 @@ export class ShardHost {
       if (delay !== null) await new Promise((res) => setTimeout(res, delay));
       for (const shard of req.shards) {
         const key = `${req.collection}/${shard}`;
-        const hold = this.#holds.get(key);
         const s = this.#shards.get(key);
-        if (hold === undefined || s === undefined) continue; // dropped meanwhile
+        // Dropped meanwhile, or already loaded by the load of an earlier open (see the file comment).
+        if (!this.#holds.has(key) || s === undefined) continue;
         try {
           if (s.load()) this.#restored++;
           else this.#rebuilt++;
         } catch (err) {
-          hold.release(err);
+          this.#release(key, err);
           throw err;
         }
-        hold.release();
+        this.#release(key);
       }
       return null;
     },
@@ -164,7 +181,7 @@ export class ShardHost {
       for (const shard of req.shards) {
         const key = `${req.collection}/${shard}`;
         const s = this.#shards.get(key);
-        this.#holds.get(key)?.release(QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
+        this.#release(key, QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
         s?.dispose();
         this.#shards.delete(key);
         if (s?.secondary !== true) await new GraphSnapshots(this.#db, this.#indexDir, req.collection, shard).drop();

@@ -8,7 +8,8 @@
 //   once the primary and every Active copy have answered; a copy whose answer differs from the
 //   primary's (it failed, or applied what the primary did not) is reported through onDiverged, never
 //   left to serve a different state. Partial copies (being built, requests held in their worker)
-//   are not waited for; their answers are checked when they come.
+//   are not waited for; whether they failed where the primary did not (or the reverse) is checked
+//   when they answer.
 // - A read goes to one Active copy per shard: the one whose worker has the fewest requests in
 //   flight from this router, ties taken in turn. A read that meets a dead worker is retried once on
 //   another Active copy.
@@ -153,7 +154,7 @@ export class ShardRouter {
     const [primary, ...rest] = copies;
     const secondaries = rest.filter((c) => c.state !== 'Dead');
     // Copies first, each with its own clone: the primary's send moves the vectors' buffers.
-    const sent = secondaries.map((c) => ({ copy: c, answer: settle(this.#send<O>(c.worker, structuredClone(full))) }));
+    const sent = secondaries.map((c) => ({ copy: c, building: c.state === 'Partial', answer: settle(this.#send<O>(c.worker, structuredClone(full))) }));
     const p = this.#send<O>(primary!.worker, full, transfer);
     const key = `${meta.id}/${shard}`;
     let inFlight = this.#writes.get(key);
@@ -166,17 +167,19 @@ export class ShardRouter {
     if (sent.length === 0) return p;
     const own = await mine;
     const ownKey = outcomeKey(own);
-    const check = (copy: ShardCopy, o: Outcome): void => {
-      if (outcomeKey(o) !== ownKey) {
+    const check = (copy: ShardCopy, o: Outcome, building: boolean): void => {
+      // A copy being built replays held writes over what it loaded from LMDB: one already there
+      // in a newer version is skipped (applied 0), so only success or failure is compared.
+      if (building ? o.ok !== own.ok : outcomeKey(o) !== ownKey) {
         const why = o.ok ? `it applied a write the primary answered with: ${ownKey}` : `it failed a write: ${outcomeKey(o)}`;
         this.onDiverged(meta, shard, copy.worker, why);
       }
     };
     const waited: Promise<void>[] = [];
-    for (const { copy, answer } of sent) {
-      const checked = answer.then((o) => check(copy, o));
+    for (const { copy, answer, building } of sent) {
+      const checked = answer.then((o) => check(copy, o, building));
       // A copy being built holds the write until it has loaded: it is checked, not waited for.
-      if (copy.state === 'Active') waited.push(checked);
+      if (!building) waited.push(checked);
     }
     await Promise.all(waited);
     if (own.ok) return own.value as ResultOf<O>;

@@ -87,8 +87,15 @@ describe('ShardRouter with copies', () => {
     expect(partial.d.sent.map((s) => s.worker)).toEqual([0, 1]);
     partial.d.sent[1]!.settle({ ok: { applied: 1 } });
     expect(await w).toEqual({ applied: 1 });
-    // Its answer, when it comes, is still checked.
+    // Its answer, when it comes, is still checked: a replayed write it skips (already loaded in a
+    // newer version) is fine, a failure is not.
     partial.d.sent[0]!.settle({ ok: { applied: 0 } });
+    await flush();
+    expect(partial.diverged).toEqual([]);
+    const w2 = partial.router.call(meta, 0, upsert);
+    partial.d.sent[3]!.settle({ ok: { applied: 1 } });
+    await w2;
+    partial.d.sent[2]!.settle({ err: new Error('held write failed') });
     await flush();
     expect(partial.diverged.map((x) => x.worker)).toEqual([0]);
 
