@@ -19,6 +19,10 @@ export const ConfigSchema = Type.Object(
     data_dir: Type.String({ minLength: 1 }),
     /** Worker threads; 0 means one per available core. */
     shards: Type.Integer({ minimum: 0, maximum: 256 }),
+    /** shard_number of a collection created without one (Qdrant's single-node default: 1). */
+    default_shard_number: Type.Integer({ minimum: 1, maximum: 1024 }),
+    /** replication_factor of a collection created without one: copies of each shard, in distinct workers. */
+    default_replication_factor: Type.Integer({ minimum: 1, maximum: 256 }),
     log_level: LogLevel,
     body_limit_mb: Type.Number({ exclusiveMinimum: 0, maximum: 4096 }),
     /** Largest gRPC message accepted (and sent), in MiB; larger ones answer RESOURCE_EXHAUSTED. gRPC caps lengths below 2 GiB. */
@@ -51,6 +55,8 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_GRPC_PORT: { key: 'grpc_port', kind: 'int' },
   SERVICE_DATA_DIR: { key: 'data_dir', kind: 'string' },
   SERVICE_SHARDS: { key: 'shards', kind: 'int' },
+  SERVICE_SHARD_NUMBER: { key: 'default_shard_number', kind: 'int' },
+  SERVICE_REPLICATION_FACTOR: { key: 'default_replication_factor', kind: 'int' },
   SERVICE_LOG_LEVEL: { key: 'log_level', kind: 'string' },
   SERVICE_BODY_LIMIT_MB: { key: 'body_limit_mb', kind: 'number' },
   SERVICE_GRPC_MAX_MESSAGE_MB: { key: 'grpc_max_message_mb', kind: 'number' },

@@ -3,11 +3,18 @@
 // create / update / delete transitions. Point traffic goes through the ShardRouter, which the
 // engine keeps to itself: services reach shards through call / fanOut / partition, metrics ask
 // for sizes, and nothing else sees the router.
+//
+// Copies of shards (replication_factor): the engine owns each collection's replica table (plain
+// data in src/shared/placement.ts: which worker holds which copy, and whether it serves reads) and
+// the transitions of its copies: created Active with the collection or loaded at start; added
+// Partial by a PATCH (or rebuilt after it diverged or its worker died), Active once loaded;
+// dropped by a PATCH or with the collection. The router reads the table on every request.
 
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
 import { sumMemory, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
+import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type ShardCopy } from '../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
@@ -27,6 +34,24 @@ export interface CollectionLoad {
   rebuildReasons: string[];
 }
 
+/** Times one copy is rebuilt after diverging before it is left Dead (until a restart or PATCH). */
+const MAX_REBUILDS = 3;
+
+/** What a create request leaves out: config values (default_shard_number, default_replication_factor). */
+export interface CollectionDefaults {
+  shard_number: number;
+  replication_factor: number;
+}
+
+/** One copy of one shard, as cluster info reports it. */
+export interface CopyInfo {
+  shard: number;
+  copy: number;
+  worker: number;
+  state: ShardCopy['state'];
+  points: number;
+}
+
 export class Engine {
   readonly #router: ShardRouter;
   readonly #db: QuiverDb;
@@ -40,11 +65,36 @@ export class Engine {
   /** Where a background task's failure is reported (the server sets its logger here). */
   onBackgroundError: (err: unknown, what: string) => void = () => undefined;
   #hnswBuild: HnswBuild | null = null;
+  /** Replica tables by collection id (see the file comment). */
+  readonly #replicas = new Map<number, ReplicaTable>();
+  /** Rebuilds after divergence, per `collection/shard/worker`. */
+  readonly #rebuilds = new Map<string, number>();
+  readonly defaults: CollectionDefaults;
+  /** Where copy transitions are reported (the server sets its logger here). */
+  onReplicaEvent: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void = () => undefined;
 
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher, defaults: CollectionDefaults = { shard_number: 1, replication_factor: 1 }) {
     this.#db = db;
     this.#dispatcher = dispatcher;
-    this.#router = new ShardRouter(dispatcher);
+    this.defaults = defaults;
+    this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));
+    this.#router.onDiverged = (meta, shard, worker, why) => this.#diverged(meta, shard, worker, why);
+  }
+
+  /** The replica table of a collection: plain data, for the router and whoever mirrors the catalog. */
+  replicas(meta: CollectionMeta): ReplicaTable {
+    return this.#router.table(meta);
+  }
+
+  /** How many copies of each shard the collection keeps: replication_factor, at most one per worker. */
+  effectiveReplicas(meta: CollectionMeta): number {
+    return effectiveReplicas(meta.config.replication_factor, this.#dispatcher.workerCount);
+  }
+
+  #newTable(meta: CollectionMeta): ReplicaTable {
+    const t = replicaTable(meta.id, meta.config.shard_number, meta.config.replication_factor, this.#dispatcher.workerCount);
+    this.#replicas.set(meta.id, t);
+    return t;
   }
 
   get ready(): boolean {
@@ -67,6 +117,11 @@ export class Engine {
     for (const { key, value } of this.#db.catalog.getRange()) {
       if (value.deleting === true) await this.#retire(key, value);
       else this.#catalog.set(key, value);
+    }
+    // Every worker loads its copies before it answers the ping below: all start Active.
+    for (const e of this.#catalog.values()) {
+      this.#newTable(e);
+      if (this.effectiveReplicas(e) > 1) this.#logCopies(e, 'loaded');
     }
     const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.ping(w)));
     for (const p of pings) {
@@ -195,8 +250,10 @@ export class Engine {
         void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId);
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
-        await this.#router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
+        await this.#router.control(entry, (shards, secondary) => ({ op: 'openShards', meta: entry, shards, secondary }), this.#newTable(entry));
+        if (this.effectiveReplicas(entry) > 1) this.#logCopies(entry, 'created');
       } catch (err) {
+        this.#replicas.delete(id);
         // Undo only what is this create's own: the name may have been taken again meanwhile.
         if (this.#catalog.get(name)?.id === id) this.#catalog.delete(name);
         if (this.#db.catalog.get(name)?.id === id) await this.#db.catalog.remove(name).catch(() => undefined);
@@ -215,6 +272,150 @@ export class Engine {
     const entry: CatalogEntry = { ...meta };
     await this.#replace(entry);
     await this.#router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+    await this.#resize(entry);
+  }
+
+  /**
+   * Brings the copies to the configured count. New copies receive writes at once and serve reads
+   * once built (in the background: the PATCH does not wait, as Qdrant's replica transfer);
+   * removed copies stop at once and their worker drops them (memory only).
+   */
+  async #resize(meta: CollectionMeta): Promise<void> {
+    const table = this.#replicas.get(meta.id);
+    if (table === undefined) return;
+    const want = this.effectiveReplicas(meta);
+    const have = table.shards[0]?.length ?? 1;
+    if (want === have) return;
+    const workerCount = this.#dispatcher.workerCount;
+    if (want < have) {
+      const drops = new Map<number, number[]>();
+      table.shards.forEach((copies, s) => {
+        for (const c of copies.splice(want)) drops.set(c.worker, [...(drops.get(c.worker) ?? []), s]);
+      });
+      this.#logCopies(meta, 'lowered');
+      await Promise.all([...drops].map(([w, shards]) => this.#router.controlOn<'dropShards'>(w, { op: 'dropShards', collection: meta.id, shards })));
+      return;
+    }
+    table.shards.forEach((copies, s) => {
+      for (let r = have; r < want; r++) {
+        const copy: ShardCopy = { worker: copyWorker(meta.id, s, r, workerCount), state: 'Partial' };
+        copies.push(copy);
+        this.#build(meta, s, copy);
+      }
+    });
+    this.#logCopies(meta, 'raised');
+  }
+
+  /**
+   * (Re)builds a read copy: opened held, so every write from now on reaches it and waits there;
+   * loaded from LMDB once the writes in flight before it have answered (so LMDB has them); the
+   * held writes then apply in order (the replay guard makes one already loaded harmless). Active
+   * when done, unless it was dropped or rebuilt again meanwhile.
+   */
+  #build(meta: CollectionMeta, shard: number, copy: ShardCopy): void {
+    copy.state = 'Partial';
+    // In the same turn as the state change: no write is sent between them.
+    const opened = this.#router.controlOn<'openShards'>(copy.worker, { op: 'openShards', meta, shards: [shard], secondary: true, hold: true });
+    const earlier = this.#router.writesSettled(meta, shard);
+    void (async () => {
+      await opened;
+      await earlier;
+      await this.#router.controlOn<'loadShards'>(copy.worker, { op: 'loadShards', collection: meta.id, shards: [shard] });
+    })().then(
+      () => {
+        if (copy.state !== 'Partial' || !this.#holds(meta.id, copy)) return;
+        copy.state = 'Active';
+        this.onReplicaEvent('info', 'shard copy built: serving reads', { collection: meta.name, shard, worker: copy.worker });
+      },
+      (err: unknown) => {
+        if (!this.#holds(meta.id, copy)) return;
+        copy.state = 'Dead';
+        this.onReplicaEvent('error', 'shard copy failed to build: it serves no reads', { collection: meta.name, shard, worker: copy.worker, err });
+      },
+    );
+  }
+
+  /** Whether `copy` is still one of the collection's copies (not dropped by a PATCH or DELETE). */
+  #holds(collection: number, copy: ShardCopy): boolean {
+    return this.#replicas.get(collection)?.shards.some((copies) => copies.includes(copy)) === true;
+  }
+
+  /** A copy answered a write otherwise than its primary: out of reads, then rebuilt. */
+  #diverged(meta: CollectionMeta, shard: number, worker: number, why: string): void {
+    const copy = this.#replicas.get(meta.id)?.shards[shard]?.find((c, r) => r > 0 && c.worker === worker);
+    if (copy === undefined || copy.state === 'Dead') return;
+    copy.state = 'Dead';
+    const key = `${meta.id}/${shard}/${worker}`;
+    const n = (this.#rebuilds.get(key) ?? 0) + 1;
+    this.#rebuilds.set(key, n);
+    const rebuild = n <= MAX_REBUILDS;
+    this.onReplicaEvent('error', `shard copy diverged from its primary: taken out of reads${rebuild ? ' and rebuilt' : `; left out after ${MAX_REBUILDS} rebuilds`}`, {
+      collection: meta.name,
+      shard,
+      worker,
+      reason: why,
+    });
+    if (rebuild) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
+  }
+
+  /**
+   * A worker thread ended and a new one is loading its shards: its primaries serve no reads until
+   * it answers (other copies do), its read copies are rebuilt (writes in flight on the old thread
+   * were lost there).
+   */
+  workerRestarted(worker: number): void {
+    const primaries: ShardCopy[] = [];
+    for (const e of this.#catalog.values()) {
+      const table = this.#replicas.get(e.id);
+      if (table === undefined || e.deleting === true) continue;
+      table.shards.forEach((copies, s) => {
+        copies.forEach((c, r) => {
+          if (c.worker !== worker || copies.length === 1) return;
+          if (r === 0) {
+            c.state = 'Dead';
+            primaries.push(c);
+          } else {
+            this.#build(e, s, c);
+          }
+        });
+      });
+    }
+    if (primaries.length === 0) return;
+    // The ping waits for the new thread's loads (its module loads them before taking a task).
+    void this.#router.ping(worker).then(
+      () => {
+        for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
+      },
+      (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
+    );
+  }
+
+  #logCopies(meta: CollectionMeta, what: string): void {
+    this.onReplicaEvent('info', `shard copies ${what}`, {
+      collection: meta.name,
+      replication_factor: meta.config.replication_factor ?? 1,
+      copies_per_shard: this.effectiveReplicas(meta),
+      workers: this.#dispatcher.workerCount,
+    });
+  }
+
+  /** Every copy of every shard, with its state and (for Active ones) its point count. */
+  async copies(meta: CollectionMeta): Promise<CopyInfo[]> {
+    const table = this.replicas(meta);
+    const out: Promise<CopyInfo>[] = [];
+    table.shards.forEach((copies, shard) => {
+      copies.forEach((c, copy) => {
+        // A copy being built holds its requests: it is not asked.
+        const points = c.state === 'Active' ? this.#router.callOn(c.worker, meta, shard, { op: 'count', filter: null, exact: false }) : Promise.resolve(0);
+        out.push(points.then((n) => ({ shard, copy, worker: c.worker, state: c.state, points: n })));
+      });
+    });
+    return Promise.all(out);
+  }
+
+  /** Requests sent to each worker, per op (metrics: which copies serve). */
+  sentCounts(): { worker: number; op: string; count: number }[] {
+    return this.#router.sentCounts();
   }
 
   /** Writes a changed entry of a live collection; never brings back one deleted meanwhile. */
@@ -262,7 +463,10 @@ export class Engine {
       throw err;
     }
     this.#catalog.delete(name);
-    this.#startDrop(entry);
+    // Requests stop reaching the copies now; the drop reaches every one of them.
+    const table = this.#replicas.get(entry.id);
+    this.#replicas.delete(entry.id);
+    this.#startDrop(entry, table);
     return true;
   }
 
@@ -276,16 +480,18 @@ export class Engine {
     await this.#db.root.flushed;
   }
 
-  #startDrop(entry: CatalogEntry): void {
+  #startDrop(entry: CatalogEntry, table?: ReplicaTable): void {
     // A drop that fails keeps its record in the drops database, and the next start resumes it.
-    const p = this.#drop(entry)
+    const p = this.#drop(entry, table)
       .catch((err: unknown) => this.onBackgroundError(err, `dropping the data of deleted collection ${entry.name} (id ${entry.id})`))
       .finally(() => this.#drops.delete(p));
     this.#drops.add(p);
   }
 
-  async #drop(entry: CatalogEntry): Promise<void> {
-    await this.#router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }));
+  async #drop(entry: CatalogEntry, table?: ReplicaTable): Promise<void> {
+    // Without a table (a drop resumed at start) every configured copy's worker is told: one that
+    // holds nothing deletes the primary's files, which is what the drop wants.
+    await this.#router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }), table);
     for (;;) {
       let last: Promise<boolean> | null = null;
       let n = 0;

@@ -1,9 +1,9 @@
 // Prometheus metrics (prom-client), served at GET /metrics: what an operator needs to watch a
 // running Quiver. Requests by transport, route or method, and outcome; latency histograms;
 // collections, points and estimated memory per collection and kind (read from the engine at
-// scrape time, so they are never stale); the process's RssAnon;
-// engine readiness; shard worker restarts; and Node's own process metrics. Qdrant's own metric
-// names are served beside these (qdrant-metrics.ts).
+// scrape time, so they are never stale); the process's RssAnon; engine readiness; shard worker
+// restarts; shard requests per worker and op; and Node's own process metrics. Qdrant's own
+// metric names are served beside these (qdrant-metrics.ts).
 //
 // Labels are bounded: REST routes are the registered templates (`/collections/:collection_name`),
 // gRPC methods the service paths; per-collection labels are on the points gauges (here and
@@ -69,6 +69,17 @@ export class Metrics {
         this.reset();
         const b = engine.hnswBuild;
         if (b !== null) this.set({ build: b.kind, flags: b.flags }, 1);
+      },
+    });
+    new client.Counter({
+      name: 'quiver_worker_requests_total',
+      help: 'Shard requests sent to each worker, by op: with replication_factor > 1, how reads spread over the copies',
+      labelNames: ['worker', 'op'],
+      registers,
+      collect() {
+        // Counted by the router on every send; copied at scrape time (the hot path keeps plain numbers).
+        this.reset();
+        for (const { worker, op, count } of engine.sentCounts()) this.inc({ worker: String(worker), op }, count);
       },
     });
     new client.Gauge({

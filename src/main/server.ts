@@ -45,7 +45,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     everyWrites: config.graph_save_writes,
     everySeconds: config.graph_save_seconds,
   });
-  const engine = new Engine(db, dispatcher);
+  const engine = new Engine(db, dispatcher, { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor });
   const metrics = new Metrics(engine);
   const app = await buildApp(config, engine, auth, metrics);
   for (const note of auth.notes) app.log.info(note);
@@ -53,8 +53,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
   dispatcher.on('workerError', (worker: number, err: unknown) => {
     app.log.error({ err, worker }, 'shard worker failed');
   });
+  engine.onReplicaEvent = (level, msg, fields) => app.log[level](fields, msg);
   dispatcher.on('workerExit', (worker: number) => {
     metrics.workerRestart(worker);
+    engine.workerRestarted(worker);
     app.log.error({ worker }, 'shard worker ended; a new thread reloads its shards from LMDB');
   });
   await app.listen({ host: config.host, port: config.rest_port });

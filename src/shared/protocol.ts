@@ -172,7 +172,14 @@ interface ShardAddress {
 export type ShardRequest =
   | { op: 'ping' }
   | { op: 'saveIndexes' }
-  | { op: 'openShards'; meta: CollectionMeta; shards: number[] }
+  /**
+   * `secondary`: the shards are read copies (memory only: no LMDB or graph file writes).
+   * `hold`: open them empty and hold every request to them until `loadShards` (a copy added to a
+   * live collection: it receives writes from now on, and loads once earlier writes are on disk).
+   */
+  | { op: 'openShards'; meta: CollectionMeta; shards: number[]; secondary?: boolean; hold?: boolean }
+  /** Loads held shards from LMDB, then applies the requests held meanwhile, in order. */
+  | { op: 'loadShards'; collection: number; shards: number[] }
   | { op: 'updateConfig'; meta: CollectionMeta }
   | { op: 'dropShards'; collection: number; shards: number[] }
   | { op: 'createIndex'; collection: number; shards: number[]; key: string; schema: FieldIndexSchema }
@@ -226,6 +233,8 @@ export interface PingResult {
 export interface ShardInfo {
   shard: number;
   worker: number;
+  /** A read copy (replication_factor > 1) rather than the primary. */
+  secondary: boolean;
   points: number;
   /** Per vector name: how many vectors the HNSW index holds. */
   indexedVectors: Record<string, number>;
@@ -268,6 +277,7 @@ export interface ResultMap {
   ping: PingResult;
   saveIndexes: null;
   openShards: null;
+  loadShards: null;
   updateConfig: null;
   dropShards: null;
   createIndex: null;

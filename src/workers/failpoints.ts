@@ -4,8 +4,10 @@
 // every upsert batch of a shard after its third point; crash_on_id=7 kills the worker thread that
 // receives an upsert of point 7, before it applies anything; commit_fail_on_id=7 makes the LMDB
 // write of point 7 fail as a failed commit would (disk full); load_delay_ms=500 sleeps the worker
-// thread that long before each shard it loads at start (to watch /readyz during a slow load).
-// Read once, at worker start.
+// thread that long before each shard it loads at start (to watch /readyz during a slow load);
+// secondary_load_delay_ms=2000 makes a read copy added to a live collection (replication_factor
+// raised) wait that long before it loads, so a test can watch a copy being built. Read once, at
+// worker start.
 
 const points = new Map<string, number>();
 for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
@@ -14,6 +16,6 @@ for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
 }
 
 /** The failpoint's number, or null when it is off. */
-export function failpoint(name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms'): number | null {
+export function failpoint(name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms' | 'secondary_load_delay_ms'): number | null {
   return points.get(name) ?? null;
 }

@@ -1,9 +1,15 @@
 // The shards one worker owns, and the dispatch of protocol requests to them: one handler per
 // op, typed by the op (the worker knows no transport: entry.ts wraps it for piscina).
+//
+// A worker holds primaries and read copies (secondaries) of shards, as placement.ts places them.
+// A copy added to a live collection is opened held: requests to it wait, in arrival order, until
+// its loadShards has read LMDB; then they run in that order, so it ends in the primary's state.
+// A copy opened held again before it loaded (rebuilt) keeps the requests held so far: they ran
+// nowhere yet, and the new load reads LMDB no earlier than the first one would have.
 
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
-import { workerOf } from '../shared/placement.js';
+import { copyIndexOn, effectiveReplicas } from '../shared/placement.js';
 import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
@@ -23,6 +29,8 @@ export class ShardHost {
   readonly #workerCount: number;
   readonly #db: QuiverDb;
   readonly #shards = new Map<string, Shard>();
+  /** Requests held per shard opened held (see the file comment), in arrival order. */
+  readonly #holds = new Map<string, { run: () => void; fail: (err: unknown) => void }[]>();
 
   readonly #indexDir: string;
   readonly #savePolicy: GraphSavePolicy | undefined;
@@ -55,11 +63,13 @@ export class ShardHost {
    * progress (shards and points loaded) for /readyz as it goes.
    */
   loadAll(): void {
-    const mine: [CollectionMeta, number][] = [];
+    const mine: [CollectionMeta, number, boolean][] = [];
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
+      const copies = effectiveReplicas(meta.config.replication_factor, this.#workerCount);
       for (let s = 0; s < meta.config.shard_number; s++) {
-        if (workerOf(meta.id, s, this.#workerCount) === this.#worker) mine.push([meta, s]);
+        const copy = copyIndexOn(meta.id, s, copies, this.#worker, this.#workerCount);
+        if (copy >= 0) mine.push([meta, s, copy > 0]);
       }
     }
     const progress = this.#progress;
@@ -71,10 +81,10 @@ export class ShardHost {
     }
     const delay = failpoint('load_delay_ms');
     let before = 0;
-    for (const [meta, s] of mine) {
+    for (const [meta, s, secondary] of mine) {
       // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
       if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
-      const load = this.#open(meta, s).load((n) => {
+      const load = this.#open(meta, s, secondary).load((n) => {
         if (progress !== null) Atomics.store(progress, LOAD_PROGRESS.points, before + n);
       });
       before += load.points;
@@ -85,11 +95,17 @@ export class ShardHost {
     }
   }
 
-  #open(meta: CollectionMeta, shard: number): Shard {
+  /** The shard, opened empty if it is not here; one of another role (primary / copy) is replaced. */
+  #open(meta: CollectionMeta, shard: number, secondary: boolean, fresh = false): Shard {
     const key = `${meta.id}/${shard}`;
     let s = this.#shards.get(key);
+    if (s !== undefined && (fresh || s.secondary !== secondary)) {
+      s.dispose();
+      s = undefined;
+    }
     if (s === undefined) {
-      s = new Shard(meta, shard, this.#db, this.#indexDir, this.#savePolicy === undefined ? {} : { savePolicy: this.#savePolicy });
+      const options = this.#savePolicy === undefined ? {} : { savePolicy: this.#savePolicy };
+      s = new Shard(meta, shard, this.#db, this.#indexDir, { ...options, secondary });
       this.#shards.set(key, s);
     }
     return s;
@@ -110,6 +126,24 @@ export class ShardHost {
     })();
   }
 
+  #hold(key: string): void {
+    if (!this.#holds.has(key)) this.#holds.set(key, []);
+  }
+
+  /**
+   * Runs (or, with an error, fails) the requests held for the shard, in arrival order, all in
+   * this turn: a request arriving later runs after them.
+   */
+  #release(key: string, err?: unknown): void {
+    const held = this.#holds.get(key);
+    if (held === undefined) return;
+    this.#holds.delete(key);
+    for (const h of held) {
+      if (err === undefined) h.run();
+      else h.fail(err);
+    }
+  }
+
   #get(collection: number, shard: number): Shard {
     const s = this.#shards.get(`${collection}/${shard}`);
     // Every live shard is opened before its collection's create answers, and loaded before a
@@ -123,6 +157,24 @@ export class ShardHost {
     // TypeScript cannot relate the handler picked by req.op to O (a correlated union): the map's
     // type above is what checks each handler against its op.
     const handler = this.#handlers[req.op] as (r: RequestOf<O>) => ResultOf<O> | Promise<ResultOf<O>>;
+    if (this.#holds.size > 0 && 'shard' in req) {
+      const held = this.#holds.get(`${req.collection}/${req.shard}`);
+      if (held !== undefined) {
+        return new Promise<ResultOf<O>>((resolve, reject) => {
+          held.push({
+            run: () => {
+              try {
+                // The handler's synchronous part (every memory change) runs now, in order.
+                Promise.resolve(handler(req)).then(resolve, reject);
+              } catch (err) {
+                reject(err);
+              }
+            },
+            fail: reject,
+          });
+        });
+      }
+    }
     return handler(req);
   }
 
@@ -156,7 +208,32 @@ export class ShardHost {
       return null;
     },
     openShards: (req) => {
-      for (const s of req.shards) this.#open(req.meta, s);
+      for (const s of req.shards) {
+        // A held copy starts afresh: it may replace one that missed writes (see Engine).
+        this.#open(req.meta, s, req.secondary === true, req.hold === true);
+        if (req.hold === true) this.#hold(`${req.meta.id}/${s}`);
+      }
+      return null;
+    },
+    loadShards: async (req) => {
+      const delay = failpoint('secondary_load_delay_ms');
+      if (delay !== null) await new Promise((res) => setTimeout(res, delay));
+      for (const shard of req.shards) {
+        const key = `${req.collection}/${shard}`;
+        const s = this.#shards.get(key);
+        // Dropped meanwhile, or already loaded by the load of an earlier open (see the file comment).
+        if (!this.#holds.has(key) || s === undefined) continue;
+        try {
+          const load = s.load();
+          this.#loads.push({ collection: req.collection, shard, ...load });
+          if (load.graphsRebuilt > 0) this.#rebuilt++;
+          else if (load.graphsRead > 0) this.#restored++;
+        } catch (err) {
+          this.#release(key, err);
+          throw err;
+        }
+        this.#release(key);
+      }
       return null;
     },
     updateConfig: (req) => {
@@ -166,13 +243,17 @@ export class ShardHost {
     dropShards: async (req) => {
       // Memory and graph files: the main thread reclaims the LMDB records once no worker serves
       // them. A shard never opened here (a drop resumed at start) still has its files deleted.
+      // A read copy's files are its primary's: they are left alone.
       for (const shard of req.shards) {
-        const s = this.#shards.get(`${req.collection}/${shard}`);
-        this.#shards.delete(`${req.collection}/${shard}`);
+        const key = `${req.collection}/${shard}`;
+        const s = this.#shards.get(key);
+        this.#release(key, QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
+        this.#shards.delete(key);
         s?.dispose();
         // A save in flight finishes first, so it cannot write files after they are deleted.
         await s?.idle();
-        new GraphSnapshots(this.#indexDir, req.collection, shard).drop();
+        // A read copy's files are its primary's: they are left alone.
+        if (s?.secondary !== true) new GraphSnapshots(this.#indexDir, req.collection, shard).drop();
       }
       return null;
     },

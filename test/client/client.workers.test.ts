@@ -72,7 +72,7 @@ describe('QuiverClient', () => {
     servers.push(s);
     try {
       const anon = new QuiverClient({ url: s.url });
-      await anon.createCollection('a', { vectors: { v: { size: 2, distance: 'Dot' } } });
+      await anon.createCollection('a', { vectors: { v: { size: 2, distance: 'Dot' } }, shard_number: 2 });
       await anon.upsert('a', { points: [{ id: 1, vector: { v: [1, 2] } }] });
       expect((await anon.collectionCluster('a')).local_shards).toHaveLength(2);
       await anon.deleteVectors('a', { points: [1], vector: ['v'] });

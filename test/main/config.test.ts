@@ -78,6 +78,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_GRPC_PORT: '7002',
       SERVICE_DATA_DIR: '/var/lib/quiver',
       SERVICE_SHARDS: '3',
+      SERVICE_SHARD_NUMBER: '2',
+      SERVICE_REPLICATION_FACTOR: '3',
       SERVICE_LOG_LEVEL: 'debug',
       SERVICE_BODY_LIMIT_MB: '0.5',
       SERVICE_GRPC_MAX_MESSAGE_MB: '128',
@@ -95,6 +97,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       grpc_port: 7002,
       data_dir: '/var/lib/quiver',
       shards: 3,
+      default_shard_number: 2,
+      default_replication_factor: 3,
       log_level: 'debug',
       body_limit_mb: 0.5,
       grpc_max_message_mb: 128,
@@ -107,6 +111,14 @@ describe('loadConfig: SERVICE_* overrides', () => {
       graph_save_seconds: 2.5,
       workers: 3,
     });
+  });
+
+  it('collection defaults: shard_number and replication_factor 1 unless set; 0 or a fraction stops start-up naming the variable', () => {
+    const cfg = loadConfig({});
+    expect([cfg.default_shard_number, cfg.default_replication_factor]).toEqual([1, 1]);
+    expect(() => loadConfig({ SERVICE_SHARD_NUMBER: '0' })).toThrow(/'default_shard_number' \(SERVICE_SHARD_NUMBER\)/);
+    expect(() => loadConfig({ SERVICE_REPLICATION_FACTOR: '0' })).toThrow(/'default_replication_factor' \(SERVICE_REPLICATION_FACTOR\)/);
+    expect(() => loadConfig({ SERVICE_REPLICATION_FACTOR: '1.5' })).toThrow('SERVICE_REPLICATION_FACTOR="1.5" is not an integer');
   });
 
   it('a relative SERVICE_DATA_DIR is resolved to an absolute path', () => {

@@ -23,7 +23,7 @@ describe('readiness', () => {
     const N = 20_000;
     const DIM = 48;
     const data = randomVectors(N, DIM, 21);
-    await c1.api('collections').create({ collectionName: 'load', vectorsConfig: { config: { case: 'params', value: { size: BigInt(DIM), distance: Distance.Cosine } } } });
+    await c1.api('collections').create({ collectionName: 'load', vectorsConfig: { config: { case: 'params', value: { size: BigInt(DIM), distance: Distance.Cosine } } }, shardNumber: 2 });
     for (let i = 0; i < N; i += 2000) {
       await c1.api('points').upsert({ collectionName: 'load', wait: true, points: data.slice(i, i + 2000).map((v, j) => ({ id: id(i + j), vectors: vectors(v) })) });
     }

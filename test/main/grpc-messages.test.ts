@@ -148,18 +148,25 @@ describe('collections', () => {
     });
   });
 
-  it('encode the cluster info without the owning worker', () => {
+  it('encode the cluster info without the owning worker, one entry per copy with its replica state', () => {
     const cluster: CollectionClusterInfo = {
       peer_id: 0,
       shard_count: 2,
-      local_shards: [{ shard_id: 0, points_count: 3, state: 'Active', worker: 1 }],
+      replicas_per_shard: 2,
+      local_shards: [
+        { shard_id: 0, points_count: 3, state: 'Active', worker: 1, copy: 0 },
+        { shard_id: 0, points_count: 0, state: 'Partial', worker: 0, copy: 1 },
+      ],
       remote_shards: [],
       shard_transfers: [],
     };
     expect(clusterInfoOut(cluster)).toEqual({
       peer_id: 0,
       shard_count: 2,
-      local_shards: [{ shard_id: 0, points_count: 3, state: 'Active' }],
+      local_shards: [
+        { shard_id: 0, points_count: 3, state: 'Active' },
+        { shard_id: 0, points_count: 0, state: 'Partial' },
+      ],
       remote_shards: [],
       shard_transfers: [],
     });

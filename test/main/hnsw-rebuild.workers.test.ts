@@ -40,7 +40,7 @@ const nearest = async (client: QdrantClient, i: number) => (await client.query('
 describe('hnsw_config change', () => {
   it('rebuilds the graphs in the background and keeps serving and writing meanwhile', async () => {
     const { server, client } = await start();
-    await client.createCollection('h', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 32 } });
+    await client.createCollection('h', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 32 }, shard_number: 2 });
     for (let i = 0; i < N; i += 1000) {
       await client.upsert('h', { wait: true, points: data.slice(i, i + 1000).map((v, j) => ({ id: i + j, vector: v })) });
     }

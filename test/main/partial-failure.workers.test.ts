@@ -8,7 +8,7 @@ import { call, removeDir, startServer, type TestServer } from '../helpers/server
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer({ shards: 2, env: { QUIVER_FAILPOINTS: 'upsert_after=3' } });
-  await call(server.url, 'PUT', '/collections/p', { vectors: { size: 2, distance: 'Euclid' } });
+  await call(server.url, 'PUT', '/collections/p', { vectors: { size: 2, distance: 'Euclid' }, shard_number: 2 });
 });
 afterAll(async () => {
   await server.stop();

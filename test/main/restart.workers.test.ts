@@ -27,7 +27,7 @@ describe('durability across restarts', () => {
   it('writes, stops with SIGTERM, and finds everything after a restart, HNSW graphs read back', async () => {
     const s1 = await start();
     const c1 = new QdrantClient({ url: s1.url });
-    await c1.createCollection('keep', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 40 } });
+    await c1.createCollection('keep', { vectors: { size: DIM, distance: 'Cosine' }, hnsw_config: { m: 8, ef_construct: 40 }, shard_number: 2 });
     await c1.createCollection('named', { vectors: { a: { size: 2, distance: 'Dot' } }, shard_number: 1 });
     for (let i = 0; i < N; i += 2000) {
       const r = await c1.upsert('keep', {

@@ -29,7 +29,7 @@ beforeAll(async () => {
   server = await startServer();
   rest = new QdrantClient({ url: server.url, checkCompatibility: false });
   grpc = grpcClient(server);
-  await rest.createCollection('u', { vectors: { size: 4, distance: 'Dot' } });
+  await rest.createCollection('u', { vectors: { size: 4, distance: 'Dot' }, shard_number: 2 });
   await rest.upsert('u', { wait: true, points: U.map((p) => ({ ...p, payload: { n: p.id } })) });
   await rest.createCollection('n', { vectors: { a: { size: 2, distance: 'Dot' }, b: { size: 2, distance: 'Dot' } } });
   await rest.upsert('n', { wait: true, points: [1, 2].map((i) => ({ id: i, vector: { a: [i, 0], b: [0, i] } })) });

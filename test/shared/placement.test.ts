@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shardOf, workerOf } from '../../src/shared/placement.js';
+import { copyIndexOn, copyWorker, effectiveReplicas, replicaTable, shardOf, workerOf } from '../../src/shared/placement.js';
 
 function uuid(i: number): string {
   // Deterministic, varied UUID-shaped strings.
@@ -97,5 +97,45 @@ describe('workerOf', () => {
       // 8 shards on 4 workers: 2 each.
       for (let w = 0; w < 4; w++) expect(more.filter((x) => x === w)).toHaveLength(2);
     }
+  });
+});
+
+describe('copies of a shard (replication_factor)', () => {
+  it('copy r sits r workers after the primary, so the copies of one shard are on distinct workers', () => {
+    for (const workers of [1, 2, 3, 8]) {
+      for (let collection = 1; collection < 5; collection++) {
+        for (let shard = 0; shard < 6; shard++) {
+          const copies = effectiveReplicas(workers, workers);
+          const on = Array.from({ length: copies }, (_, r) => copyWorker(collection, shard, r, workers));
+          expect(on[0]).toBe(workerOf(collection, shard, workers));
+          expect(new Set(on).size).toBe(copies);
+          // The workers' loaders find the same copy index the router writes to.
+          on.forEach((w, r) => expect(copyIndexOn(collection, shard, copies, w, workers)).toBe(r));
+        }
+      }
+    }
+  });
+
+  it('a worker holding no copy finds -1', () => {
+    // 4 workers, 2 copies: shard 0 of collection 1 is on workers 1 and 2.
+    expect([0, 1, 2, 3].map((w) => copyIndexOn(1, 0, 2, w, 4))).toEqual([-1, 0, 1, -1]);
+  });
+
+  it('keeps at most one copy per worker, at least one, and 1 when unset', () => {
+    expect(effectiveReplicas(5, 2)).toBe(2);
+    expect(effectiveReplicas(2, 8)).toBe(2);
+    expect(effectiveReplicas(undefined, 8)).toBe(1);
+  });
+
+  it('replicaTable lists every copy of every shard, plain data', () => {
+    const t = replicaTable(3, 2, 2, 2);
+    expect(t).toEqual({
+      collection: 3,
+      shards: [
+        [{ worker: 1, state: 'Active' }, { worker: 0, state: 'Active' }],
+        [{ worker: 0, state: 'Active' }, { worker: 1, state: 'Active' }],
+      ],
+    });
+    expect(structuredClone(t)).toEqual(t);
   });
 });

@@ -1,12 +1,26 @@
-// Collection + point -> shard -> worker. Placement is computed by src/shared/placement.ts, the
-// same functions the workers load by, so a shard's requests always reach the thread owning it.
+// Collection + point -> shard -> copy -> worker. Placement is computed by src/shared/placement.ts,
+// the same functions the workers load by, so a shard's requests always reach a thread holding it.
+//
+// Copies (replication_factor): the replica table (plain data, owned by the Engine and read here
+// through a lookup) says which workers hold each shard and which copies serve reads.
+// - A write goes to every copy that is not Dead, posted in one synchronous turn, so each worker's
+//   FIFO queue sees the writes of a shard in the same order. It answers with the primary's outcome
+//   once the primary and every Active copy have answered; a copy whose answer differs from the
+//   primary's (it failed, or applied what the primary did not) is reported through onDiverged, never
+//   left to serve a different state. Partial copies (being built, requests held in their worker)
+//   are not waited for; whether they failed where the primary did not (or the reverse) is checked
+//   when they answer.
+// - A read goes to one Active copy per shard: the one whose worker has the fewest requests in
+//   flight from this router, ties taken in turn. A read that meets a dead worker is retried once on
+//   another Active copy.
 
-import { shardOf, workerOf } from '../../shared/placement.js';
+import { QuiverError } from '../../shared/errors.js';
+import { replicaTable, shardOf, workerOf, type ReplicaTable, type ShardCopy } from '../../shared/placement.js';
 import type { Op, RequestOf, ResultOf } from '../../shared/protocol.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
-type ControlOp = 'openShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
+type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
 export type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
 /**
  * A shard request without its address (collection, shard), which the router fills in. The op is
@@ -14,15 +28,59 @@ export type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
  */
 export type ShardCall<O extends ShardOp> = { op: O } & Omit<RequestOf<O>, 'collection' | 'shard'>;
 
+/** The ops that change a shard: sent to every copy. */
+const WRITE_OPS: ReadonlySet<Op> = new Set<Op>(['upsert', 'updateVectors', 'delete', 'payload', 'deleteVectors']);
+
+/** The replica table of a collection (the Engine's, or the default placement when it has none). */
+export type ReplicaLookup = (meta: CollectionMeta) => ReplicaTable | undefined;
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function outcomeKey(o: Outcome): string {
+  if (o.ok) return `ok:${JSON.stringify(o.value)}`;
+  return o.error instanceof QuiverError ? `err:${o.error.code}:${o.error.message}` : `err:${String(o.error)}`;
+}
+
+function settle(p: Promise<unknown>): Promise<Outcome> {
+  return p.then(
+    (value) => ({ ok: true, value }) as const,
+    (error: unknown) => ({ ok: false, error }) as const,
+  );
+}
+
 export class ShardRouter {
   readonly #dispatcher: ShardDispatcher;
+  readonly #replicas: ReplicaLookup;
+  /** Requests this router has in flight per worker: the load reads are balanced by. */
+  readonly #inFlight: number[];
+  /** Requests sent per worker and op, for /metrics (which copies serve). */
+  readonly #sent: Map<string, number>[];
+  /** Per shard (`collection/shard`): the turn for ties between equally loaded copies. */
+  readonly #turn = new Map<string, number>();
+  /** Per shard: writes in flight on its primary (a copy being built loads once they are done). */
+  readonly #writes = new Map<string, Set<Promise<unknown>>>();
+  /** A copy answered a write otherwise than the primary (or failed it): it must not serve reads. */
+  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void = () => undefined;
 
-  constructor(dispatcher: ShardDispatcher) {
+  constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined) {
     this.#dispatcher = dispatcher;
+    this.#replicas = replicas;
+    this.#inFlight = new Array<number>(dispatcher.workerCount).fill(0);
+    this.#sent = Array.from({ length: dispatcher.workerCount }, () => new Map<string, number>());
   }
 
+  /** The primary's worker (copy 0). */
   workerOf(meta: CollectionMeta, shard: number): number {
     return workerOf(meta.id, shard, this.#dispatcher.workerCount);
+  }
+
+  /** The collection's replica table: the Engine's, else every copy of the configuration, Active. */
+  table(meta: CollectionMeta): ReplicaTable {
+    return this.#replicas(meta) ?? replicaTable(meta.id, meta.config.shard_number, meta.config.replication_factor, this.#dispatcher.workerCount);
+  }
+
+  #copies(meta: CollectionMeta, shard: number): ShardCopy[] {
+    return this.table(meta).shards[shard] ?? [{ worker: this.workerOf(meta, shard), state: 'Active' }];
   }
 
   shardOf(meta: CollectionMeta, id: PointId): number {
@@ -41,26 +99,144 @@ export class ShardRouter {
     return out;
   }
 
-  call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
-    const full = { ...req, collection: meta.id, shard } as unknown as RequestOf<O>;
-    return this.#dispatcher.call<O>(this.workerOf(meta, shard), full, transfer);
+  #send<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    this.#inFlight[worker]!++;
+    const sent = this.#sent[worker]!;
+    sent.set(req.op, (sent.get(req.op) ?? 0) + 1);
+    return this.#dispatcher.call<O>(worker, req, transfer).finally(() => {
+      this.#inFlight[worker]!--;
+    });
   }
 
-  /** The same request to every shard of the collection, results in shard order. */
+  call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    const full = { ...req, collection: meta.id, shard } as unknown as RequestOf<O>;
+    const copies = this.#copies(meta, shard);
+    if (WRITE_OPS.has(req.op)) return this.#write(meta, shard, copies, full, transfer);
+    return this.#read(`${meta.id}/${shard}`, copies, full, transfer);
+  }
+
+  /** The Active copy on the least loaded worker (ties in turn), or the primary when none is Active. */
+  #pick(copies: readonly ShardCopy[], key: string, except = -1): number {
+    let best: number[] = [];
+    let load = Number.POSITIVE_INFINITY;
+    for (const c of copies) {
+      if (c.state !== 'Active' || c.worker === except) continue;
+      const l = this.#inFlight[c.worker]!;
+      if (l < load) {
+        load = l;
+        best = [c.worker];
+      } else if (l === load) {
+        best.push(c.worker);
+      }
+    }
+    if (best.length === 0) return except === -1 ? copies[0]!.worker : -1;
+    if (best.length === 1) return best[0]!;
+    const turn = this.#turn.get(key) ?? 0;
+    this.#turn.set(key, turn + 1);
+    return best[turn % best.length]!;
+  }
+
+  async #read<O extends ShardOp>(key: string, copies: readonly ShardCopy[], full: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    const worker = this.#pick(copies, key);
+    // Reads carry no vectors worth moving twice: keep a copy for a retry only when there is one.
+    const retryable = copies.length > 1 && (transfer === undefined || transfer.length === 0);
+    try {
+      return await this.#send<O>(worker, full, transfer);
+    } catch (err) {
+      if (!retryable || !(err instanceof QuiverError) || err.code !== 'ShardUnavailable') throw err;
+      const other = this.#pick(copies, key, worker);
+      if (other < 0) throw err;
+      return this.#send<O>(other, full);
+    }
+  }
+
+  async #write<O extends ShardOp>(meta: CollectionMeta, shard: number, copies: readonly ShardCopy[], full: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    const [primary, ...rest] = copies;
+    const secondaries = rest.filter((c) => c.state !== 'Dead');
+    // Copies first, each with its own clone: the primary's send moves the vectors' buffers.
+    const sent = secondaries.map((c) => ({ copy: c, building: c.state === 'Partial', answer: settle(this.#send<O>(c.worker, structuredClone(full))) }));
+    const p = this.#send<O>(primary!.worker, full, transfer);
+    const key = `${meta.id}/${shard}`;
+    let inFlight = this.#writes.get(key);
+    if (inFlight === undefined) this.#writes.set(key, (inFlight = new Set()));
+    inFlight.add(p);
+    const mine = settle(p).finally(() => {
+      inFlight.delete(p);
+      if (inFlight.size === 0 && this.#writes.get(key) === inFlight) this.#writes.delete(key);
+    });
+    if (sent.length === 0) return p;
+    const own = await mine;
+    const ownKey = outcomeKey(own);
+    const check = (copy: ShardCopy, o: Outcome, building: boolean): void => {
+      // A copy being built replays held writes over what it loaded from LMDB: one already there
+      // in a newer version is skipped (applied 0), so only success or failure is compared.
+      if (building ? o.ok !== own.ok : outcomeKey(o) !== ownKey) {
+        const why = o.ok ? `it applied a write the primary answered with: ${ownKey}` : `it failed a write: ${outcomeKey(o)}`;
+        this.onDiverged(meta, shard, copy.worker, why);
+      }
+    };
+    const waited: Promise<void>[] = [];
+    for (const { copy, answer, building } of sent) {
+      const checked = answer.then((o) => check(copy, o, building));
+      // A copy being built holds the write until it has loaded: it is checked, not waited for.
+      if (!building) waited.push(checked);
+    }
+    await Promise.all(waited);
+    if (own.ok) return own.value as ResultOf<O>;
+    throw own.error;
+  }
+
+  /**
+   * Resolves once every write to the shard's primary that is in flight now has answered (a copy
+   * about to be built reads LMDB after them; later writes reach it directly).
+   */
+  writesSettled(meta: CollectionMeta, shard: number): Promise<void> {
+    const set = this.#writes.get(`${meta.id}/${shard}`);
+    return set === undefined ? Promise.resolve() : Promise.allSettled([...set]).then(() => undefined);
+  }
+
+  /** A read to one named copy (cluster info asks each copy). */
+  callOn<O extends ShardOp>(worker: number, meta: CollectionMeta, shard: number, req: ShardCall<O>): Promise<ResultOf<O>> {
+    return this.#send<O>(worker, { ...req, collection: meta.id, shard } as unknown as RequestOf<O>);
+  }
+
+  /** The same request to every shard of the collection (one copy each), results in shard order. */
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
     const calls: Promise<ResultOf<O>>[] = [];
     for (let s = 0; s < meta.config.shard_number; s++) calls.push(this.call(meta, s, req));
     return Promise.all(calls);
   }
 
-  /** Control messages to every worker owning one of the collection's shards. */
-  async control(meta: CollectionMeta, make: (shards: number[]) => RequestOf<ControlOp>): Promise<void> {
-    const byWorker = new Map<number, number[]>();
-    for (let s = 0; s < meta.config.shard_number; s++) {
-      const w = this.workerOf(meta, s);
-      byWorker.set(w, [...(byWorker.get(w) ?? []), s]);
-    }
-    await Promise.all([...byWorker].map(([w, shards]) => this.#dispatcher.call(w, make(shards))));
+  /**
+   * Control messages to every worker holding a copy of one of the collection's shards (of `table`,
+   * or the collection's current one), one per worker and role: `secondary` says whether those
+   * shards are read copies there.
+   */
+  async control(meta: CollectionMeta, make: (shards: number[], secondary: boolean) => RequestOf<ControlOp>, table: ReplicaTable = this.table(meta)): Promise<void> {
+    const groups = new Map<string, { worker: number; secondary: boolean; shards: number[] }>();
+    table.shards.forEach((copies, s) => {
+      copies.forEach((c, r) => {
+        const k = `${c.worker}/${r > 0}`;
+        const g = groups.get(k);
+        if (g === undefined) groups.set(k, { worker: c.worker, secondary: r > 0, shards: [s] });
+        else g.shards.push(s);
+      });
+    });
+    await Promise.all([...groups.values()].map((g) => this.#dispatcher.call(g.worker, make(g.shards, g.secondary))));
+  }
+
+  /** One control message to one worker. */
+  controlOn<O extends ControlOp>(worker: number, req: RequestOf<O>): Promise<ResultOf<O>> {
+    return this.#dispatcher.call<O>(worker, req);
+  }
+
+  /** Requests sent so far, per worker and op (reads and writes, every copy counted). */
+  sentCounts(): { worker: number; op: string; count: number }[] {
+    const out: { worker: number; op: string; count: number }[] = [];
+    this.#sent.forEach((m, worker) => {
+      for (const [op, count] of m) out.push({ worker, op, count });
+    });
+    return out;
   }
 
   saveIndexes(worker: number): Promise<ResultOf<'saveIndexes'>> {

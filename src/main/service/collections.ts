@@ -9,10 +9,11 @@ import type {
   VectorParams as VectorParamsIn,
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
+import type { ShardCopy } from '../../shared/placement.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type VectorParams } from '../../shared/types.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { MEMORY_KINDS, sumMemory, type MemoryBytes } from '../../shared/protocol.js';
-import type { Engine } from '../engine.js';
+import type { CollectionDefaults, Engine } from '../engine.js';
 import { collectionNameError } from '../validation.js';
 
 /** A new collection's name: 1 to 255 characters (also the route schema's rule), none forbidden. */
@@ -58,7 +59,7 @@ function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): Sp
   return out;
 }
 
-export function buildConfig(req: CreateCollection, defaultShards: number): CollectionConfig {
+export function buildConfig(req: CreateCollection, defaults: CollectionDefaults): CollectionConfig {
   const v = req.vectors ?? req.vectors_config;
   const sparse: Record<string, SparseVectorParams> = {};
   for (const [name, p] of Object.entries(req.sparse_vectors ?? {})) sparse[name] = sparseParams(p);
@@ -80,8 +81,8 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
   return {
     vectors,
     sparse_vectors: sparse,
-    shard_number: req.shard_number ?? defaultShards,
-    replication_factor: req.replication_factor ?? 1,
+    shard_number: req.shard_number ?? defaults.shard_number,
+    replication_factor: req.replication_factor ?? defaults.replication_factor,
     write_consistency_factor: req.write_consistency_factor ?? 1,
     hnsw_config: hnsw,
     on_disk_payload: req.on_disk_payload ?? true,
@@ -91,7 +92,7 @@ export function buildConfig(req: CreateCollection, defaultShards: number): Colle
 
 export async function doCreateCollection(engine: Engine, name: string, req: CreateCollection): Promise<boolean> {
   checkName(name);
-  await engine.createCollection(name, buildConfig(req, engine.workerCount));
+  await engine.createCollection(name, buildConfig(req, engine.defaults));
   return true;
 }
 
@@ -166,12 +167,17 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
   payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
 }
 
-/** What GET /collections/{name}/cluster answers: the documented schema, typed exactly. */
+/**
+ * What GET /collections/{name}/cluster answers: the documented schema, typed exactly. Every copy
+ * of every shard is local: one entry per copy, `worker` the thread holding it, `copy` 0 for the
+ * primary, `state` Qdrant's replica state (Partial: being built, not read; Dead: out of reads).
+ */
 export interface CollectionClusterInfo extends Static<typeof CollectionClusterOut> {
   peer_id: number;
   shard_count: number;
-  /** Every shard is local and active; `worker` is the thread that owns it. */
-  local_shards: { shard_id: number; points_count: number; state: 'Active'; worker: number }[];
+  /** Copies kept of each shard: replication_factor, at most the worker count. */
+  replicas_per_shard: number;
+  local_shards: { shard_id: number; points_count: number; state: ShardCopy['state']; worker: number; copy: number }[];
   remote_shards: [];
   shard_transfers: [];
 }
@@ -243,11 +249,12 @@ export function withTotal(m: MemoryBytes): MemoryBytes & { total: number } {
 /** Where the collection's shards live: Qdrant's cluster-info shape, with the owning worker. */
 export async function doCollectionCluster(engine: Engine, name: string): Promise<CollectionClusterInfo> {
   const meta = engine.collection(name);
-  const shards = await engine.fanOut(meta, { op: 'shardInfo' });
+  const copies = await engine.copies(meta);
   return {
     peer_id: 0,
     shard_count: meta.config.shard_number,
-    local_shards: shards.map((s) => ({ shard_id: s.shard, points_count: s.points, state: 'Active', worker: s.worker })),
+    replicas_per_shard: engine.effectiveReplicas(meta),
+    local_shards: copies.map((c) => ({ shard_id: c.shard, points_count: c.points, state: c.state, worker: c.worker, copy: c.copy })),
     remote_shards: [],
     shard_transfers: [],
   };

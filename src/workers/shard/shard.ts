@@ -7,6 +7,11 @@
 // slot with their field indexes, and per named vector a VectorSpace (dense: store, presence,
 // graph; vector-space.ts) or a SparseIndex. Graph files are graph-snapshots.ts's, the choice of
 // exact or HNSW search search-planner.ts's. Every write goes through #write.
+//
+// A secondary shard is a read copy of a primary in another worker (replication_factor): it loads
+// from the same LMDB range and applies the same writes, in the same order, in memory only. It
+// never writes LMDB or graph files; it reads the primary's newest intact save (checksummed, so a
+// save being replaced is never trusted) and replays the records written after it, as a primary does.
 
 import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
@@ -62,6 +67,8 @@ export interface ShardOptions {
    */
   saveGraphs?: boolean;
   savePolicy?: GraphSavePolicy;
+  /** A read copy (replication_factor): applies writes in memory only; implies saveGraphs false. */
+  secondary?: boolean;
 }
 
 const DEFAULT_SAVE_POLICY: GraphSavePolicy = { everyWrites: 0, everySeconds: 0 };
@@ -120,12 +127,16 @@ export class Shard {
   /** The dense vectors the current write gave its point, for #persist (null between writes). */
   #fresh: Record<string, Float32Array> | null = null;
 
+  /** A read copy: memory only, never writes LMDB or graph files (see the file comment). */
+  readonly secondary: boolean;
+
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, options: ShardOptions = {}) {
     this.collection = meta.id;
     this.shard = shard;
+    this.secondary = options.secondary ?? false;
     this.#meta = meta;
     this.#db = db;
-    this.#saveGraphs = options.saveGraphs ?? true;
+    this.#saveGraphs = !this.secondary && (options.saveGraphs ?? true);
     this.#policy = options.savePolicy ?? DEFAULT_SAVE_POLICY;
     this.#snapshots = new GraphSnapshots(indexDir, meta.id, shard);
     this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
@@ -366,7 +377,8 @@ export class Shard {
     );
   }
 
-  #persist(id: PointId, slot: number, seq: number): Promise<boolean> {
+  #persist(id: PointId, slot: number, seq: number): Promise<boolean> | null {
+    if (this.secondary) return null;
     const x: Record<string, Uint8Array> = {};
     // The vectors just written are at hand; others are read back from memory (from a graph, a
     // copy: see vector-space.ts).
@@ -401,6 +413,7 @@ export class Shard {
   ): Promise<{ applied: number; error?: string }> {
     let last: Promise<boolean> | null = null;
     let applied = 0;
+    const secondary = this.secondary;
     let error: string | undefined;
     for (let i = 0; i < targets.length; i++) {
       const id = targets[i]!;
@@ -413,8 +426,8 @@ export class Shard {
         if (outcome === 'put') {
           const slot = this.#ids.slotOf(id)!;
           this.#ids.setVersion(slot, opId);
-          last = this.#persist(id, slot, seq);
-        } else {
+          last = this.#persist(id, slot, seq) ?? last;
+        } else if (!secondary) {
           last = handled(this.#db.points.remove([this.collection, this.shard, id]));
         }
         this.#writesSinceSave++;
@@ -441,6 +454,8 @@ export class Shard {
    * shard from LMDB (see entry.ts).
    */
   async #durable(last: Promise<unknown> | null, wait: boolean): Promise<void> {
+    // A copy's writes are in memory only: the primary's answer carries the durability.
+    if (this.secondary) return;
     try {
       if (last !== null) await last;
       if (wait) await this.#db.points.flushed;
@@ -723,6 +738,7 @@ export class Shard {
       vectors,
       indexedPayload,
       rebuilding: this.rebuilding,
+      secondary: this.secondary,
       graphSaves: this.#saves,
       unsavedWrites: this.#writesSinceSave,
       memory: this.memory(),

@@ -230,7 +230,7 @@ export function clusterInfoOut(r: CollectionClusterInfo): Omit<CollectionCluster
   return {
     peer_id: r.peer_id,
     shard_count: r.shard_count,
-    local_shards: r.local_shards.map((s) => ({ shard_id: s.shard_id, points_count: s.points_count, state: 'Active' })),
+    local_shards: r.local_shards.map((s) => ({ shard_id: s.shard_id, points_count: s.points_count, state: s.state })),
     remote_shards: [],
     shard_transfers: [],
   };
