@@ -90,11 +90,11 @@ describe('collection memory', () => {
   it('GET /telemetry sums the collections per kind and reports the process RssAnon', async () => {
     const r = await call(server.url, 'GET', '/telemetry');
     expect(r.status).toBe(200);
-    const t = (r.body as { result: { collections: { number_of_collections: number; memory: Memory }; process_memory: { rss_anon_bytes: number; rss_bytes: number } } }).result;
+    const t = (r.body as { result: { collections: { number_of_collections: number }; process_memory: { rss_anon_bytes: number; rss_bytes: number; collections: Memory } } }).result;
     const a = await memoryOf('mem');
     const b = await memoryOf('mem_idx');
     expect(t.collections.number_of_collections).toBe(2);
-    expect(t.collections.memory).toEqual({
+    expect(t.process_memory.collections).toEqual({
       vectors: a.vectors + b.vectors,
       graph: a.graph + b.graph,
       payload_index: a.payload_index + b.payload_index,
@@ -104,14 +104,14 @@ describe('collection memory', () => {
     expect(t.process_memory.rss_anon_bytes).toBeGreaterThan(0);
     expect(t.process_memory.rss_bytes).toBeGreaterThanOrEqual(t.process_memory.rss_anon_bytes);
     // The estimates cover part of what the process holds, never more than all of it.
-    expect(t.collections.memory.total).toBeLessThan(t.process_memory.rss_anon_bytes);
+    expect(t.process_memory.collections.total).toBeLessThan(t.process_memory.rss_anon_bytes);
   });
 
   it('a dropped collection leaves the gauge and the sums', async () => {
     expect((await call(server.url, 'DELETE', '/collections/mem_idx')).status).toBe(200);
     const text = await scrape(server.url);
     expect(sample(text, 'quiver_collection_memory_bytes', { collection: 'mem_idx', kind: 'graph' })).toBeUndefined();
-    const t = (await call(server.url, 'GET', '/telemetry')).body as { result: { collections: { memory: Memory } } };
-    expect(t.result.collections.memory).toEqual(await memoryOf('mem'));
+    const t = (await call(server.url, 'GET', '/telemetry')).body as { result: { process_memory: { collections: Memory } } };
+    expect(t.result.process_memory.collections).toEqual(await memoryOf('mem'));
   });
 });

@@ -35,17 +35,15 @@ export const TelemetryOut = Type.Object({
     system: Type.Object({ cores: Type.Integer(), cpu_flags: Type.String(), is_docker: Type.Boolean() }),
     hnsw_build: Type.Union([HnswBuildOut, Type.Null()]),
   }),
-  collections: Type.Object({
-    number_of_collections: Type.Integer(),
-    memory: Type.Optional(MemoryOut),
-  }),
+  collections: Type.Object({ number_of_collections: Type.Integer() }),
   process_memory: Type.Optional(
     Type.Object(
       {
         rss_anon_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'RssAnon from /proc/self/status (LMDB file pages not counted); null where there is no /proc' }),
         rss_bytes: Type.Integer(),
+        collections: MemoryOut,
       },
-      { description: 'Quiver extension: the whole process, all threads' },
+      { description: "Quiver extension: the whole process (all threads), and every collection's estimated memory summed by kind" },
     ),
   ),
 });
@@ -75,8 +73,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
           system,
           hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
         },
-        collections: { number_of_collections: collections.length, memory: withTotal(sumMemory(memory)) },
-        process_memory: processMemory(),
+        collections: { number_of_collections: collections.length },
+        process_memory: { ...processMemory(), collections: withTotal(sumMemory(memory)) },
       },
       req.t0,
     );
