@@ -79,26 +79,27 @@ describe('graph saves and restart', () => {
     await c1.createCollection('k', { vectors: { size: DIM, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 32 } });
     // Phase A: the clusters the queries look at.
     const near = centres(12, 1, 0);
-    const first = clustered(6000, near, 2);
+    const first = clustered(4000, near, 2);
     for (let i = 0; i < first.length; i += 500) {
       await c1.upsert('k', { wait: true, points: first.slice(i, i + 500).map((v, j) => ({ id: i + j, vector: v, payload: { i: i + j } })) });
     }
-    const queries = clustered(24, near, 3);
+    const queries = clustered(12, near, 3);
     const before = await recall(c1, 'k', queries);
 
     // Phase B: four writers at once into clusters far away, two waiting for the flush, two not;
     // the server is killed when 30 wait=true batches are acknowledged.
     const far = centres(6, 4, 1000);
-    const second = clustered(8000, far, 5);
+    const second = clustered(6000, far, 5);
+    const BASE = first.length;
     const acked: number[] = [];
     let ackedBatches = 0;
     let killed: Promise<number | null> | null = null;
     const writer = async (w: number): Promise<void> => {
       for (let b = w; b * 50 < second.length; b += 4) {
-        const ids = Array.from({ length: 50 }, (_, j) => 6000 + b * 50 + j).filter((id) => id - 6000 < second.length);
+        const ids = Array.from({ length: 50 }, (_, j) => BASE + b * 50 + j).filter((id) => id - BASE < second.length);
         const wait = w % 2 === 0;
         try {
-          await c1.upsert('k', { wait, points: ids.map((id) => ({ id, vector: second[id - 6000]!, payload: { i: id, w } })) });
+          await c1.upsert('k', { wait, points: ids.map((id) => ({ id, vector: second[id - BASE]!, payload: { i: id, w } })) });
         } catch {
           return; // the server is gone
         }
@@ -119,10 +120,10 @@ describe('graph saves and restart', () => {
     for (const p of got) {
       const id = Number(p.id);
       expect(p.payload).toMatchObject({ i: id });
-      expect((p.vector as number[]).map((x) => Math.fround(x))).toEqual(second[id - 6000]!.map((x) => Math.fround(x)));
+      expect((p.vector as number[]).map((x) => Math.fround(x))).toEqual(second[id - BASE]!.map((x) => Math.fround(x)));
     }
     const points = (await c2.count('k', { exact: true })).count;
-    expect(points).toBeGreaterThanOrEqual(6000 + acked.length);
+    expect(points).toBeGreaterThanOrEqual(BASE + acked.length);
     // Graphs read from disk and brought up to date with the writes after their save; no rebuild.
     const log = loaded(s2, 'k')!;
     expect(log).toMatchObject({ shards: 2, points, graphs_loaded: 2, graphs_rebuilt: 0 });
@@ -134,9 +135,9 @@ describe('graph saves and restart', () => {
     expect(after).toBeGreaterThanOrEqual(before - 0.01);
     // Searches reach the replayed points through the graph too.
     const last = acked[acked.length - 1]!;
-    expect((await c2.query('k', { query: second[last - 6000]!, limit: 1 })).points[0]!.id).toBe(last);
+    expect((await c2.query('k', { query: second[last - BASE]!, limit: 1 })).points[0]!.id).toBe(last);
     await s2.stop('SIGTERM');
-  });
+  }, 180_000);
 
   it('a damaged saved graph (bytes flipped, file truncated) is detected and rebuilt, and searches stay right', async () => {
     const dataDir = newDir();
@@ -175,7 +176,7 @@ describe('graph saves and restart', () => {
     const s3 = await start(dataDir);
     expect(loaded(s3, 'd')).toMatchObject({ graphs_loaded: 2, graphs_rebuilt: 0, replayed_writes: 0 });
     await s3.stop('SIGTERM');
-  });
+  }, 180_000);
 
   it('saves every N writes (seen in /metrics); kill -9 then replays exactly the writes after the last save', async () => {
     const dataDir = newDir();
@@ -212,7 +213,7 @@ describe('graph saves and restart', () => {
     expect((await c2.retrieve('p', { ids: [4, 5, 6, 7, 2599] })).map((p) => p.id)).toEqual([4, 2599]);
     expect((await c2.query('p', { query: data[2599]!, limit: 1 })).points[0]!.id).toBe(2599);
     await s2.stop('SIGTERM');
-  });
+  }, 180_000);
 
   it('/readyz answers 503 with the progress while shards load, 412 on data endpoints, then 200', async () => {
     const dataDir = newDir();
@@ -245,5 +246,5 @@ describe('graph saves and restart', () => {
     expect(r).toMatchObject({ status: 200, body: 'all shards are ready' });
     expect(loaded(s2, 'r')).toMatchObject({ shards: 4, points: 400, graphs_loaded: 4, replayed_writes: 0 });
     await s2.stop('SIGTERM');
-  });
+  }, 180_000);
 });
