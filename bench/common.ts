@@ -51,8 +51,14 @@ interface AcOptions {
   timeout: number;
   requests: AcRequest[];
   setupClient?: (client: AcClient) => void;
+  /** requests per second over all connections (a fixed-rate run) */
+  overallRate?: number;
 }
-type Autocannon = (opts: AcOptions, cb: (err: Error | null, result: AcResult) => void) => unknown;
+/** The instance autocannon returns: its 'response' event carries the exact latency in ms. */
+interface AcInstance {
+  on(event: 'response', fn: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): void;
+}
+type Autocannon = (opts: AcOptions, cb: (err: Error | null, result: AcResult) => void) => AcInstance;
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
@@ -209,8 +215,17 @@ export interface Server {
 
 const live = new Set<ChildProcess>();
 
-/** Starts the built server (dist/src/main/index.js) on 127.0.0.1, ephemeral ports, `shards` workers. */
-export function startServer(dataDir: string, shards: number): Promise<Server> {
+/** Adds a child process (a load generator) to those the run stops on its way out. */
+export function trackChild(proc: ChildProcess): void {
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+}
+
+/**
+ * Starts the built server (dist/src/main/index.js) on 127.0.0.1, ephemeral ports, `shards`
+ * workers; `extraEnv` is added to (and wins over) the environment.
+ */
+export function startServer(dataDir: string, shards: number, extraEnv: Record<string, string> = {}): Promise<Server> {
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, [ENTRY], {
     env: {
@@ -221,6 +236,7 @@ export function startServer(dataDir: string, shards: number): Promise<Server> {
       SERVICE_DATA_DIR: dataDir,
       SERVICE_SHARDS: String(shards),
       SERVICE_LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -351,12 +367,22 @@ export function idsOf(points: unknown, where: string): number[] {
   });
 }
 
-/** POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`. */
-export function autocannonRun(url: string, path: string, bodies: string[], seconds: number, connections: number): Promise<AcResult> {
+/**
+ * POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`;
+ * `opts.overallRate` caps the rate, `opts.onResponse` sees each response's status and latency.
+ */
+export function autocannonRun(
+  url: string,
+  path: string,
+  bodies: string[],
+  seconds: number,
+  connections: number,
+  opts: { overallRate?: number; onResponse?: (status: number, ms: number) => void } = {},
+): Promise<AcResult> {
   const base: AcRequest[] = bodies.map((body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body }));
   let nextClient = 0;
   return new Promise<AcResult>((res, rej) => {
-    autocannon(
+    const instance = autocannon(
       {
         url,
         connections,
@@ -364,6 +390,7 @@ export function autocannonRun(url: string, path: string, bodies: string[], secon
         duration: seconds,
         timeout: 30,
         requests: base,
+        ...(opts.overallRate === undefined ? {} : { overallRate: opts.overallRate }),
         // each connection walks the query bodies from its own starting point
         setupClient: (client) => {
           const start = (nextClient++ * 7) % base.length;
@@ -372,6 +399,8 @@ export function autocannonRun(url: string, path: string, bodies: string[], secon
       },
       (err, result) => (err ? rej(err) : res(result)),
     );
+    const onResponse = opts.onResponse;
+    if (onResponse !== undefined) instance.on('response', (_c, status, _b, ms) => onResponse(status, ms));
   });
 }
 
