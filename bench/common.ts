@@ -51,8 +51,6 @@ interface AcOptions {
   timeout: number;
   requests: AcRequest[];
   setupClient?: (client: AcClient) => void;
-  /** requests per second over all connections (a fixed-rate run) */
-  overallRate?: number;
 }
 /** The instance autocannon returns: its 'response' event carries the exact latency in ms. */
 interface AcInstance {
@@ -316,6 +314,26 @@ export async function stopServer(
   return { ms: performance.now() - t0, ...first, killed: false };
 }
 
+/** SIGTERM to every server and load generator still running, SIGKILL after `graceMs`; waits for all. */
+export async function stopAll(graceMs = 10_000): Promise<void> {
+  await Promise.all(
+    [...live].map(
+      (p) =>
+        new Promise<void>((res) => {
+          if (p.exitCode !== null || p.signalCode !== null) return res();
+          const timer = setTimeout(() => {
+            p.kill('SIGKILL');
+          }, graceMs);
+          p.once('exit', () => {
+            clearTimeout(timer);
+            res();
+          });
+          p.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
 function killAllNow(): void {
   for (const p of live) {
     try {
@@ -369,7 +387,7 @@ export function idsOf(points: unknown, where: string): number[] {
 
 /**
  * POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`;
- * `opts.overallRate` caps the rate, `opts.onResponse` sees each response's status and latency.
+ * `opts.onResponse` sees each response's status and exact latency in ms.
  */
 export function autocannonRun(
   url: string,
@@ -377,7 +395,7 @@ export function autocannonRun(
   bodies: string[],
   seconds: number,
   connections: number,
-  opts: { overallRate?: number; onResponse?: (status: number, ms: number) => void } = {},
+  opts: { onResponse?: (status: number, ms: number) => void } = {},
 ): Promise<AcResult> {
   const base: AcRequest[] = bodies.map((body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body }));
   let nextClient = 0;
@@ -390,7 +408,6 @@ export function autocannonRun(
         duration: seconds,
         timeout: 30,
         requests: base,
-        ...(opts.overallRate === undefined ? {} : { overallRate: opts.overallRate }),
         // each connection walks the query bodies from its own starting point
         setupClient: (client) => {
           const start = (nextClient++ * 7) % base.length;

@@ -17,7 +17,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench } from './common.js';
+import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, tracked } from './common.js';
 import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
 import { makeDataset, recallAtK, rowOf, toFloat32, type Dataset } from './lib/dataset.js';
 import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
@@ -231,8 +231,11 @@ async function crashPhase(ctx: Ctx): Promise<Report['crash']> {
   const log = loadLines(q);
   const readyzMessages = q.readyzMessages;
   // finish the ingest, then the recall must be what a clean ingest gives
-  const rest = Array.from({ length: ctx.batches.count }, (_, b) => b).filter((b) => !part.acked.includes(b));
-  for (const b of rest) await ingest(q.url, CRASH, ctx.batches, 1, b, b + 1);
+  // batches go out in order, so everything from the first unacknowledged one on is re-sent
+  // (upserting an acknowledged batch again changes nothing)
+  let firstUnacked = 0;
+  while (part.acked.includes(firstUnacked)) firstUnacked++;
+  await ingest(q.url, CRASH, ctx.batches, CFG.ingestConcurrency, firstUnacked, ctx.batches.count);
   const finalCount = await countPoints(q.url, CRASH);
   const recallAfter = await recallAt(q, CFG.latencyEf, ctx, CRASH);
   await stopQuiver(q);
@@ -297,6 +300,15 @@ async function serverFor(s: Setting, ctx: Ctx): Promise<{ q: Quiver; layout: { s
 async function runSetting(s: Setting, ctx: Ctx): Promise<SettingResult> {
   progress(`setting ${settingKey(s)}: SERVICE_SHARDS=${s.workers}${s.layout === null ? ', default collection settings' : `, shard_number ${s.layout.sn}, replication_factor ${s.layout.rf}`}`);
   const { q, layout, ingestedNow } = await serverFor(s, ctx);
+  try {
+    return await measureSetting(s, ctx, q, layout, ingestedNow);
+  } finally {
+    // a failed setting must not leave its server running under the next one
+    await stopQuiver(q);
+  }
+}
+
+async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: number; rf: number }, ingestedNow: boolean): Promise<SettingResult> {
   if (s.layout === null) ctx.defaultsAt.set(s.workers, layout);
   const target = { pid: q.pid, tidFile: q.tidFile };
   const path = `/collections/${COLLECTION}/points/search`;
@@ -345,7 +357,6 @@ async function runSetting(s: Setting, ctx: Ctx): Promise<SettingResult> {
   const mem = memoryOf(q.pid);
   const engineReady = q.engineReady;
   const readyMs = q.readyMs;
-  await stopQuiver(q);
   const ing = ctx.layouts.get(layoutKey(layout.sn, layout.rf))!.ingest;
   return {
     key: settingKey(s),
@@ -375,14 +386,23 @@ async function sweepPhase(ctx: Ctx): Promise<Sweeps> {
   const workersKeys = CFG.workersSweep.map((w) => add({ workers: w, layout: null }));
   const shardKeys = CFG.shardSweep.map((sn) => add({ workers: CFG.sweepWorkers, layout: { sn, rf: 1 } }));
   const replicaKeys = CFG.replicaSweep.map((rf) => add({ workers: CFG.sweepWorkers, layout: { sn: CFG.replicaShards, rf } }));
-  const results: Record<string, SettingResult> = {};
+  const results: Sweeps['results'] = {};
   for (const [k, s] of settings) {
+    // an explicit layout that the defaults at the same worker count already gave was measured then
+    const same = Object.values(results).find(
+      (r): r is SettingResult => !('error' in r) && s.layout !== null && r.workers === s.workers && r.shardNumber === s.layout.sn && r.replicationFactor === s.layout.rf,
+    );
+    if (same !== undefined) {
+      progress(`setting ${k}: the same as ${same.key}, measured already`);
+      results[k] = same;
+      continue;
+    }
     try {
       results[k] = await runSetting(s, ctx);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
       progress(`setting ${k} failed: ${msg.slice(0, 500)}`);
-      results[k] = { key: k, error: msg.slice(0, 2000) } as unknown as SettingResult;
+      results[k] = { key: k, error: msg.slice(0, 2000) };
     }
   }
   return { results, workersKeys, shardKeys, replicaKeys };
@@ -419,24 +439,26 @@ async function main(): Promise<void> {
     raw = rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 });
     phaseS.raw = (performance.now() - t) / 1000;
   }
-  let memory: Report['memory'] = null;
-  if (PHASES.has('memory')) {
-    t = performance.now();
-    memory = await memoryPhase(ctx);
-    phaseS.memory = (performance.now() - t) / 1000;
-  }
-  let crash: Report['crash'] = null;
-  if (PHASES.has('crash')) {
-    t = performance.now();
-    crash = await crashPhase(ctx);
-    phaseS.crash = (performance.now() - t) / 1000;
-  }
-  let sweeps: Sweeps | null = null;
-  if (PHASES.has('sweep')) {
-    t = performance.now();
-    sweeps = await sweepPhase(ctx);
-    phaseS.sweep = (performance.now() - t) / 1000;
-  }
+  // a phase that fails is reported and the run goes on: one broken part must not hide the others' figures
+  const errors: Record<string, string> = {};
+  const phase = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
+    if (!PHASES.has(name)) return null;
+    const t1 = performance.now();
+    try {
+      return await run();
+    } catch (e) {
+      errors[name] = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      progress(`phase ${name} failed: ${errors[name]!.slice(0, 1000)}`);
+      if (tracked.current !== null) progress(`last server log lines:\n${tracked.current.logs.slice(-20).join('\n')}`);
+      await stopAll();
+      return null;
+    } finally {
+      phaseS[name] = (performance.now() - t1) / 1000;
+    }
+  };
+  const memory = await phase('memory', () => memoryPhase(ctx));
+  const crash = await phase('crash', () => crashPhase(ctx));
+  const sweeps = await phase('sweep', () => sweepPhase(ctx));
   phaseS.total = (performance.now() - t0) / 1000;
 
   const report: Report = {
@@ -452,6 +474,7 @@ async function main(): Promise<void> {
       loadAverage: loadavg(),
     },
     phaseSeconds: phaseS,
+    errors,
     raw,
     memory,
     crash,

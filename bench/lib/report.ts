@@ -22,12 +22,16 @@ export interface SettingResult {
   grpcError: string | null;
   ingest: { rate: number; workers: number; cpu: CpuPerRequest; ingestedNow: boolean };
   rssAnon: number;
-  /** set instead of the figures when the setting failed */
-  error?: string;
+}
+
+/** What a setting that failed leaves in the results. */
+export interface SettingFailure {
+  key: string;
+  error: string;
 }
 
 export interface Sweeps {
-  results: Record<string, SettingResult>;
+  results: Record<string, SettingResult | SettingFailure>;
   workersKeys: string[];
   shardKeys: string[];
   replicaKeys: string[];
@@ -103,6 +107,8 @@ export interface Report {
   };
   env: { node: string; cores: number; cpu: string; memBytes: number; commit: string | null; loadGenerator: string; loadAverage: number[] };
   phaseSeconds: Record<string, number>;
+  /** phases that failed, with the error */
+  errors: Record<string, string>;
   raw: { builds: RawBuild[]; nativeUnavailable: string | null } | null;
   memory: MemoryFigures | null;
   crash: CrashFigures | null;
@@ -156,7 +162,7 @@ function atRecall(points: { ef: number; recall: number; qps: number }[], min: nu
   return [...points].sort((a, b) => a.ef - b.ef).find((p) => p.recall >= min) ?? null;
 }
 
-const ok = (r: SettingResult | undefined): r is SettingResult => r !== undefined && r.error === undefined;
+const ok = (r: SettingResult | SettingFailure | undefined): r is SettingResult => r !== undefined && !('error' in r);
 
 function sweepTable(title: string, keys: string[], r: Report): string[] {
   const res = r.sweeps!.results;
@@ -165,7 +171,7 @@ function sweepTable(title: string, keys: string[], r: Report): string[] {
   for (const k of keys) {
     const s = res[k];
     if (!ok(s)) {
-      rows.push([k, 'FAILED', (res[k]?.error ?? 'not run').slice(0, 80)]);
+      rows.push([k, 'FAILED', (s === undefined ? 'not run' : s.error).slice(0, 80)]);
       continue;
     }
     for (const e of s.perEf) {
@@ -250,13 +256,11 @@ export function targets(r: Report): Target[] {
   const add = (name: string, figure: string, met: boolean | null): void => void t.push({ name, figure, met });
   const res = r.sweeps?.results ?? {};
   const ef = r.config.latencyEf;
-  const def = ((): SettingResult | undefined => {
-    const keys = r.sweeps?.workersKeys ?? [];
-    const own = keys.find((k) => res[k]?.workers === r.env.cores);
-    return res[own ?? keys[0] ?? ''];
-  })();
-  const byWorkers = (w: number): SettingResult | undefined => Object.values(res).find((s) => s.defaults && s.workers === w && s.error === undefined);
-  const cpuAt = (s: SettingResult | undefined): CpuPerRequest | undefined => (ok(s) ? s.perEf.find((e) => e.ef === ef)?.peak.serverCpu : undefined);
+  // "with defaults": default collection settings at SERVICE_SHARDS = the core count (else the first that ran)
+  const defaults = (r.sweeps?.workersKeys ?? []).map((k) => res[k]).filter(ok);
+  const def = defaults.find((s) => s.workers === r.env.cores) ?? defaults[0];
+  const byWorkers = (w: number): SettingResult | undefined => Object.values(res).filter(ok).find((s) => s.defaults && s.workers === w);
+  const cpuAt = (s: SettingResult | SettingFailure | undefined): CpuPerRequest | undefined => (ok(s) ? s.perEf.find((e) => e.ef === ef)?.peak.serverCpu : undefined);
 
   const mains = (r.sweeps?.workersKeys ?? []).map((k) => cpuAt(res[k])?.mainMs).filter(fin);
   const maxMain = mains.length > 0 ? Math.max(...mains) : Number.NaN;
@@ -316,7 +320,7 @@ export function targets(r: Report): Target[] {
     c === null ? 'n/a' : `hnsw_restored_shards ${String(c.engineReady?.hnsw_restored_shards ?? 'n/a')}, hnsw_rebuilt_shards ${String(rebuilt ?? 'n/a')}`,
     c === null || typeof rebuilt !== 'number' ? null : rebuilt === 0,
   );
-  const cleanRecall = m?.recallBefore;
+  const cleanRecall = m?.recallBefore ?? def?.perEf.find((e) => e.ef === ef)?.recall;
   add(
     'recall@10 after kill -9 (ingest then completed) equal to a clean ingest',
     c === null ? 'n/a' : `${fmt(c.recallAfterCompletingIngest, 4)} vs ${fmt(cleanRecall, 4)}`,
@@ -335,6 +339,7 @@ export function printReport(r: Report): void {
     `node ${r.env.node}, ${r.env.cores} cores (${r.env.cpu}), commit ${String(r.env.commit)}, load average at the end ${r.env.loadAverage.map((v) => v.toFixed(2)).join(' ')}; load generator: ${r.env.loadGenerator}`,
   );
   out.push(`phases (s): ${Object.entries(r.phaseSeconds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
+  for (const [phase, err] of Object.entries(r.errors ?? {})) out.push(`PHASE FAILED: ${phase}: ${err.split('\n')[0]}`);
 
   if (r.raw !== null) {
     out.push('', 'raw hnswlib-node, one thread, in the bench process');
