@@ -19,7 +19,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, tracked } from './common.js';
 import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
-import { makeDataset, recallAtK, rowOf, toFloat32, type Dataset } from './lib/dataset.js';
+import { makeDataset, recallAtK, rowOf, type Dataset } from './lib/dataset.js';
 import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
 import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
 import { rawHnswlib } from './lib/raw.js';
@@ -279,22 +279,27 @@ async function serverFor(s: Setting, ctx: Ctx): Promise<{ q: Quiver; layout: { s
   // a fresh dir: create with the layout asked for (or the server's defaults), then ingest
   const dir = mkdtempSync(join(ctx.scratch, 'layout-'));
   const q = await startQuiver({ dataDir: dir, workers: s.workers, scratch: ctx.scratch });
-  await createCollection(q.url, COLLECTION, CFG.dim, CFG.m, CFG.efConstruct, want === null ? {} : { shardNumber: want.sn, replicationFactor: want.rf });
-  const p = await collectionParams(q.url, COLLECTION);
-  const layout = { sn: p.shardNumber, rf: p.replicationFactor };
-  const existing = ctx.layouts.get(layoutKey(layout.sn, layout.rf));
-  if (existing !== undefined) {
-    // the defaults turned out to be a layout already ingested: use that one
+  let layout: { sn: number; rf: number };
+  let reuse: string | null = null;
+  try {
+    await createCollection(q.url, COLLECTION, CFG.dim, CFG.m, CFG.efConstruct, want === null ? {} : { shardNumber: want.sn, replicationFactor: want.rf });
+    const p = await collectionParams(q.url, COLLECTION);
+    layout = { sn: p.shardNumber, rf: p.replicationFactor };
+    // the defaults may turn out to be a layout already ingested
+    reuse = ctx.layouts.get(layoutKey(layout.sn, layout.rf))?.dir ?? null;
+    if (reuse === null) {
+      progress(`  new layout shard_number ${layout.sn}, replication_factor ${layout.rf}: ingesting`);
+      const ing = await ingestMeasured(q, COLLECTION, ctx);
+      const count = await countPoints(q.url, COLLECTION);
+      if (count !== CFG.n) throw new Error(`layout ${layoutKey(layout.sn, layout.rf)}: ${count} points after ingest, expected ${CFG.n}`);
+      ctx.layouts.set(layoutKey(layout.sn, layout.rf), { dir, ingest: ing });
+    }
+  } finally {
+    // every setting is measured on a server that loaded its data dir at start, as after a deploy
     await stopQuiver(q);
-    rmSync(dir, { recursive: true, force: true });
-    return { q: await startQuiver({ dataDir: existing.dir, workers: s.workers, scratch: ctx.scratch }), layout, ingestedNow: false };
   }
-  progress(`  new layout shard_number ${layout.sn}, replication_factor ${layout.rf}: ingesting`);
-  const ing = await ingestMeasured(q, COLLECTION, ctx);
-  const count = await countPoints(q.url, COLLECTION);
-  if (count !== CFG.n) throw new Error(`layout ${layoutKey(layout.sn, layout.rf)}: ${count} points after ingest, expected ${CFG.n}`);
-  ctx.layouts.set(layoutKey(layout.sn, layout.rf), { dir, ingest: ing });
-  return { q, layout, ingestedNow: true };
+  if (reuse !== null) rmSync(dir, { recursive: true, force: true });
+  return { q: await startQuiver({ dataDir: reuse ?? dir, workers: s.workers, scratch: ctx.scratch }), layout, ingestedNow: reuse === null };
 }
 
 async function runSetting(s: Setting, ctx: Ctx): Promise<SettingResult> {
@@ -420,11 +425,9 @@ async function main(): Promise<void> {
     `N=${CFG.n} dim=${CFG.dim} queries=${CFG.queries} efs=${CFG.efs.join(',')} ${CFG.seconds}+${CFG.warmupS} s per load run, ${CFG.connections} connections, ${CORES} cores, phases ${CFG.phases.join(',')}${WRK.path === null ? '' : `, wrk at ${WRK.path}`}`,
   );
 
-  let t = performance.now();
+  const t = performance.now();
   const ds = makeDataset({ n: CFG.n, queries: CFG.queries, dim: CFG.dim, clusters: CFG.clusters, sigma: CFG.sigma, seed: CFG.seed });
-  const dataF = toFloat32(ds.points);
-  const queriesF = toFloat32(ds.queries);
-  const truth = await groundTruth(dataF, CFG.n, queriesF, CFG.queries, CFG.dim, CFG.k);
+  const truth = groundTruth(ds.points, CFG.n, ds.queries, CFG.queries, CFG.dim, CFG.k);
   const truthS = (performance.now() - t) / 1000;
   progress(`data and exact ground truth in ${truthS.toFixed(1)} s`);
   const queryRows = Array.from({ length: CFG.queries }, (_, i) => rowOf(ds.queries, i, CFG.dim));
@@ -432,13 +435,6 @@ async function main(): Promise<void> {
   const ctx: Ctx = { ds, truth, batches: new Batches(ds, CFG.batch), bodies, queryRows, scratch, layouts: new Map(), defaultsAt: new Map() };
   const phaseS: Record<string, number> = { data: truthS };
 
-  let raw: Report['raw'] = null;
-  if (PHASES.has('raw')) {
-    t = performance.now();
-    progress('raw hnswlib-node, one thread in this process');
-    raw = rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 });
-    phaseS.raw = (performance.now() - t) / 1000;
-  }
   // a phase that fails is reported and the run goes on: one broken part must not hide the others' figures
   const errors: Record<string, string> = {};
   const phase = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
@@ -456,6 +452,10 @@ async function main(): Promise<void> {
       phaseS[name] = (performance.now() - t1) / 1000;
     }
   };
+  const raw = await phase('raw', () => {
+    progress('raw hnswlib-node, one thread in a child process per build');
+    return rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 }, scratch);
+  });
   const memory = await phase('memory', () => memoryPhase(ctx));
   const crash = await phase('crash', () => crashPhase(ctx));
   const sweeps = await phase('sweep', () => sweepPhase(ctx));

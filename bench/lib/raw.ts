@@ -1,11 +1,14 @@
-// Raw hnswlib-node in this process, one thread, on the bench's data: the baseline every ratio is
-// taken against. Each available build (the portable npm one, and the one compiled for this CPU
+// Raw hnswlib-node, one thread in a child process of its own, on the bench's data: the baseline
+// every ratio is taken against. Each available build (the portable npm one, and the one compiled for this CPU
 // when src/workers/index/hnswlib-loader.ts can use it) builds its own index (insert rate) and
 // searches it at each ef (recall@10 and queries per second over a fixed window).
 
-import { progress } from '../common.js';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { progress, trackChild } from '../common.js';
 import { loadHnswlib, type HnswlibModule } from '../../src/workers/index/hnswlib-loader.js';
-import { recallAtK, rowOf, type Dataset } from './dataset.js';
+import { recallAtK, rowOf, type Dataset, type DatasetSpec } from './dataset.js';
 import { memoryOf } from './proc.js';
 
 export interface RawEf {
@@ -21,7 +24,7 @@ export interface RawBuild {
   description: string;
   insertRate: number;
   buildS: number;
-  /** RssAnon growth of this process while the index was built (vectors + graph + overhead) */
+  /** RssAnon growth of its process while the index was built (vectors + graph + overhead) */
   rssAnonGrowth: number;
   search: RawEf[];
 }
@@ -32,7 +35,6 @@ export interface RawOptions {
   efs: number[];
   k: number;
   windowS: number;
-  /** first build only: later builds in the same process reuse freed memory, so their growth means little */
   seed: number;
 }
 
@@ -71,14 +73,49 @@ function measure(lib: HnswlibModule, kind: 'portable' | 'native', description: s
   return { build: kind, description, insertRate: n / buildS, buildS, rssAnonGrowth, search };
 }
 
+/**
+ * Runs in bench/lib/raw-child.ts, one process per build: the bench stays responsive to signals
+ * and its timeout while an index builds, and each build's RssAnon growth is its own.
+ */
+export function measureBuild(kind: 'portable' | 'native', ds: Dataset, truth: number[][], o: RawOptions): RawBuild | { unavailable: string } {
+  const loaded = loadHnswlib({ mode: kind === 'portable' ? 'portable' : 'auto' });
+  if (loaded.build.kind !== kind) return { unavailable: loaded.build.fallbackReason ?? 'not available' };
+  return measure(loaded.lib, kind, loaded.build.description, ds, truth, o);
+}
+
+export interface RawChildConfig {
+  kind: 'portable' | 'native';
+  spec: DatasetSpec;
+  truth: number[][];
+  opts: RawOptions;
+}
+
+function runRawChild(config: RawChildConfig, scratch: string): Promise<RawBuild | { unavailable: string }> {
+  const file = join(scratch, `raw-${config.kind}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  const proc = spawn(process.execPath, [join(import.meta.dirname, 'raw-child.js'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  trackChild(proc);
+  let out = '';
+  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((res, rej) =>
+    proc.once('exit', (code, signal) => {
+      const line = out.split('\n').find((l) => l.startsWith('result '));
+      if (code !== 0 || line === undefined) rej(new Error(`raw ${config.kind} child exited with ${code ?? signal}`));
+      else res(JSON.parse(line.slice(7)) as RawBuild | { unavailable: string });
+    }),
+  );
+}
+
 /** The portable build, then the native one when it loads here (else the reason it does not). */
-export function rawHnswlib(ds: Dataset, truth: number[][], o: RawOptions): { builds: RawBuild[]; nativeUnavailable: string | null } {
+export async function rawHnswlib(ds: Dataset, truth: number[][], o: RawOptions, scratch: string): Promise<{ builds: RawBuild[]; nativeUnavailable: string | null }> {
   const builds: RawBuild[] = [];
-  const portable = loadHnswlib({ mode: 'portable' });
-  builds.push(measure(portable.lib, 'portable', portable.build.description, ds, truth, o));
-  const native = loadHnswlib({ mode: 'auto' });
-  if (native.build.kind !== 'native') return { builds, nativeUnavailable: native.build.fallbackReason ?? 'not available' };
-  global.gc?.();
-  builds.push(measure(native.lib, 'native', native.build.description, ds, truth, o));
-  return { builds, nativeUnavailable: null };
+  let nativeUnavailable: string | null = null;
+  for (const kind of ['portable', 'native'] as const) {
+    const r = await runRawChild({ kind, spec: ds.spec, truth, opts: o }, scratch);
+    if ('unavailable' in r) {
+      if (kind === 'portable') throw new Error(`the portable hnswlib-node build did not load: ${r.unavailable}`);
+      nativeUnavailable = r.unavailable;
+    } else builds.push(r);
+  }
+  return { builds, nativeUnavailable };
 }

@@ -342,7 +342,7 @@ export function printReport(r: Report): void {
   for (const [phase, err] of Object.entries(r.errors ?? {})) out.push(`PHASE FAILED: ${phase}: ${err.split('\n')[0]}`);
 
   if (r.raw !== null) {
-    out.push('', 'raw hnswlib-node, one thread, in the bench process');
+    out.push('', 'raw hnswlib-node, one thread, in a child process per build');
     const rows: string[][] = [];
     for (const b of r.raw.builds) {
       for (const e of b.search) rows.push([`${b.build}: ${b.description}`, fmt(b.insertRate), mib(b.rssAnonGrowth), String(e.ef), fmt(e.recall, 4), fmt(e.qps), fmt(e.cpuUsPerQuery, 1)]);

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { exactTopK, makeDataset, recallAtK, rowJson, rowOf, toFloat32, UNIT, type DatasetSpec } from '../../bench/lib/dataset.js';
 import { parseWrk } from '../../bench/lib/load.js';
+import { groundTruth } from '../../bench/lib/truth.js';
 import { cpuPerRequest, parseTidFile, statTicks, statusBytes, type CpuSample } from '../../bench/lib/proc.js';
 import { memoryFields } from '../../bench/lib/report.js';
 
@@ -77,6 +78,15 @@ describe('exactTopK', () => {
     const q = Float32Array.from([1, 1]);
     expect(exactTopK(data, 3, q, 0, 1, 2, 2)).toEqual([[0, 2]]);
     expect(exactTopK(data, 3, q, 0, 1, 2, 10)).toEqual([[0, 2, 1]]);
+  });
+});
+
+describe('groundTruth', () => {
+  it('gives what the plain exact scan gives', () => {
+    const spec = { ...SPEC, n: 2000, queries: 30, dim: 16 };
+    const ds = makeDataset(spec);
+    const want = exactTopK(toFloat32(ds.points), spec.n, toFloat32(ds.queries), 0, spec.queries, spec.dim, 10);
+    expect(groundTruth(ds.points, spec.n, ds.queries, spec.queries, spec.dim, 10)).toEqual(want);
   });
 });
 
