@@ -24,7 +24,7 @@ import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
 import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
 import { rawHnswlib } from './lib/raw.js';
 import { printReport, type Report, type SettingResult, type Sweeps } from './lib/report.js';
-import { collectionParams, killQuiver, startQuiver, stopQuiver, type Quiver } from './lib/server.js';
+import { collectionInfo, collectionParams, killQuiver, startQuiver, stopQuiver, type Quiver } from './lib/server.js';
 import { groundTruth } from './lib/truth.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
   if (count !== CFG.n) throw new Error(`after ingest the collection counts ${count} points, expected ${CFG.n}`);
   const afterIngest = memoryOf(q.pid);
   const recallBefore = await recallAt(q, CFG.latencyEf, ctx);
-  const info = ((await (await fetch(`${q.url}/collections/${COLLECTION}`)).json()) as { result?: unknown }).result ?? null;
+  const info = await collectionInfo(q.url, COLLECTION);
   const telemetry = await fetch(`${q.url}/telemetry`).then(
     async (r) => (r.status === 200 ? ((await r.json()) as unknown) : null),
     () => null,

@@ -1,7 +1,7 @@
 // What the bench asks of a running server over REST: create a collection, ingest the dataset in
 // batches (wait=true, several in flight), search every query at an ef (recall), count, retrieve.
 
-import { call, callOk, idsOf } from '../common.js';
+import { callOk, idsOf } from '../common.js';
 import { rowJson, type Dataset } from './dataset.js';
 
 export interface CollectionLayout {
@@ -132,13 +132,4 @@ export async function missingIds(url: string, name: string, ids: number[]): Prom
     for (const id of chunk) if (!got.has(id)) missing.push(id);
   }
   return missing;
-}
-
-/** Whether the server answers at all (for polling after a kill). */
-export async function alive(url: string): Promise<boolean> {
-  try {
-    return (await call(url, 'GET', '/livez')).status === 200;
-  } catch {
-    return false;
-  }
 }
