@@ -502,18 +502,29 @@ async function finish(code: number): Promise<never> {
 
 /**
  * Runs `main`, then exits: 0 on success, 1 on error (with the last server log lines), 130 on
- * SIGINT/SIGTERM, 3 after `timeoutS`. Every server started is stopped on the way out.
+ * SIGINT/SIGTERM, 3 after `timeoutS` (`onAbort` runs first in those two cases, to report what was
+ * measured so far). Every server and load generator started is stopped on the way out.
  */
-export function runBench(main: () => Promise<void>, timeoutS: number): void {
+export function runBench(main: () => Promise<void>, timeoutS: number, onAbort?: (why: string) => void): void {
   process.on('exit', killAllNow);
+  // what was measured before an abort is still worth having
+  const abort = (why: string): void => {
+    try {
+      onAbort?.(why);
+    } catch (e) {
+      progress(`could not report the figures so far: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
       progress(`${sig}: stopping`);
+      abort(sig);
       void finish(130);
     });
   }
   const watchdog = setTimeout(() => {
     progress(`BENCH_TIMEOUT_S=${timeoutS} reached: aborting`);
+    abort(`BENCH_TIMEOUT_S=${timeoutS} reached`);
     void finish(3);
   }, timeoutS * 1000);
 

@@ -381,17 +381,18 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
   };
 }
 
-async function sweepPhase(ctx: Ctx): Promise<Sweeps> {
+/** Fills `out` as settings finish, so an aborted run still reports the settings it measured. */
+async function sweepPhase(ctx: Ctx, out: Sweeps): Promise<void> {
   const settings = new Map<string, Setting>();
   const add = (s: Setting): string => {
     const k = settingKey(s);
     if (!settings.has(k)) settings.set(k, s);
     return k;
   };
-  const workersKeys = CFG.workersSweep.map((w) => add({ workers: w, layout: null }));
-  const shardKeys = CFG.shardSweep.map((sn) => add({ workers: CFG.sweepWorkers, layout: { sn, rf: 1 } }));
-  const replicaKeys = CFG.replicaSweep.map((rf) => add({ workers: CFG.sweepWorkers, layout: { sn: CFG.replicaShards, rf } }));
-  const results: Sweeps['results'] = {};
+  out.workersKeys = CFG.workersSweep.map((w) => add({ workers: w, layout: null }));
+  out.shardKeys = CFG.shardSweep.map((sn) => add({ workers: CFG.sweepWorkers, layout: { sn, rf: 1 } }));
+  out.replicaKeys = CFG.replicaSweep.map((rf) => add({ workers: CFG.sweepWorkers, layout: { sn: CFG.replicaShards, rf } }));
+  const results = out.results;
   for (const [k, s] of settings) {
     // an explicit layout that the defaults at the same worker count already gave was measured then
     const same = Object.values(results).find(
@@ -410,7 +411,6 @@ async function sweepPhase(ctx: Ctx): Promise<Sweeps> {
       results[k] = { key: k, error: msg.slice(0, 2000) };
     }
   }
-  return { results, workersKeys, shardKeys, replicaKeys };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,15 +452,6 @@ async function main(): Promise<void> {
       phaseS[name] = (performance.now() - t1) / 1000;
     }
   };
-  const raw = await phase('raw', () => {
-    progress('raw hnswlib-node, one thread in a child process per build');
-    return rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 }, scratch);
-  });
-  const memory = await phase('memory', () => memoryPhase(ctx));
-  const crash = await phase('crash', () => crashPhase(ctx));
-  const sweeps = await phase('sweep', () => sweepPhase(ctx));
-  phaseS.total = (performance.now() - t0) / 1000;
-
   const report: Report = {
     startedAt: started.toISOString(),
     config: CFG,
@@ -470,20 +461,44 @@ async function main(): Promise<void> {
       cpu: cpus()[0]?.model ?? 'unknown',
       memBytes: totalmem(),
       commit: gitCommit(),
-      loadGenerator: WRK.path === null ? 'autocannon (child process)' : `wrk (${WRK.path}${WRK.hasRate ? ', -R' : ''}); autocannon for fixed rates${WRK.hasRate ? ' not needed' : ''}`,
+      loadGenerator:
+        WRK.path === null
+          ? 'autocannon (peak), paced node:http (fixed rate), child processes'
+          : `wrk ${WRK.path} (peak${WRK.hasRate ? ' and fixed rate, -R' : '; fixed rate: paced node:http'})`,
       loadAverage: loadavg(),
     },
     phaseSeconds: phaseS,
     errors,
-    raw,
-    memory,
-    crash,
-    sweeps,
+    raw: null,
+    memory: null,
+    crash: null,
+    sweeps: null,
   };
-  const file = join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
+  report.raw = await phase('raw', () => {
+    progress('raw hnswlib-node, one thread in a child process per build');
+    return rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 }, scratch);
+  });
+  report.memory = await phase('memory', () => memoryPhase(ctx));
+  report.crash = await phase('crash', () => crashPhase(ctx));
+  const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
+  report.sweeps = PHASES.has('sweep') ? sweeps : null;
+  await phase('sweep', () => sweepPhase(ctx, sweeps));
+  emit();
+}
+
+/** The run's report so far, where it goes, and when the run started. */
+let current: { report: Report; file: string; t0: number } | null = null;
+
+/** Writes the JSON and prints the tables of what has been measured. */
+function emit(): void {
+  if (current === null) return;
+  const { report, file, t0 } = current;
+  report.phaseSeconds.total = (performance.now() - t0) / 1000;
+  report.env.loadAverage = loadavg();
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   printReport(report);
-  progress(`figures written to ${file}; the run took ${(phaseS.total / 60).toFixed(1)} min`);
+  progress(`figures written to ${file}; the run took ${(report.phaseSeconds.total! / 60).toFixed(1)} min`);
 }
 
 // `--report <file>` prints the tables of a saved run again, without running anything
@@ -493,5 +508,9 @@ if (reportArg >= 0) {
   if (file === undefined) throw new Error('--report needs the JSON file of a run');
   printReport(JSON.parse(readFileSync(file, 'utf8')) as Report);
 } else {
-  runBench(main, CFG.timeoutS);
+  runBench(main, CFG.timeoutS, (why) => {
+    if (current === null) return;
+    current.report.errors.aborted = `${why}: the figures below are those measured before it`;
+    emit();
+  });
 }
