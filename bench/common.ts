@@ -52,7 +52,11 @@ interface AcOptions {
   requests: AcRequest[];
   setupClient?: (client: AcClient) => void;
 }
-type Autocannon = (opts: AcOptions, cb: (err: Error | null, result: AcResult) => void) => unknown;
+/** The instance autocannon returns: its 'response' event carries the exact latency in ms. */
+interface AcInstance {
+  on(event: 'response', fn: (client: unknown, statusCode: number, resBytes: number, responseTimeMs: number) => void): void;
+}
+type Autocannon = (opts: AcOptions, cb: (err: Error | null, result: AcResult) => void) => AcInstance;
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon') as Autocannon;
@@ -209,8 +213,17 @@ export interface Server {
 
 const live = new Set<ChildProcess>();
 
-/** Starts the built server (dist/src/main/index.js) on 127.0.0.1, ephemeral ports, `shards` workers. */
-export function startServer(dataDir: string, shards: number): Promise<Server> {
+/** Adds a child process (a load generator) to those the run stops on its way out. */
+export function trackChild(proc: ChildProcess): void {
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
+}
+
+/**
+ * Starts the built server (dist/src/main/index.js) on 127.0.0.1, ephemeral ports, `shards`
+ * workers; `extraEnv` is added to (and wins over) the environment.
+ */
+export function startServer(dataDir: string, shards: number, extraEnv: Record<string, string> = {}): Promise<Server> {
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, [ENTRY], {
     env: {
@@ -221,6 +234,7 @@ export function startServer(dataDir: string, shards: number): Promise<Server> {
       SERVICE_DATA_DIR: dataDir,
       SERVICE_SHARDS: String(shards),
       SERVICE_LOG_LEVEL: 'info',
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -300,6 +314,26 @@ export async function stopServer(
   return { ms: performance.now() - t0, ...first, killed: false };
 }
 
+/** SIGTERM to every server and load generator still running, SIGKILL after `graceMs`; waits for all. */
+export async function stopAll(graceMs = 10_000): Promise<void> {
+  await Promise.all(
+    [...live].map(
+      (p) =>
+        new Promise<void>((res) => {
+          if (p.exitCode !== null || p.signalCode !== null) return res();
+          const timer = setTimeout(() => {
+            p.kill('SIGKILL');
+          }, graceMs);
+          p.once('exit', () => {
+            clearTimeout(timer);
+            res();
+          });
+          p.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
 function killAllNow(): void {
   for (const p of live) {
     try {
@@ -351,12 +385,22 @@ export function idsOf(points: unknown, where: string): number[] {
   });
 }
 
-/** POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`. */
-export function autocannonRun(url: string, path: string, bodies: string[], seconds: number, connections: number): Promise<AcResult> {
+/**
+ * POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`;
+ * `opts.onResponse` sees each response's status and exact latency in ms.
+ */
+export function autocannonRun(
+  url: string,
+  path: string,
+  bodies: string[],
+  seconds: number,
+  connections: number,
+  opts: { onResponse?: (status: number, ms: number) => void } = {},
+): Promise<AcResult> {
   const base: AcRequest[] = bodies.map((body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body }));
   let nextClient = 0;
   return new Promise<AcResult>((res, rej) => {
-    autocannon(
+    const instance = autocannon(
       {
         url,
         connections,
@@ -372,6 +416,8 @@ export function autocannonRun(url: string, path: string, bodies: string[], secon
       },
       (err, result) => (err ? rej(err) : res(result)),
     );
+    const onResponse = opts.onResponse;
+    if (onResponse !== undefined) instance.on('response', (_c, status, _b, ms) => onResponse(status, ms));
   });
 }
 
@@ -456,18 +502,29 @@ async function finish(code: number): Promise<never> {
 
 /**
  * Runs `main`, then exits: 0 on success, 1 on error (with the last server log lines), 130 on
- * SIGINT/SIGTERM, 3 after `timeoutS`. Every server started is stopped on the way out.
+ * SIGINT/SIGTERM, 3 after `timeoutS` (`onAbort` runs first in those two cases, to report what was
+ * measured so far). Every server and load generator started is stopped on the way out.
  */
-export function runBench(main: () => Promise<void>, timeoutS: number): void {
+export function runBench(main: () => Promise<void>, timeoutS: number, onAbort?: (why: string) => void): void {
   process.on('exit', killAllNow);
+  // what was measured before an abort is still worth having
+  const abort = (why: string): void => {
+    try {
+      onAbort?.(why);
+    } catch (e) {
+      progress(`could not report the figures so far: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   for (const sig of ['SIGINT', 'SIGTERM'] as const) {
     process.once(sig, () => {
       progress(`${sig}: stopping`);
+      abort(sig);
       void finish(130);
     });
   }
   const watchdog = setTimeout(() => {
     progress(`BENCH_TIMEOUT_S=${timeoutS} reached: aborting`);
+    abort(`BENCH_TIMEOUT_S=${timeoutS} reached`);
     void finish(3);
   }, timeoutS * 1000);
 

@@ -1,446 +1,516 @@
-// `npm run bench`: Quiver's ingest rate, recall@10, search QPS and latency under autocannon load,
-// memory per point and restart time, each beside raw in-process hnswlib-node on the same data in
-// the same run (DESIGN.md section 6). Random vectors from a seeded PRNG, Cosine distance.
+// `npm run bench`: the figures of issues 13 (throughput) and 14 (memory and restart), each beside
+// raw in-process hnswlib-node on the same data in the same run. See bench/README.md for the
+// phases, the variables that size them and how each figure is taken.
 //
-// Sized by env: BENCH_N (100000 points), BENCH_DIM (128), BENCH_QUERIES (200), BENCH_SECONDS (10
-// per autocannon run), BENCH_SHARDS (os.availableParallelism()), BENCH_CONNECTIONS (32),
-// BENCH_INGEST_CONCURRENCY (4), BENCH_BATCH (1000), BENCH_TIMEOUT_S (1800: the whole run is
-// aborted, and the server killed, after this long).
+// Phases: seeded clustered data with exact ground truth (bench/lib/dataset.ts, truth.ts); raw
+// hnswlib-node, npm build and the native one (bench/lib/raw.ts); memory and restart after SIGTERM
+// (one server, default collection settings); restart after kill -9 in the middle of an ingest;
+// the throughput sweeps over SERVICE_SHARDS, shard_number and replication_factor, each setting
+// with recall and peak QPS at every ef, p50/p99 at half the peak rate, gRPC beside REST, and the
+// server's CPU per query by thread group (bench/lib/load.ts, proc.ts). A collection layout is
+// ingested once and its data dir reused by every setting that needs it.
 //
-// Progress goes to stderr; the result table to stdout; the same figures as JSON to
-// bench/results/<timestamp>.json. The server is started from dist/src/main/index.js in a child
-// process on loopback with a temp data dir, and is always stopped (SIGTERM, then SIGKILL) on the
-// way out, error or not.
+// Progress goes to stderr; the tables and targets to stdout (bench/lib/report.ts); the same
+// figures as JSON to bench/results/<timestamp>.json. Every server and load generator started is
+// stopped on the way out, error, signal or BENCH_TIMEOUT_S.
 
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import hnswlib from 'hnswlib-node';
-import {
-  autocannonRun as autocannonRunWith,
-  bruteForce as bruteForceAmong,
-  callOk,
-  cleanups,
-  envInt,
-  gitCommit,
-  idsOf,
-  latencyStats,
-  loadFigures,
-  memOf,
-  normalised as normalisedDim,
-  progress,
-  randomMicros,
-  recallOf,
-  RESULTS_DIR,
-  row as rowDim,
-  rowJson as rowJsonDim,
-  runBench,
-  startServer as startServerWith,
-  stopServer,
-  tracked,
-  type AcResult,
-  type LoadFigures,
-} from './common.js';
-
-const { HierarchicalNSW } = hnswlib;
+import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, tracked } from './common.js';
+import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
+import { makeDataset, recallAtK, rowOf, type Dataset } from './lib/dataset.js';
+import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
+import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
+import { rawHnswlib } from './lib/raw.js';
+import { printReport, type Report, type SettingResult, type Sweeps } from './lib/report.js';
+import { collectionInfo, collectionParams, killQuiver, startQuiver, stopQuiver, type Quiver } from './lib/server.js';
+import { groundTruth } from './lib/truth.js';
 
 // ---------------------------------------------------------------------------------------------
 // configuration
 
-const N = envInt('BENCH_N', 100_000);
-const DIM = envInt('BENCH_DIM', 128);
-const QUERIES = envInt('BENCH_QUERIES', 200);
-const SECONDS = envInt('BENCH_SECONDS', 10);
-const SHARDS = envInt('BENCH_SHARDS', availableParallelism());
-const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
-const INGEST_CONCURRENCY = envInt('BENCH_INGEST_CONCURRENCY', 4);
-const BATCH = envInt('BENCH_BATCH', 1000);
-const TIMEOUT_S = envInt('BENCH_TIMEOUT_S', 1800);
-const K = 10;
-const M = 16;
-const EF_CONSTRUCTION = 100;
-const EF_SEARCH = 100;
-const HNSW_SEED = 100;
-const DATA_SEED = 1;
-const QUERY_SEED = 2;
+const LARGE = process.argv.includes('--large');
+
+function envList(name: string, def: string): number[] {
+  const raw = process.env[name] ?? def;
+  const out = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map((s) => (s === 'W' ? availableParallelism() : Number(s)));
+  if (out.some((v) => !Number.isInteger(v) || v < 1)) throw new Error(`${name} must be a comma-separated list of integers >= 1 (or W for the core count), got '${raw}'`);
+  return [...new Set(out)];
+}
+
+function envNumber(name: string, def: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return def;
+  const v = Number(raw);
+  if (!Number.isFinite(v) || v <= 0) throw new Error(`${name} must be a positive number, got '${raw}'`);
+  return v;
+}
+
+const CORES = availableParallelism();
+const PHASES = new Set(
+  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash' : 'raw,memory,crash,sweep'))
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== ''),
+);
+for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep)`);
+
+const CFG = {
+  large: LARGE,
+  n: envInt('BENCH_N', LARGE ? 1_000_000 : 100_000),
+  dim: envInt('BENCH_DIM', 128),
+  queries: envInt('BENCH_QUERIES', 500),
+  clusters: envInt('BENCH_CLUSTERS', 100),
+  sigma: envNumber('BENCH_SIGMA', 0.3),
+  seed: envInt('BENCH_SEED', 1),
+  k: 10,
+  m: 16,
+  efConstruct: 100,
+  efs: envList('BENCH_EFS', '32,64,128'),
+  latencyEf: envInt('BENCH_LATENCY_EF', 64),
+  seconds: envInt('BENCH_SECONDS', 5),
+  warmupS: envInt('BENCH_WARMUP_S', 1, 0),
+  connections: envInt('BENCH_CONNECTIONS', 64),
+  grpcConcurrency: envInt('BENCH_GRPC_CONCURRENCY', 64),
+  rawSeconds: envNumber('BENCH_RAW_SECONDS', 2),
+  batch: envInt('BENCH_BATCH', 1000),
+  ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4),
+  killAt: envNumber('BENCH_KILL_AT', 0.5),
+  workers: CORES,
+  workersSweep: envList('BENCH_WORKERS_SWEEP', '1,2,4,8'),
+  sweepWorkers: envInt('BENCH_SWEEP_WORKERS', CORES),
+  shardSweep: envList('BENCH_SHARD_SWEEP', '1,2,4'),
+  replicaSweep: envList('BENCH_REPLICA_SWEEP', `1,2,${CORES}`),
+  replicaShards: envInt('BENCH_REPLICA_SHARDS', 1),
+  timeoutS: envInt('BENCH_TIMEOUT_S', LARGE ? 7200 : 1800),
+  phases: [...PHASES],
+};
+if (!CFG.efs.includes(CFG.latencyEf)) CFG.efs.push(CFG.latencyEf);
+if (CFG.killAt >= 1) throw new Error('BENCH_KILL_AT must be below 1 (the share of batches acknowledged before kill -9)');
+
 const COLLECTION = 'bench';
+const CRASH = 'crash';
 
-// Shared helpers (bench/common.ts) bound to this bench's dimension, shard and connection counts.
-const row = (micros: Int32Array, i: number): number[] => rowDim(micros, i, DIM);
-const rowJson = (micros: Int32Array, i: number): string => rowJsonDim(micros, i, DIM);
-const normalised = (micros: Int32Array, n: number): Float32Array => normalisedDim(micros, n, DIM);
-const bruteForce = (data: Float32Array, queries: Float32Array, nq: number): number[][] => bruteForceAmong(data, queries, nq, DIM, K, N);
-const startServer = (dataDir: string): ReturnType<typeof startServerWith> => startServerWith(dataDir, SHARDS);
-const autocannonRun = (url: string, path: string, bodies: string[], seconds: number): Promise<AcResult> =>
-  autocannonRunWith(url, path, bodies, seconds, CONNECTIONS);
+// ---------------------------------------------------------------------------------------------
+// shared state of the run
 
-function diskUsage(dir: string): { apparent: number; allocated: number } {
-  let apparent = 0;
-  let allocated = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) {
-      const sub = diskUsage(p);
-      apparent += sub.apparent;
-      allocated += sub.allocated;
-    } else if (e.isFile()) {
-      const st = statSync(p);
-      apparent += st.size;
-      allocated += st.blocks * 512;
-    }
-  }
-  return { apparent, allocated };
+interface Ctx {
+  ds: Dataset;
+  truth: number[][];
+  batches: Batches;
+  /** search bodies per ef (REST) */
+  bodies: Map<number, string[]>;
+  queryRows: number[][];
+  scratch: string;
+  /** layout key (`sn2-rf1`) -> data dir holding collection 'bench' with that layout, ingested */
+  layouts: Map<string, { dir: string; ingest: IngestResult & { workers: number; cpu: CpuPerRequest } }>;
+  /** worker count -> the layout a collection created with default settings got there */
+  defaultsAt: Map<number, { sn: number; rf: number }>;
+}
+
+const layoutKey = (sn: number, rf: number): string => `sn${sn}-rf${rf}`;
+
+async function ingestMeasured(q: Quiver, name: string, ctx: Ctx): Promise<IngestResult & { workers: number; cpu: CpuPerRequest }> {
+  const before = sampleCpu(q.pid, q.tidFile);
+  const r = await ingest(q.url, name, ctx.batches, CFG.ingestConcurrency);
+  const cpu = cpuPerRequest(before, sampleCpu(q.pid, q.tidFile), r.points);
+  progress(`  ingest ${r.points} points in ${r.seconds.toFixed(1)} s: ${r.rate.toFixed(0)} points/s (${cpu.coresBusy.toFixed(2)} cores busy)`);
+  return { ...r, workers: q.workers, cpu };
+}
+
+async function recallAt(q: Quiver, ef: number, ctx: Ctx, name = COLLECTION): Promise<number> {
+  return recallAtK(await searchAll(q.url, name, ctx.bodies.get(ef)!), ctx.truth);
 }
 
 // ---------------------------------------------------------------------------------------------
-// the run
+// issue 14: memory and restart after SIGTERM
+
+async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
+  const dir = join(ctx.scratch, 'memory');
+  mkdirSync(dir);
+  progress(`memory: empty server (${CFG.workers} workers)`);
+  let q = await startQuiver({ dataDir: dir, workers: CFG.workers, scratch: ctx.scratch });
+  const firstReadyMs = q.readyMs;
+  await new Promise((r) => setTimeout(r, 500));
+  const empty = memoryOf(q.pid);
+  await createCollection(q.url, COLLECTION, CFG.dim, CFG.m, CFG.efConstruct, {});
+  const layout = await collectionParams(q.url, COLLECTION);
+  progress(`memory: ingest with defaults (shard_number ${layout.shardNumber}, replication_factor ${layout.replicationFactor})`);
+  const ing = await ingestMeasured(q, COLLECTION, ctx);
+  const count = await countPoints(q.url, COLLECTION);
+  if (count !== CFG.n) throw new Error(`after ingest the collection counts ${count} points, expected ${CFG.n}`);
+  const afterIngest = memoryOf(q.pid);
+  const recallBefore = await recallAt(q, CFG.latencyEf, ctx);
+  const info = await collectionInfo(q.url, COLLECTION);
+  const telemetry = await fetch(`${q.url}/telemetry`).then(
+    async (r) => (r.status === 200 ? ((await r.json()) as unknown) : null),
+    () => null,
+  );
+  progress(`memory: RssAnon ${(empty.rssAnon / 1048576).toFixed(0)} MiB empty, ${(afterIngest.rssAnon / 1048576).toFixed(0)} MiB after ingest; recall@10 ef ${CFG.latencyEf} ${recallBefore.toFixed(4)}`);
+
+  const stop = await stopQuiver(q);
+  progress(`memory: SIGTERM -> exit ${stop.ms.toFixed(0)} ms; restarting`);
+  q = await startQuiver({ dataDir: dir, workers: CFG.workers, scratch: ctx.scratch });
+  await new Promise((r) => setTimeout(r, 500));
+  const afterRestart = memoryOf(q.pid);
+  const countAfter = await countPoints(q.url, COLLECTION);
+  const recallAfter = await recallAt(q, CFG.latencyEf, ctx);
+  progress(`memory: ready ${q.readyMs.toFixed(0)} ms after spawn, ${countAfter} points, recall ${recallAfter.toFixed(4)}, RssAnon ${(afterRestart.rssAnon / 1048576).toFixed(0)} MiB`);
+  await stopQuiver(q);
+  ctx.layouts.set(layoutKey(layout.shardNumber, layout.replicationFactor), { dir, ingest: ing });
+  ctx.defaultsAt.set(CFG.workers, { sn: layout.shardNumber, rf: layout.replicationFactor });
+
+  const rawBytes = CFG.n * CFG.dim * 4;
+  return {
+    workers: CFG.workers,
+    layout,
+    rawVectorBytes: rawBytes,
+    emptyRssAnon: empty.rssAnon,
+    afterIngestRssAnon: afterIngest.rssAnon,
+    afterRestartRssAnon: afterRestart.rssAnon,
+    emptyRss: empty.rss,
+    afterIngestRss: afterIngest.rss,
+    afterRestartRss: afterRestart.rss,
+    growthAfterIngest: (afterIngest.rssAnon - empty.rssAnon) / rawBytes,
+    growthAfterRestart: (afterRestart.rssAnon - empty.rssAnon) / rawBytes,
+    ingest: { rate: ing.rate, seconds: ing.seconds, cpu: ing.cpu },
+    firstStartReadyMs: firstReadyMs,
+    shutdownMs: stop.ms,
+    shutdownKilled: stop.killed,
+    readyAfterSigtermMs: q.readyMs,
+    readyzMessages: q.readyzMessages,
+    engineReady: q.engineReady,
+    loadLog: loadLines(q),
+    countAfter,
+    recallBefore,
+    recallAfter,
+    collectionInfo: info,
+    telemetry,
+  };
+}
+
+/** The server's own lines about loading (graphs, replay, rebuild): what issue 14 asks the log to say. */
+function loadLines(q: Quiver): string[] {
+  return q.server.logs.filter((l) => /load|replay|rebuil|snapshot|restor/i.test(l) && !/"msg":"(request|engine ready)/.test(l)).slice(0, 40);
+}
+
+// ---------------------------------------------------------------------------------------------
+// issue 14: kill -9 in the middle of an ingest
+
+async function crashPhase(ctx: Ctx): Promise<Report['crash']> {
+  const dir = join(ctx.scratch, 'crash');
+  mkdirSync(dir);
+  let q = await startQuiver({ dataDir: dir, workers: CFG.workers, scratch: ctx.scratch });
+  await createCollection(q.url, CRASH, CFG.dim, CFG.m, CFG.efConstruct, {});
+  const stopAt = Math.max(1, Math.floor(ctx.batches.count * CFG.killAt));
+  progress(`crash: ingesting, kill -9 once ${stopAt} of ${ctx.batches.count} batches are acknowledged`);
+  const part = await ingest(q.url, CRASH, ctx.batches, CFG.ingestConcurrency, 0, ctx.batches.count, stopAt);
+  await killQuiver(q);
+  const ackedIds: number[] = [];
+  for (const b of part.acked) {
+    const [lo, hi] = ctx.batches.ids(b);
+    for (let i = lo; i < hi; i++) ackedIds.push(i);
+  }
+  progress(`crash: killed with ${ackedIds.length} points acknowledged; restarting`);
+  q = await startQuiver({ dataDir: dir, workers: CFG.workers, scratch: ctx.scratch });
+  const readyMs = q.readyMs;
+  const count = await countPoints(q.url, CRASH);
+  const missing = await missingIds(q.url, CRASH, ackedIds);
+  // searchable: a sample of acknowledged points each found as its own nearest neighbour
+  const sample = Array.from({ length: Math.min(200, ackedIds.length) }, (_, i) => ackedIds[Math.floor((i * ackedIds.length) / Math.min(200, ackedIds.length))]!);
+  const bodies = sample.map((id) => searchBody(rowOf(ctx.ds.points, id, CFG.dim), CFG.latencyEf, 1));
+  const found = await searchAll(q.url, CRASH, bodies);
+  const notFound = sample.filter((id, i) => found[i]?.[0] !== id).length;
+  progress(`crash: ready ${readyMs.toFixed(0)} ms after spawn; ${count} points, ${missing.length} acknowledged missing, ${notFound} of ${sample.length} sampled not found by search`);
+  const engineReady = q.engineReady;
+  const log = loadLines(q);
+  const readyzMessages = q.readyzMessages;
+  // finish the ingest, then the recall must be what a clean ingest gives
+  // batches go out in order, so everything from the first unacknowledged one on is re-sent
+  // (upserting an acknowledged batch again changes nothing)
+  let firstUnacked = 0;
+  while (part.acked.includes(firstUnacked)) firstUnacked++;
+  await ingest(q.url, CRASH, ctx.batches, CFG.ingestConcurrency, firstUnacked, ctx.batches.count);
+  const finalCount = await countPoints(q.url, CRASH);
+  const recallAfter = await recallAt(q, CFG.latencyEf, ctx, CRASH);
+  await stopQuiver(q);
+  progress(`crash: after finishing the ingest ${finalCount} points, recall@10 ${recallAfter.toFixed(4)}`);
+  return {
+    workers: CFG.workers,
+    killAt: CFG.killAt,
+    acknowledgedPoints: ackedIds.length,
+    readyAfterKillMs: readyMs,
+    countAfterRestart: count,
+    acknowledgedMissing: missing.length,
+    missingSample: missing.slice(0, 20),
+    searchSample: sample.length,
+    searchSampleNotFound: notFound,
+    engineReady,
+    loadLog: log,
+    readyzMessages,
+    countAfterCompletingIngest: finalCount,
+    recallAfterCompletingIngest: recallAfter,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// issue 13: the throughput sweeps
+
+interface Setting {
+  workers: number;
+  /** null: the server's defaults (whatever shard_number and replication_factor it gives) */
+  layout: { sn: number; rf: number } | null;
+}
+
+const settingKey = (s: Setting): string => `w${s.workers}-${s.layout === null ? 'default' : layoutKey(s.layout.sn, s.layout.rf)}`;
+
+/** A server on the data dir of the setting's layout, ingesting it first when no dir has it yet. */
+async function serverFor(s: Setting, ctx: Ctx): Promise<{ q: Quiver; layout: { sn: number; rf: number }; ingestedNow: boolean }> {
+  const want = s.layout ?? ctx.defaultsAt.get(s.workers) ?? null;
+  if (want !== null) {
+    const have = ctx.layouts.get(layoutKey(want.sn, want.rf));
+    if (have !== undefined) return { q: await startQuiver({ dataDir: have.dir, workers: s.workers, scratch: ctx.scratch }), layout: want, ingestedNow: false };
+  }
+  // a fresh dir: create with the layout asked for (or the server's defaults), then ingest
+  const dir = mkdtempSync(join(ctx.scratch, 'layout-'));
+  const q = await startQuiver({ dataDir: dir, workers: s.workers, scratch: ctx.scratch });
+  let layout: { sn: number; rf: number };
+  let reuse: string | null = null;
+  try {
+    await createCollection(q.url, COLLECTION, CFG.dim, CFG.m, CFG.efConstruct, want === null ? {} : { shardNumber: want.sn, replicationFactor: want.rf });
+    const p = await collectionParams(q.url, COLLECTION);
+    layout = { sn: p.shardNumber, rf: p.replicationFactor };
+    // the defaults may turn out to be a layout already ingested
+    reuse = ctx.layouts.get(layoutKey(layout.sn, layout.rf))?.dir ?? null;
+    if (reuse === null) {
+      progress(`  new layout shard_number ${layout.sn}, replication_factor ${layout.rf}: ingesting`);
+      const ing = await ingestMeasured(q, COLLECTION, ctx);
+      const count = await countPoints(q.url, COLLECTION);
+      if (count !== CFG.n) throw new Error(`layout ${layoutKey(layout.sn, layout.rf)}: ${count} points after ingest, expected ${CFG.n}`);
+      ctx.layouts.set(layoutKey(layout.sn, layout.rf), { dir, ingest: ing });
+    }
+  } finally {
+    // every setting is measured on a server that loaded its data dir at start, as after a deploy
+    await stopQuiver(q);
+  }
+  if (reuse !== null) rmSync(dir, { recursive: true, force: true });
+  return { q: await startQuiver({ dataDir: reuse ?? dir, workers: s.workers, scratch: ctx.scratch }), layout, ingestedNow: reuse === null };
+}
+
+async function runSetting(s: Setting, ctx: Ctx): Promise<SettingResult> {
+  progress(`setting ${settingKey(s)}: SERVICE_SHARDS=${s.workers}${s.layout === null ? ', default collection settings' : `, shard_number ${s.layout.sn}, replication_factor ${s.layout.rf}`}`);
+  const { q, layout, ingestedNow } = await serverFor(s, ctx);
+  try {
+    return await measureSetting(s, ctx, q, layout, ingestedNow);
+  } finally {
+    // a failed setting must not leave its server running under the next one
+    await stopQuiver(q);
+  }
+}
+
+async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: number; rf: number }, ingestedNow: boolean): Promise<SettingResult> {
+  if (s.layout === null) ctx.defaultsAt.set(s.workers, layout);
+  const target = { pid: q.pid, tidFile: q.tidFile };
+  const path = `/collections/${COLLECTION}/points/search`;
+  const perEf: SettingResult['perEf'] = [];
+  for (const ef of CFG.efs) {
+    const recall = await recallAt(q, ef, ctx);
+    const m = await httpLoad(
+      { url: q.url, path, bodies: ctx.bodies.get(ef)!, connections: CFG.connections, seconds: CFG.seconds, warmupSeconds: CFG.warmupS, overallRate: null },
+      ctx.scratch,
+      target,
+    );
+    perEf.push({ ef, recall, peak: m });
+    progress(
+      `  ef ${ef}: recall ${recall.toFixed(4)}, ${m.load.qps.toFixed(0)} QPS (${m.load.generator}), CPU ms/query main ${m.serverCpu.mainMs.toFixed(3)} workers ${m.serverCpu.workersMs.toFixed(3)} other ${m.serverCpu.otherMs.toFixed(3)}${m.load.failed > 0 ? `, FAILED ${m.load.failed}` : ''}`,
+    );
+  }
+  const peakAtLatencyEf = perEf.find((e) => e.ef === CFG.latencyEf)!.peak.load.qps;
+  const half: Measured = await httpLoad(
+    { url: q.url, path, bodies: ctx.bodies.get(CFG.latencyEf)!, connections: CFG.connections, seconds: CFG.seconds, warmupSeconds: CFG.warmupS, overallRate: Math.max(1, peakAtLatencyEf / 2) },
+    ctx.scratch,
+    target,
+  );
+  progress(`  half peak (${(peakAtLatencyEf / 2).toFixed(0)}/s, ef ${CFG.latencyEf}): ${half.load.qps.toFixed(0)} QPS, p50 ${half.load.latencyMs.p50.toFixed(2)} ms p99 ${half.load.latencyMs.p99.toFixed(2)} ms`);
+  let grpc: Measured | null = null;
+  let grpcError: string | null = null;
+  try {
+    grpc = await grpcLoad(
+      {
+        target: `127.0.0.1:${q.grpcPort}`,
+        collection: COLLECTION,
+        vectors: ctx.queryRows,
+        limit: CFG.k,
+        hnswEf: CFG.latencyEf,
+        concurrency: CFG.grpcConcurrency,
+        seconds: CFG.seconds,
+        warmupSeconds: CFG.warmupS,
+      },
+      ctx.scratch,
+      target,
+    );
+    progress(`  gRPC ef ${CFG.latencyEf}: ${grpc.load.qps.toFixed(0)} QPS, CPU ms/query main ${grpc.serverCpu.mainMs.toFixed(3)} workers ${grpc.serverCpu.workersMs.toFixed(3)}`);
+  } catch (e) {
+    grpcError = e instanceof Error ? e.message : String(e);
+    progress(`  gRPC load failed: ${grpcError.slice(0, 300)}`);
+  }
+  const mem = memoryOf(q.pid);
+  const engineReady = q.engineReady;
+  const readyMs = q.readyMs;
+  const ing = ctx.layouts.get(layoutKey(layout.sn, layout.rf))!.ingest;
+  return {
+    key: settingKey(s),
+    workers: s.workers,
+    defaults: s.layout === null,
+    shardNumber: layout.sn,
+    replicationFactor: layout.rf,
+    readyMs,
+    hnswBuild: typeof engineReady?.hnsw_build === 'string' ? engineReady.hnsw_build : null,
+    perEf,
+    latencyEf: CFG.latencyEf,
+    halfPeak: half,
+    grpc,
+    grpcError,
+    ingest: { rate: ing.rate, workers: ing.workers, cpu: ing.cpu, ingestedNow },
+    rssAnon: mem.rssAnon,
+  };
+}
+
+/** Fills `out` as settings finish, so an aborted run still reports the settings it measured. */
+async function sweepPhase(ctx: Ctx, out: Sweeps): Promise<void> {
+  const settings = new Map<string, Setting>();
+  const add = (s: Setting): string => {
+    const k = settingKey(s);
+    if (!settings.has(k)) settings.set(k, s);
+    return k;
+  };
+  out.workersKeys = CFG.workersSweep.map((w) => add({ workers: w, layout: null }));
+  out.shardKeys = CFG.shardSweep.map((sn) => add({ workers: CFG.sweepWorkers, layout: { sn, rf: 1 } }));
+  out.replicaKeys = CFG.replicaSweep.map((rf) => add({ workers: CFG.sweepWorkers, layout: { sn: CFG.replicaShards, rf } }));
+  const results = out.results;
+  for (const [k, s] of settings) {
+    // an explicit layout that the defaults at the same worker count already gave was measured then
+    const same = Object.values(results).find(
+      (r): r is SettingResult => !('error' in r) && s.layout !== null && r.workers === s.workers && r.shardNumber === s.layout.sn && r.replicationFactor === s.layout.rf,
+    );
+    if (same !== undefined) {
+      progress(`setting ${k}: the same as ${same.key}, measured already`);
+      results[k] = same;
+      continue;
+    }
+    try {
+      results[k] = await runSetting(s, ctx);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      progress(`setting ${k} failed: ${msg.slice(0, 500)}`);
+      results[k] = { key: k, error: msg.slice(0, 2000) };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  const t0 = performance.now();
   const started = new Date();
-  progress(`N=${N} dim=${DIM} queries=${QUERIES} seconds=${SECONDS} shards=${SHARDS} connections=${CONNECTIONS} cores=${availableParallelism()}`);
-
-  // data and ground truth
-  let t = performance.now();
-  const data = randomMicros(N, DIM, DATA_SEED);
-  const queriesMicros = randomMicros(QUERIES, DIM, QUERY_SEED);
-  const dataNorm = normalised(data, N);
-  const queriesNorm = normalised(queriesMicros, QUERIES);
-  const queryRows = Array.from({ length: QUERIES }, (_, q) => row(queriesMicros, q));
-  progress(`generated data in ${((performance.now() - t) / 1000).toFixed(1)} s; brute force ground truth...`);
-  t = performance.now();
-  const truth = bruteForce(dataNorm, queriesNorm, QUERIES);
-  const bruteForceS = (performance.now() - t) / 1000;
-  progress(`ground truth in ${bruteForceS.toFixed(1)} s`);
-
-  // 1. raw hnswlib-node in-process
-  progress('raw hnswlib-node: building');
-  const rssBefore = process.memoryUsage().rss;
-  const index = new HierarchicalNSW('cosine', DIM);
-  index.initIndex(N, M, EF_CONSTRUCTION, HNSW_SEED);
-  t = performance.now();
-  for (let i = 0; i < N; i++) index.addPoint(row(data, i), i);
-  const rawBuildS = (performance.now() - t) / 1000;
-  const rawRssDelta = process.memoryUsage().rss - rssBefore;
-  progress(`raw build ${rawBuildS.toFixed(1)} s`);
-
-  index.setEf(EF_SEARCH);
-  const rawFound: number[][] = [];
-  const rawLat: number[] = [];
-  for (let q = 0; q < QUERIES; q++) {
-    const t1 = performance.now();
-    const r = index.searchKnn(queryRows[q]!, K);
-    rawLat.push(performance.now() - t1);
-    rawFound.push(r.neighbors);
-  }
-  const rawRecall = recallOf(rawFound, truth);
-  // QPS: cycle the queries for at least max(2 s, SECONDS / 2)
-  const qpsWindowMs = Math.max(2000, (SECONDS * 1000) / 2);
-  let rawSearches = 0;
-  t = performance.now();
-  while (performance.now() - t < qpsWindowMs) {
-    for (let q = 0; q < QUERIES; q++) index.searchKnn(queryRows[q]!, K);
-    rawSearches += QUERIES;
-  }
-  const rawQps = rawSearches / ((performance.now() - t) / 1000);
-
+  mkdirSync(RESULTS_DIR, { recursive: true });
   const scratch = mkdtempSync(join(tmpdir(), 'quiver-bench-'));
   cleanups.push(() => rmSync(scratch, { recursive: true, force: true }));
-  const indexFile = join(scratch, 'raw.hnsw');
-  t = performance.now();
-  index.writeIndexSync(indexFile);
-  const rawWriteS = (performance.now() - t) / 1000;
-  const rawIndexBytes = statSync(indexFile).size;
-  const reread = new HierarchicalNSW('cosine', DIM);
-  t = performance.now();
-  reread.readIndexSync(indexFile);
-  const rawReadS = (performance.now() - t) / 1000;
-  if (reread.getCurrentCount() !== N) throw new Error(`raw index re-read holds ${reread.getCurrentCount()} points, expected ${N}`);
-  rmSync(indexFile, { force: true });
-  progress(`raw recall@10 ${rawRecall.toFixed(4)}, ${rawQps.toFixed(0)} QPS single thread`);
+  progress(
+    `N=${CFG.n} dim=${CFG.dim} queries=${CFG.queries} efs=${CFG.efs.join(',')} ${CFG.seconds}+${CFG.warmupS} s per load run, ${CFG.connections} connections, ${CORES} cores, phases ${CFG.phases.join(',')}${WRK.path === null ? '' : `, wrk at ${WRK.path}`}`,
+  );
 
-  const raw = {
-    buildS: rawBuildS,
-    insertRate: N / rawBuildS,
-    recall: rawRecall,
-    qpsSingleThread: rawQps,
-    latencyMs: latencyStats(rawLat),
-    rssDeltaBytes: rawRssDelta,
-    rssDeltaPerPoint: rawRssDelta / N,
-    indexFileBytes: rawIndexBytes,
-    indexFileBytesPerPoint: rawIndexBytes / N,
-    writeIndexS: rawWriteS,
-    readIndexS: rawReadS,
-  };
+  const t = performance.now();
+  const ds = makeDataset({ n: CFG.n, queries: CFG.queries, dim: CFG.dim, clusters: CFG.clusters, sigma: CFG.sigma, seed: CFG.seed });
+  const truth = groundTruth(ds.points, CFG.n, ds.queries, CFG.queries, CFG.dim, CFG.k);
+  const truthS = (performance.now() - t) / 1000;
+  progress(`data and exact ground truth in ${truthS.toFixed(1)} s`);
+  const queryRows = Array.from({ length: CFG.queries }, (_, i) => rowOf(ds.queries, i, CFG.dim));
+  const bodies = new Map(CFG.efs.map((ef) => [ef, queryRows.map((v) => searchBody(v, ef, CFG.k))]));
+  const ctx: Ctx = { ds, truth, batches: new Batches(ds, CFG.batch), bodies, queryRows, scratch, layouts: new Map(), defaultsAt: new Map() };
+  const phaseS: Record<string, number> = { data: truthS };
 
-  // 2. Quiver
-  const dataDir = join(scratch, 'data');
-  mkdirSync(dataDir);
-  progress(`quiver: starting server (${SHARDS} shards)`);
-  let server = await startServer(dataDir);
-  tracked.current = server;
-  const firstReady = await server.ready;
-  const firstListeningMs = server.listeningMs;
-  const url = server.url;
-  const memEmpty = memOf(server.pid);
-  progress(`quiver listening on ${url}, engine ready after ${firstReady.readyMs.toFixed(0)} ms`);
-
-  await callOk(url, 'PUT', `/collections/${COLLECTION}`, JSON.stringify({ vectors: { size: DIM, distance: 'Cosine' } }));
-  const memCollection = memOf(server.pid);
-
-  // request bodies prepared before timing, so the timer sees the server, not JSON building here
-  const batches: Buffer[] = [];
-  for (let start = 0; start < N; start += BATCH) {
-    const parts: string[] = [];
-    for (let i = start; i < Math.min(N, start + BATCH); i++) parts.push(`{"id":${i},"vector":${rowJson(data, i)}}`);
-    batches.push(Buffer.from(`{"points":[${parts.join(',')}]}`));
-  }
-  const bodyBytes = batches.reduce((a, b) => a + b.length, 0);
-  progress(`quiver: upserting ${batches.length} batches (${(bodyBytes / 1048576).toFixed(0)} MiB JSON), ${INGEST_CONCURRENCY} in flight`);
-
-  const batchMs: number[] = [];
-  let nextBatch = 0;
-  let peakRss = 0;
-  const sampler = setInterval(() => {
+  // a phase that fails is reported and the run goes on: one broken part must not hide the others' figures
+  const errors: Record<string, string> = {};
+  const phase = async <T>(name: string, run: () => Promise<T>): Promise<T | null> => {
+    if (!PHASES.has(name)) return null;
+    const t1 = performance.now();
     try {
-      peakRss = Math.max(peakRss, memOf(server.pid).rss);
-    } catch {
-      // server gone: the upsert will fail and say so
+      return await run();
+    } catch (e) {
+      errors[name] = e instanceof Error ? (e.stack ?? e.message) : String(e);
+      progress(`phase ${name} failed: ${errors[name]!.slice(0, 1000)}`);
+      if (tracked.current !== null) progress(`last server log lines:\n${tracked.current.logs.slice(-20).join('\n')}`);
+      await stopAll();
+      return null;
+    } finally {
+      phaseS[name] = (performance.now() - t1) / 1000;
     }
-  }, 250);
-  t = performance.now();
-  try {
-    await Promise.all(
-      Array.from({ length: INGEST_CONCURRENCY }, async () => {
-        while (nextBatch < batches.length) {
-          const b = nextBatch++;
-          const t1 = performance.now();
-          const r = await fetch(`${url}/collections/${COLLECTION}/points?wait=true`, {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: batches[b]!,
-            signal: AbortSignal.timeout(300_000),
-          });
-          const text = await r.text();
-          if (r.status !== 200) throw new Error(`upsert batch ${b} -> ${r.status}: ${text.slice(0, 500)}`);
-          batchMs.push(performance.now() - t1);
-        }
-      }),
-    );
-  } finally {
-    clearInterval(sampler);
-  }
-  const ingestS = (performance.now() - t) / 1000;
-  batches.length = 0;
-  progress(`quiver ingest ${ingestS.toFixed(1)} s (${(N / ingestS).toFixed(0)} points/s)`);
-
-  const countRes = (await callOk(url, 'POST', `/collections/${COLLECTION}/points/count`, JSON.stringify({ exact: true }))) as {
-    result?: { count?: number };
   };
-  const count = countRes.result?.count;
-  if (count !== N) throw new Error(`after ingest the collection counts ${String(count)} points, expected ${N}`);
-  const memIngest = memOf(server.pid);
-  const disk = diskUsage(dataDir);
-
-  // recall and unloaded latency, one request at a time
-  const searchBodies = queryRows.map((v) => JSON.stringify({ vector: v, limit: K }));
-  const queryBodies = queryRows.map((v) => JSON.stringify({ query: v, limit: K }));
-  async function sequential(path: string, bodies: string[], pick: (json: unknown) => unknown): Promise<{ found: number[][]; lat: number[] }> {
-    const found: number[][] = [];
-    const lat: number[] = [];
-    for (let q = 0; q < bodies.length; q++) {
-      const t1 = performance.now();
-      const json = await callOk(url, 'POST', path, bodies[q]);
-      lat.push(performance.now() - t1);
-      found.push(idsOf(pick(json), `${path} query ${q}`));
-    }
-    return { found, lat };
-  }
-  const pickSearch = (j: unknown): unknown => (j as { result?: unknown }).result;
-  const pickQuery = (j: unknown): unknown => (j as { result?: { points?: unknown } }).result?.points;
-  const seqSearch = await sequential(`/collections/${COLLECTION}/points/search`, searchBodies, pickSearch);
-  const seqQuery = await sequential(`/collections/${COLLECTION}/points/query`, queryBodies, pickQuery);
-  const searchRecall = recallOf(seqSearch.found, truth);
-  const queryRecall = recallOf(seqQuery.found, truth);
-  progress(`quiver recall@10 search ${searchRecall.toFixed(4)}, query ${queryRecall.toFixed(4)}`);
-
-  // load
-  progress(`autocannon warm-up (${Math.min(2, SECONDS)} s)`);
-  await autocannonRun(url, `/collections/${COLLECTION}/points/search`, searchBodies, Math.min(2, SECONDS));
-  progress(`autocannon /points/search (${SECONDS} s, ${CONNECTIONS} connections)`);
-  const loadSearch = loadFigures(await autocannonRun(url, `/collections/${COLLECTION}/points/search`, searchBodies, SECONDS));
-  progress(`search ${loadSearch.qps.toFixed(0)} QPS p50 ${loadSearch.latencyMs.p50} ms p99 ${loadSearch.latencyMs.p99} ms`);
-  progress(`autocannon /points/query (${SECONDS} s, ${CONNECTIONS} connections)`);
-  const loadQuery = loadFigures(await autocannonRun(url, `/collections/${COLLECTION}/points/query`, queryBodies, SECONDS));
-  progress(`query ${loadQuery.qps.toFixed(0)} QPS p50 ${loadQuery.latencyMs.p50} ms p99 ${loadQuery.latencyMs.p99} ms`);
-  const memLoad = memOf(server.pid);
-
-  // restart on the same data dir
-  progress('restart: SIGTERM, then start again on the same data dir');
-  const problemsFirst = [...server.problems];
-  const stop1 = await stopServer(server);
-  if (stop1.killed) progress(`server did not exit within 30 s of SIGTERM; killed`);
-  const t2 = performance.now();
-  server = await startServer(dataDir);
-  tracked.current = server;
-  const again = await server.ready;
-  const restartReadyMs = performance.now() - t2;
-  const memRestart = memOf(server.pid);
-  const countAfter = (await callOk(server.url, 'POST', `/collections/${COLLECTION}/points/count`, JSON.stringify({ exact: true }))) as {
-    result?: { count?: number };
-  };
-  const restartCount = countAfter.result?.count ?? null;
-  const seqAfter = await (async () => {
-    const found: number[][] = [];
-    for (let q = 0; q < QUERIES; q++) {
-      const json = await callOk(server.url, 'POST', `/collections/${COLLECTION}/points/search`, searchBodies[q]);
-      found.push(idsOf(pickSearch(json), `search after restart, query ${q}`));
-    }
-    return found;
-  })();
-  const restartRecall = recallOf(seqAfter, truth);
-  const problemsSecond = [...server.problems];
-  const stop2 = await stopServer(server);
-  progress(`restart: engine ready after ${restartReadyMs.toFixed(0)} ms, ${String(restartCount)} points, recall ${restartRecall.toFixed(4)}`);
-
-  const quiver = {
-    shards: SHARDS,
-    firstStart: { listeningMs: firstListeningMs, engineReadyMs: firstReady.readyMs },
-    ingest: {
-      seconds: ingestS,
-      rate: N / ingestS,
-      batches: batchMs.length,
-      batchSize: BATCH,
-      concurrency: INGEST_CONCURRENCY,
-      bodyBytes,
-      batchLatencyMs: latencyStats(batchMs),
-    },
-    recall: { search: searchRecall, query: queryRecall, searchAfterRestart: restartRecall },
-    sequentialLatencyMs: { search: latencyStats(seqSearch.lat), query: latencyStats(seqQuery.lat) },
-    load: { search: loadSearch, query: loadQuery },
-    memory: {
-      rssEmpty: memEmpty.rss,
-      rssAfterCreate: memCollection.rss,
-      rssAfterIngest: memIngest.rss,
-      rssAfterLoad: memLoad.rss,
-      rssAfterRestart: memRestart.rss,
-      peakRssDuringIngest: Math.max(peakRss, memIngest.hwm),
-      bytesPerPoint: (memIngest.rss - memEmpty.rss) / N,
-      rssPerPointTotal: memIngest.rss / N,
-      bytesPerPointAfterRestart: (memRestart.rss - memEmpty.rss) / N,
-    },
-    disk: { apparentBytes: disk.apparent, allocatedBytes: disk.allocated, bytesPerPoint: disk.allocated / N },
-    restart: {
-      shutdownMs: stop1.ms,
-      shutdownExit: { code: stop1.code, signal: stop1.signal, killed: stop1.killed },
-      listeningMs: server.listeningMs,
-      engineReadyMs: restartReadyMs,
-      serverLoadMs: again.loadMs,
-      countAfter: restartCount,
-    },
-    finalStop: { ms: stop2.ms, code: stop2.code, signal: stop2.signal, killed: stop2.killed },
-    serverProblems: [...problemsFirst, ...problemsSecond].slice(0, 200),
-  };
-
-  const report = {
+  const report: Report = {
     startedAt: started.toISOString(),
-    finishedAt: new Date().toISOString(),
-    params: { N, dim: DIM, queries: QUERIES, seconds: SECONDS, k: K, m: M, efConstruction: EF_CONSTRUCTION, efSearch: EF_SEARCH, connections: CONNECTIONS, distance: 'Cosine' },
+    config: CFG,
     env: {
       node: process.version,
-      cores: availableParallelism(),
+      cores: CORES,
       cpu: cpus()[0]?.model ?? 'unknown',
+      memBytes: totalmem(),
       commit: gitCommit(),
+      loadGenerator:
+        WRK.path === null
+          ? 'autocannon (peak), paced node:http (fixed rate), child processes'
+          : `wrk ${WRK.path} (peak${WRK.hasRate ? ' and fixed rate, -R' : '; fixed rate: paced node:http'})`,
+      loadAverage: loadavg(),
     },
-    bruteForceS,
-    raw,
-    quiver,
+    phaseSeconds: phaseS,
+    errors,
+    raw: null,
+    memory: null,
+    crash: null,
+    sweeps: null,
   };
+  current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
+  report.raw = await phase('raw', () => {
+    progress('raw hnswlib-node, one thread in a child process per build');
+    return rawHnswlib(ds, truth, { m: CFG.m, efConstruction: CFG.efConstruct, efs: CFG.efs, k: CFG.k, windowS: CFG.rawSeconds, seed: 100 }, scratch);
+  });
+  report.memory = await phase('memory', () => memoryPhase(ctx));
+  report.crash = await phase('crash', () => crashPhase(ctx));
+  const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
+  report.sweeps = PHASES.has('sweep') ? sweeps : null;
+  await phase('sweep', () => sweepPhase(ctx, sweeps));
+  emit();
+}
 
-  printTable(report);
-  mkdirSync(RESULTS_DIR, { recursive: true });
-  const file = join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`);
+/** The run's report so far, where it goes, and when the run started. */
+let current: { report: Report; file: string; t0: number } | null = null;
+
+/** Writes the JSON and prints the tables of what has been measured. */
+function emit(): void {
+  if (current === null) return;
+  const { report, file, t0 } = current;
+  report.phaseSeconds.total = (performance.now() - t0) / 1000;
+  report.env.loadAverage = loadavg();
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
-  process.stdout.write(`\nwritten ${file}\n`);
+  printReport(report);
+  progress(`figures written to ${file}; the run took ${(report.phaseSeconds.total! / 60).toFixed(1)} min`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// output
-
-interface Report {
-  params: { N: number; dim: number; queries: number; seconds: number; connections: number };
-  env: { node: string; cores: number; cpu: string; commit: string | null };
-  raw: {
-    buildS: number;
-    insertRate: number;
-    recall: number;
-    qpsSingleThread: number;
-    latencyMs: { p50: number; p99: number };
-    rssDeltaPerPoint: number;
-    indexFileBytesPerPoint: number;
-    readIndexS: number;
-  };
-  quiver: {
-    shards: number;
-    ingest: { seconds: number; rate: number; batchLatencyMs: { p50: number; p99: number } };
-    recall: { search: number; query: number; searchAfterRestart: number };
-    sequentialLatencyMs: { search: { p50: number; p99: number }; query: { p50: number; p99: number } };
-    load: { search: LoadFigures; query: LoadFigures };
-    memory: { rssEmpty: number; rssAfterIngest: number; peakRssDuringIngest: number; bytesPerPoint: number; bytesPerPointAfterRestart: number };
-    disk: { bytesPerPoint: number };
-    restart: { shutdownMs: number; listeningMs: number; engineReadyMs: number; serverLoadMs: number | null; countAfter: number | null };
-  };
+// `--report <file>` prints the tables of a saved run again, without running anything
+const reportArg = process.argv.indexOf('--report');
+if (reportArg >= 0) {
+  const file = process.argv[reportArg + 1];
+  if (file === undefined) throw new Error('--report needs the JSON file of a run');
+  printReport(JSON.parse(readFileSync(file, 'utf8')) as Report);
+} else {
+  runBench(main, CFG.timeoutS, (why) => {
+    if (current === null) return;
+    current.report.errors.aborted = `${why}: the figures below are those measured before it`;
+    emit();
+  });
 }
-
-function printTable(r: Report): void {
-  const f = (v: number, digits = 0): string => (Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a');
-  const ratio = (a: number, b: number): string => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? `${(a / b).toFixed(2)}x` : '');
-  const mib = (b: number): string => `${(b / 1048576).toFixed(0)} MiB`;
-  const rows: [string, string, string, string][] = [];
-  const add = (name: string, q: string, raw = '', rat = ''): void => void rows.push([name, q, raw, rat]);
-  const { raw, quiver: qv } = r;
-
-  add('insert rate (points/s)', f(qv.ingest.rate), f(raw.insertRate), ratio(qv.ingest.rate, raw.insertRate));
-  add('ingest / build time (s)', f(qv.ingest.seconds, 1), f(raw.buildS, 1), ratio(qv.ingest.seconds, raw.buildS));
-  add('  upsert batch latency p50 / p99 (ms)', `${f(qv.ingest.batchLatencyMs.p50)} / ${f(qv.ingest.batchLatencyMs.p99)}`);
-  add('recall@10 /points/search', f(qv.recall.search, 4), f(raw.recall, 4), ratio(qv.recall.search, raw.recall));
-  add('recall@10 /points/query', f(qv.recall.query, 4), f(raw.recall, 4), ratio(qv.recall.query, raw.recall));
-  add('1-client latency p50 search (ms)', f(qv.sequentialLatencyMs.search.p50, 2), f(raw.latencyMs.p50, 3), ratio(qv.sequentialLatencyMs.search.p50, raw.latencyMs.p50));
-  add('1-client latency p99 search (ms)', f(qv.sequentialLatencyMs.search.p99, 2), f(raw.latencyMs.p99, 3), ratio(qv.sequentialLatencyMs.search.p99, raw.latencyMs.p99));
-  add('1-client latency p50 / p99 query (ms)', `${f(qv.sequentialLatencyMs.query.p50, 2)} / ${f(qv.sequentialLatencyMs.query.p99, 2)}`);
-  for (const [name, l] of [
-    ['search', qv.load.search],
-    ['query', qv.load.query],
-  ] as const) {
-    add(`QPS /points/${name} (${r.params.connections} conns; raw: 1 thread)`, f(l.qps), f(raw.qpsSingleThread), ratio(l.qps, raw.qpsSingleThread));
-    add(`  latency p50 / p99 under load (ms)`, `${f(l.latencyMs.p50)} / ${f(l.latencyMs.p99)}`);
-    add(`  non-2xx / errors / timeouts`, `${l.non2xx} / ${l.errors} / ${l.timeouts}`);
-  }
-  add('memory: bytes/point (RSS after ingest - empty)', f(qv.memory.bytesPerPoint), f(raw.rssDeltaPerPoint), ratio(qv.memory.bytesPerPoint, raw.rssDeltaPerPoint));
-  add('  raw: hnswlib index file bytes/point', '', f(raw.indexFileBytesPerPoint), ratio(qv.memory.bytesPerPoint, raw.indexFileBytesPerPoint));
-  add('  server RSS empty / after ingest / peak', `${mib(qv.memory.rssEmpty)} / ${mib(qv.memory.rssAfterIngest)} / ${mib(qv.memory.peakRssDuringIngest)}`);
-  add('  bytes/point after restart', f(qv.memory.bytesPerPointAfterRestart));
-  add('disk: bytes/point (data dir, allocated)', f(qv.disk.bytesPerPoint));
-  add('restart: SIGTERM -> exit (ms)', f(qv.restart.shutdownMs));
-  add('restart: spawn -> REST listening (ms)', f(qv.restart.listeningMs));
-  add('restart: spawn -> engine ready (ms; raw: readIndex)', f(qv.restart.engineReadyMs), f(raw.readIndexS * 1000), ratio(qv.restart.engineReadyMs, raw.readIndexS * 1000));
-  add('  server-reported load_ms / points after restart', `${qv.restart.serverLoadMs === null ? 'n/a' : f(qv.restart.serverLoadMs)} / ${String(qv.restart.countAfter)}`);
-  add('  recall@10 search after restart', f(qv.recall.searchAfterRestart, 4));
-
-  const head: [string, string, string, string] = ['metric', `Quiver (${qv.shards} shards)`, 'raw hnswlib-node', 'Quiver/raw'];
-  const widths = [0, 1, 2, 3].map((c) => Math.max(head[c]!.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ');
-  const out: string[] = [];
-  out.push(
-    `Quiver bench: N=${r.params.N} dim=${r.params.dim} Cosine, k=10, m=16 ef_construct=100 ef=100, ${r.params.queries} queries, ${r.params.seconds} s per load run`,
-  );
-  out.push(`node ${r.env.node}, ${r.env.cores} cores (${r.env.cpu}), commit ${String(r.env.commit)}; autocannon runs in the bench process on the same machine`);
-  out.push('');
-  out.push(line(head));
-  out.push(widths.map((w) => '-'.repeat(w)).join('-|-'));
-  for (const row of rows) out.push(line(row));
-  process.stdout.write(out.join('\n') + '\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-
-runBench(main, TIMEOUT_S);
