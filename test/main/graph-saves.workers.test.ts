@@ -76,7 +76,7 @@ describe('graph saves and restart', () => {
     const env = { SERVICE_GRAPH_SAVE_WRITES: '1000', SERVICE_GRAPH_SAVE_SECONDS: '0' };
     const s1 = await start(dataDir, env);
     const c1 = new QdrantClient({ url: s1.url });
-    await c1.createCollection('k', { vectors: { size: DIM, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 32 } });
+    await c1.createCollection('k', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 2, hnsw_config: { m: 8, ef_construct: 32 } });
     // Phase A: the clusters the queries look at.
     const near = centres(12, 1, 0);
     const first = clustered(4000, near, 2);
@@ -143,7 +143,7 @@ describe('graph saves and restart', () => {
     const dataDir = newDir();
     const s1 = await start(dataDir);
     const c1 = new QdrantClient({ url: s1.url });
-    await c1.createCollection('d', { vectors: { size: DIM, distance: 'Euclid' }, hnsw_config: { m: 8, ef_construct: 32 } });
+    await c1.createCollection('d', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 2, hnsw_config: { m: 8, ef_construct: 32 } });
     const data = clustered(3000, centres(8, 6, 0), 7);
     for (let i = 0; i < data.length; i += 1000) {
       await c1.upsert('d', { wait: true, points: data.slice(i, i + 1000).map((v, j) => ({ id: i + j, vector: v })) });
@@ -183,7 +183,7 @@ describe('graph saves and restart', () => {
     const env = { SERVICE_GRAPH_SAVE_WRITES: '500', SERVICE_GRAPH_SAVE_SECONDS: '0' };
     const s1 = await start(dataDir, env);
     const c1 = new QdrantClient({ url: s1.url });
-    await c1.createCollection('p', { vectors: { size: DIM, distance: 'Euclid' } });
+    await c1.createCollection('p', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 2 });
     const data = clustered(2600, centres(5, 9, 0), 10);
     for (let i = 0; i < data.length; i += 100) {
       await c1.upsert('p', { wait: true, points: data.slice(i, i + 100).map((v, j) => ({ id: i + j, vector: v })) });
