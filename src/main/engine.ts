@@ -4,10 +4,13 @@
 // engine keeps to itself: services reach shards through call / fanOut / partition, metrics ask
 // for sizes, and nothing else sees the router.
 
+import { liveCollection } from '../shared/catalog.js';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import type { HnswBuild, ResultOf } from '../shared/protocol.js';
+import { OpIdCounter } from '../shared/op-ids.js';
+import type { CatalogSnapshot, HnswBuild, ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
+import type { PointEngine } from './point-engine.js';
 import type { ShardDispatcher } from './router/dispatcher.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
@@ -15,12 +18,24 @@ const NEXT_COLLECTION_ID = 'next_collection_id';
 
 const DROP_BATCH = 10_000;
 
-export class Engine {
+export interface EngineOptions {
+  /** The operation id counter, shared with the coordinating workers. */
+  opIds?: OpIdCounter;
+  /**
+   * Receives the catalog after each change, and is awaited before the change answers (the
+   * coordinating workers' mirror: src/workers/coordinator/catalog-mirror.ts).
+   */
+  publishCatalog?: (snapshot: CatalogSnapshot) => Promise<void>;
+}
+
+export class Engine implements PointEngine {
   readonly #router: ShardRouter;
   readonly #db: QuiverDb;
   readonly #dispatcher: ShardDispatcher;
   readonly #catalog = new Map<string, CatalogEntry>();
-  readonly #opIds = new Map<number, number>();
+  readonly #opIds: OpIdCounter;
+  readonly #publish: ((snapshot: CatalogSnapshot) => Promise<void>) | null;
+  #catalogVersion = 0;
   readonly #drops = new Set<Promise<void>>();
   readonly #creating = new Map<string, Promise<void>>();
   #nextId = 1;
@@ -29,10 +44,20 @@ export class Engine {
   onBackgroundError: (err: unknown, what: string) => void = () => undefined;
   #hnswBuild: HnswBuild | null = null;
 
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher) {
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher, opts: EngineOptions = {}) {
     this.#db = db;
     this.#dispatcher = dispatcher;
     this.#router = new ShardRouter(dispatcher);
+    this.#opIds = opts.opIds ?? new OpIdCounter();
+    this.#publish = opts.publishCatalog ?? null;
+  }
+
+  /** Pushes the catalog as it is now to the coordinating workers, if any; resolves when they have it. */
+  async #publishCatalog(): Promise<void> {
+    if (this.#publish === null) return;
+    const collections: CatalogSnapshot['collections'] = {};
+    for (const [name, entry] of this.#catalog) collections[name] = { entry };
+    await this.#publish({ version: ++this.#catalogVersion, ready: this.#ready, collections });
   }
 
   get ready(): boolean {
@@ -52,11 +77,7 @@ export class Engine {
       else this.#catalog.set(key, value);
     }
     const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.ping(w)));
-    for (const p of pings) {
-      for (const [id, v] of Object.entries(p.maxVersions)) {
-        this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
-      }
-    }
+    for (const p of pings) for (const v of Object.values(p.maxVersions)) this.#opIds.seed(v);
     // Past every id the catalog and the drops hold, whatever the counter says.
     let next = this.#db.meta.get(NEXT_COLLECTION_ID) ?? 1;
     for (const e of this.#catalog.values()) next = Math.max(next, e.id + 1);
@@ -65,6 +86,7 @@ export class Engine {
     for (const { value } of this.#db.drops.getRange()) this.#startDrop(value);
     this.#hnswBuild = pings[0]?.hnswBuild ?? null;
     this.#ready = true;
+    await this.#publishCatalog();
     return {
       hnswBuild: this.#hnswBuild,
       restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),
@@ -78,11 +100,7 @@ export class Engine {
 
   /** A live collection by name: 404 if unknown, 412 while it is being deleted. */
   collection(name: string): CollectionMeta {
-    this.requireReady();
-    const entry = this.#catalog.get(name);
-    if (entry === undefined) throw QuiverError.collectionNotFound(name);
-    if (entry.deleting === true) throw QuiverError.beingDeleted(name);
-    return entry;
+    return liveCollection(this.#ready, name, this.#catalog.get(name));
   }
 
   exists(name: string): boolean {
@@ -130,10 +148,9 @@ export class Engine {
     return { points: shards.reduce((n, s) => n + s.points, 0), vectors };
   }
 
-  nextOpId(collection: number): number {
-    const next = (this.#opIds.get(collection) ?? 0) + 1;
-    this.#opIds.set(collection, next);
-    return next;
+  /** From the counter every thread shares: grows per collection, though not by exactly 1. */
+  nextOpId(_collection: number): number {
+    return this.#opIds.next();
   }
 
   async createCollection(name: string, config: CollectionConfig): Promise<void> {
@@ -152,6 +169,7 @@ export class Engine {
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
         await this.#router.control(entry, (shards) => ({ op: 'openShards', meta: entry, shards }));
+        await this.#publishCatalog();
       } catch (err) {
         // Undo only what is this create's own: the name may have been taken again meanwhile.
         if (this.#catalog.get(name)?.id === id) this.#catalog.delete(name);
@@ -171,6 +189,7 @@ export class Engine {
     const entry: CatalogEntry = { ...meta };
     await this.#replace(entry);
     await this.#router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
+    await this.#publishCatalog();
   }
 
   /** Writes a changed entry of a live collection; never brings back one deleted meanwhile. */
@@ -193,6 +212,7 @@ export class Engine {
         ? { op: 'dropIndex', collection: entry.id, shards, key }
         : { op: 'createIndex', collection: entry.id, shards, key, schema },
     );
+    await this.#publishCatalog();
   }
 
   /**
@@ -212,12 +232,15 @@ export class Engine {
     if (entry.deleting === true) throw QuiverError.beingDeleted(name);
     this.#catalog.set(name, { ...entry, deleting: true });
     try {
+      await this.#publishCatalog();
       await this.#retire(name, entry);
     } catch (err) {
       this.#catalog.set(name, entry);
+      await this.#publishCatalog();
       throw err;
     }
     this.#catalog.delete(name);
+    await this.#publishCatalog();
     this.#startDrop(entry);
     return true;
   }
@@ -253,7 +276,6 @@ export class Engine {
       if (n < DROP_BATCH) break;
     }
     await this.#db.drops.remove(entry.id);
-    this.#opIds.delete(entry.id);
   }
 
   /** Finishes background drops, saves the HNSW graphs (a clean restart then skips rebuilding them), stops the workers, closes LMDB. */

@@ -42,9 +42,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     adminPassword: config.admin_password,
   });
   const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build);
-  const engine = new Engine(db, dispatcher);
+  const engine = new Engine(db, dispatcher, { opIds: dispatcher.opIds, publishCatalog: (c) => dispatcher.publishCatalog(c) });
   const metrics = new Metrics(engine);
-  const app = await buildApp(config, engine, auth, metrics);
+  const app = await buildApp(config, engine, auth, metrics, dispatcher);
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
   dispatcher.on('workerError', (worker: number, err: unknown) => {

@@ -1,17 +1,43 @@
 // How the main thread reaches shard workers: the ShardDispatcher interface and its piscina
 // implementation (one single-thread pool per worker, so a shard's tasks always reach the thread
 // that owns it). The interface is what lets tests swap in a dispatcher without threads.
+// The piscina dispatcher also wires the workers to each other (one MessageChannel per pair, so
+// a coordinating worker reaches its siblings without the main thread), hands whole point
+// requests to a coordinating worker, and pushes the catalog to every worker.
 
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { OpIdCounter } from '../../shared/op-ids.js';
+import {
+  PROTOCOL_VERSION,
+  type CatalogSnapshot,
+  type HandoffReply,
+  type HandoffRequest,
+  type HnswBuildMode,
+  type Op,
+  type PeerPort,
+  type RequestOf,
+  type ResultOf,
+  type WorkerInit,
+  type WorkerReply,
+  type WorkerTask,
+} from '../../shared/protocol.js';
 
 export interface ShardDispatcher {
   readonly workerCount: number;
   call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
   close(): Promise<void>;
+}
+
+/** The main thread's way to a coordinating worker: point requests, and the catalog they need. */
+export interface Coordinators {
+  /** Hands one request (its raw body moved) to a coordinating worker and resolves with the whole answer. */
+  handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }>;
+  /** Gives every coordinator the catalog; resolves when all have it. */
+  publishCatalog(snapshot: CatalogSnapshot): Promise<void>;
 }
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
@@ -27,17 +53,25 @@ const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.
  * flight on the dead thread fail with ShardUnavailable. Emits 'workerError' (worker index, error)
  * for a failure piscina cannot pin on a task.
  */
-export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
+export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, Coordinators {
   readonly workerCount: number;
-  readonly #pools: Piscina<ShardRequest, WorkerReply>[];
+  /** The operation id counter the workers share with the main thread's Engine. */
+  readonly opIds: OpIdCounter;
+  readonly #pools: Piscina<WorkerTask, WorkerReply | HandoffReply | null>[];
+  /** Hand-offs in flight per worker: a request goes to the least busy coordinator. */
+  readonly #inFlight: number[];
+  #nextCoordinator = 0;
+  #catalog: CatalogSnapshot | null = null;
   #closing = false;
 
-  constructor(workerCount: number, dataDir: string, hnswBuild: HnswBuildMode = 'auto') {
+  constructor(workerCount: number, dataDir: string, hnswBuild: HnswBuildMode = 'auto', opIds: OpIdCounter = new OpIdCounter()) {
     super();
     this.workerCount = workerCount;
+    this.opIds = opIds;
+    this.#inFlight = new Array<number>(workerCount).fill(0);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild };
-      const pool = new Piscina<ShardRequest, WorkerReply>({
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, opIds: opIds.buffer };
+      const pool = new Piscina<WorkerTask, WorkerReply | HandoffReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
         maxThreads: 1,
@@ -52,22 +86,91 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
       });
       pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
       pool.on('workerDestroy', () => {
-        if (!this.#closing) this.emit('workerExit', workerIndex);
+        if (this.#closing) return;
+        // The new thread piscina starts gets fresh channels to every sibling, and they to it.
+        this.#connect(workerIndex);
+        this.emit('workerExit', workerIndex);
       });
       return pool;
     });
+    // Queued until each thread has loaded its shards; hand-offs wait in the worker for theirs.
+    for (let w = 0; w < workerCount; w++) this.#connect(w, w + 1);
+  }
+
+  /** Channels between worker `w` and the siblings from `from` on (all of them by default). */
+  #connect(w: number, from = 0): void {
+    const own: PeerPort[] = [];
+    const transfer: MessagePort[] = [];
+    for (let peer = from; peer < this.workerCount; peer++) {
+      if (peer === w) continue;
+      const { port1, port2 } = new MessageChannel();
+      own.push({ worker: peer, port: port1 });
+      transfer.push(port1);
+      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], catalog: null }, [port2]);
+    }
+    this.#control(w, { op: 'attachPeers', peers: own, catalog: this.#catalog }, transfer);
+  }
+
+  #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
+    const pool = this.#pools[w];
+    if (pool === undefined) return;
+    // A thread that dies first gets its own channels again at its replacement (workerDestroy).
+    pool.run(task, { transferList: transfer }).catch(() => undefined);
   }
 
   async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
     const pool = this.#pools[worker];
     if (pool === undefined) throw QuiverError.internal(`no worker ${worker}`);
     try {
-      const reply = await pool.run(req, transfer && transfer.length > 0 ? { transferList: transfer } : {});
+      // A shard request is answered with a WorkerReply (entry.ts).
+      const reply = (await pool.run(req, transfer && transfer.length > 0 ? { transferList: transfer } : {})) as WorkerReply;
       return unwrap<O>(reply);
     } catch (err) {
       if (err instanceof QuiverError) throw err;
       throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+
+  async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
+    const worker = this.#pickCoordinator();
+    const pool = this.#pools[worker];
+    if (pool === undefined) throw QuiverError.internal(`no worker ${worker}`);
+    // Moved, not cloned: a body that is a view into a larger (pooled) buffer is copied out first.
+    let body = req.body;
+    if (body !== null && (body.byteOffset !== 0 || body.byteLength !== body.buffer.byteLength || !(body.buffer instanceof ArrayBuffer))) body = body.slice();
+    const transferList = body === null ? [] : [body.buffer as ArrayBuffer];
+    this.#inFlight[worker] = (this.#inFlight[worker] ?? 0) + 1;
+    try {
+      const reply = (await pool.run({ op: 'coordinate', req: { ...req, body } }, { transferList })) as HandoffReply;
+      return { reply, worker };
+    } catch (err) {
+      throw new QuiverError('ShardUnavailable', `Worker ${worker} failed while coordinating this request: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.#inFlight[worker] = (this.#inFlight[worker] ?? 1) - 1;
+    }
+  }
+
+  /** The worker with the fewest hand-offs in flight; among equals, the next in turn. */
+  #pickCoordinator(): number {
+    const n = this.workerCount;
+    let best = this.#nextCoordinator;
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const w = (this.#nextCoordinator + i) % n;
+      const load = this.#inFlight[w] ?? 0;
+      if (load < least) {
+        least = load;
+        best = w;
+      }
+    }
+    this.#nextCoordinator = (best + 1) % n;
+    return best;
+  }
+
+  async publishCatalog(snapshot: CatalogSnapshot): Promise<void> {
+    this.#catalog = snapshot;
+    // A thread that fails to take it is being replaced, and its replacement gets the latest.
+    await Promise.allSettled(this.#pools.map((pool) => pool.run({ op: 'catalog', catalog: snapshot })));
   }
 
   async close(): Promise<void> {
