@@ -87,8 +87,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
       pool.on('workerDestroy', () => {
         if (this.#closing) return;
-        // The new thread piscina starts gets fresh channels to every sibling, and they to it.
-        this.#connect(workerIndex);
+        // The new thread piscina starts gets fresh channels to every sibling, and they to it
+        // (on the next turn: during this event the pool still holds the dying thread).
+        setImmediate(() => {
+          if (!this.#closing) this.#connect(workerIndex);
+        });
         this.emit('workerExit', workerIndex);
       });
       return pool;
@@ -115,7 +118,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const pool = this.#pools[w];
     if (pool === undefined) return;
     // A thread that dies first gets its own channels again at its replacement (workerDestroy).
-    pool.run(task, { transferList: transfer }).catch(() => undefined);
+    try {
+      pool.run(task, { transferList: transfer }).catch(() => undefined);
+    } catch {
+      /* the pool is closing */
+    }
   }
 
   async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
@@ -144,7 +151,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       const reply = (await pool.run({ op: 'coordinate', req: { ...req, body } }, { transferList })) as HandoffReply;
       return { reply, worker };
     } catch (err) {
-      throw new QuiverError('ShardUnavailable', `Worker ${worker} failed while coordinating this request: ${err instanceof Error ? err.message : String(err)}`);
+      throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.#inFlight[worker] = (this.#inFlight[worker] ?? 1) - 1;
     }

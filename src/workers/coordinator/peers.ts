@@ -46,11 +46,11 @@ export class PeerDispatcher implements ShardDispatcher {
   attach(peers: readonly PeerPort[]): void {
     for (const { worker, port } of peers) {
       const old = this.#peers.get(worker);
-      if (old !== undefined) this.#drop(worker, old, 'was replaced');
+      if (old !== undefined) this.#drop(worker, old, 'its thread was replaced while serving this request');
       const peer = new Peer(port);
       this.#peers.set(worker, peer);
       port.on('message', (msg: PeerMessage) => this.#onMessage(peer, msg));
-      port.on('close', () => this.#drop(worker, peer, 'ended'));
+      port.on('close', () => this.#drop(worker, peer, 'its thread ended while serving this request'));
       // The thread's life is piscina's to decide, not this channel's.
       port.unref();
     }
@@ -77,7 +77,8 @@ export class PeerDispatcher implements ShardDispatcher {
   #drop(worker: number, peer: Peer, why: string): void {
     if (this.#peers.get(worker) === peer) this.#peers.delete(worker);
     peer.port.close();
-    const err = new QuiverError('ShardUnavailable', `Worker ${worker} ${why} while serving this request; its shards are being reloaded`);
+    // Worded as the main thread's dispatcher words a worker lost under a task.
+    const err = new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${why}; its shards are being reloaded`);
     for (const p of peer.pending.values()) p.reject(err);
     peer.pending.clear();
   }
@@ -90,7 +91,7 @@ export class PeerDispatcher implements ShardDispatcher {
       if (reply.ok) return structuredClone(reply.result) as ResultOf<O>;
     } else {
       const peer = this.#peers.get(worker);
-      if (peer === undefined) throw new QuiverError('ShardUnavailable', `Worker ${worker} is not reachable: its shards are being reloaded`);
+      if (peer === undefined) throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: its thread is being replaced and its shards reloaded`);
       const id = this.#nextId++;
       reply = await new Promise<WorkerReply>((resolve, reject) => {
         peer.pending.set(id, { resolve, reject });
@@ -104,6 +105,6 @@ export class PeerDispatcher implements ShardDispatcher {
   }
 
   async close(): Promise<void> {
-    for (const [w, p] of this.#peers) this.#drop(w, p, 'closed');
+    for (const [w, p] of this.#peers) this.#drop(w, p, 'the server is closing');
   }
 }
