@@ -302,14 +302,21 @@ export interface PeerPort {
   port: MessagePort;
 }
 
-/** Tasks the main thread gives a worker besides shard requests. */
+/** Tasks the main thread gives a worker through piscina besides shard requests (hand-offs take their own channel: HandoffBatch). */
 export type CoordinatorTask =
-  | { op: 'coordinate'; req: HandoffRequest }
-  /** New channels to siblings (all of them at start, one after a sibling was replaced), and the catalog. */
-  | { op: 'attachPeers'; peers: PeerPort[]; catalog: CatalogSnapshot | null }
+  /**
+   * New channels to siblings (all of them at start, one after a sibling was replaced), the
+   * main thread's hand-off channel (null: unchanged) and the catalog (null: unchanged).
+   */
+  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; catalog: CatalogSnapshot | null }
   | { op: 'catalog'; catalog: CatalogSnapshot };
 
 export type WorkerTask = ShardRequest | CoordinatorTask;
+
+/** Hand-offs on the main thread's channel to a coordinator: those of one event-loop turn, together. */
+export type HandoffBatch = { id: number; req: HandoffRequest }[];
+/** The coordinator's answers, batched the same way. */
+export type HandoffReplyBatch = { id: number; reply: HandoffReply }[];
 
 /** What travels on a sibling channel, both ways. */
 export type PeerMessage = { kind: 'req'; id: number; req: ShardRequest } | { kind: 'res'; id: number; reply: WorkerReply };

@@ -10,7 +10,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
-import { PROTOCOL_VERSION, type HandoffReply, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
+import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
 import { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
@@ -53,12 +53,10 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
 
 const coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard);
 
-export default async function handle(task: WorkerTask): Promise<WorkerReply | HandoffReply | null> {
+export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
   switch (task.op) {
-    case 'coordinate':
-      return coordinator.coordinate(task.req);
     case 'attachPeers':
-      coordinator.attach(task.peers, task.catalog);
+      coordinator.attach(task.peers, task.main, task.catalog);
       return null;
     case 'catalog':
       coordinator.catalog(task.catalog);

@@ -11,6 +11,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
+import { HandoffChannel } from './handoff-channel.js';
 import {
   PROTOCOL_VERSION,
   type CatalogSnapshot,
@@ -57,9 +58,9 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly workerCount: number;
   /** The operation id counter the workers share with the main thread's Engine. */
   readonly opIds: OpIdCounter;
-  readonly #pools: Piscina<WorkerTask, WorkerReply | HandoffReply | null>[];
-  /** Hand-offs in flight per worker: a request goes to the least busy coordinator. */
-  readonly #inFlight: number[];
+  readonly #pools: Piscina<WorkerTask, WorkerReply | null>[];
+  /** The hand-off channel to each worker (replaced with the thread). */
+  readonly #channels: (HandoffChannel | null)[];
   #nextCoordinator = 0;
   #catalog: CatalogSnapshot | null = null;
   #closing = false;
@@ -68,10 +69,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     super();
     this.workerCount = workerCount;
     this.opIds = opIds;
-    this.#inFlight = new Array<number>(workerCount).fill(0);
+    this.#channels = new Array<HandoffChannel | null>(workerCount).fill(null);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
       const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, opIds: opIds.buffer };
-      const pool = new Piscina<WorkerTask, WorkerReply | HandoffReply | null>({
+      const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
         maxThreads: 1,
@@ -84,7 +85,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         atomics: 'disabled',
         workerData: init,
       });
-      pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
+      pool.on('error', (err: unknown) => {
+        const channel = this.#channels[workerIndex];
+        if (channel !== null && channel !== undefined) channel.reason = err instanceof Error ? err.message : String(err);
+        this.emit('workerError', workerIndex, err);
+      });
       pool.on('workerDestroy', () => {
         if (this.#closing) return;
         // The new thread piscina starts gets fresh channels to every sibling, and they to it
@@ -109,9 +114,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       const { port1, port2 } = new MessageChannel();
       own.push({ worker: peer, port: port1 });
       transfer.push(port1);
-      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], catalog: null }, [port2]);
+      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, catalog: null }, [port2]);
     }
-    this.#control(w, { op: 'attachPeers', peers: own, catalog: this.#catalog }, transfer);
+    const { port1, port2 } = new MessageChannel();
+    this.#channels[w] = new HandoffChannel(w, port1);
+    this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog }, [...transfer, port2]);
   }
 
   #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
@@ -140,31 +147,21 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
 
   async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
     const worker = this.#pickCoordinator();
-    const pool = this.#pools[worker];
-    if (pool === undefined) throw QuiverError.internal(`no worker ${worker}`);
-    // Moved, not cloned: a body that is a view into a larger (pooled) buffer is copied out first.
-    let body = req.body;
-    if (body !== null && (body.byteOffset !== 0 || body.byteLength !== body.buffer.byteLength || !(body.buffer instanceof ArrayBuffer))) body = body.slice();
-    const transferList = body === null ? [] : [body.buffer as ArrayBuffer];
-    this.#inFlight[worker] = (this.#inFlight[worker] ?? 0) + 1;
-    try {
-      const reply = (await pool.run({ op: 'coordinate', req: { ...req, body } }, { transferList })) as HandoffReply;
-      return { reply, worker };
-    } catch (err) {
-      throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${err instanceof Error ? err.message : String(err)}`);
-    } finally {
-      this.#inFlight[worker] = (this.#inFlight[worker] ?? 1) - 1;
-    }
+    const channel = this.#channels[worker];
+    if (channel === null || channel === undefined) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
+    return { reply: await channel.send(req), worker };
   }
 
-  /** The worker with the fewest hand-offs in flight; among equals, the next in turn. */
+  /** The worker with the fewest hand-offs in flight; among equals, the next in turn. A thread being replaced is skipped. */
   #pickCoordinator(): number {
     const n = this.workerCount;
     let best = this.#nextCoordinator;
     let least = Number.POSITIVE_INFINITY;
     for (let i = 0; i < n; i++) {
       const w = (this.#nextCoordinator + i) % n;
-      const load = this.#inFlight[w] ?? 0;
+      const channel = this.#channels[w];
+      if (channel === null || channel === undefined || !channel.open) continue;
+      const load = channel.load;
       if (load < least) {
         least = load;
         best = w;
@@ -182,6 +179,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
 
   async close(): Promise<void> {
     this.#closing = true;
+    for (const c of this.#channels) c?.close();
     await Promise.all(this.#pools.map((p) => p.close()));
   }
 }

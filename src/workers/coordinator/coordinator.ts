@@ -7,9 +7,10 @@
 // catalog (both come with the first attachPeers task, which the main thread sends before any
 // hand-off; a thread that replaced a dead one gets its own).
 
+import type { MessagePort } from 'node:worker_threads';
 import { handleRequest } from '../../main/coordinator/requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import type { CatalogSnapshot, HandoffReply, HandoffRequest, PeerPort } from '../../shared/protocol.js';
+import type { CatalogSnapshot, HandoffBatch, HandoffReply, HandoffReplyBatch, HandoffRequest, PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import { WorkerEngine } from './worker-engine.js';
@@ -26,10 +27,31 @@ export class Coordinator {
     this.#engine = new WorkerEngine(this.#catalog, this.#peers, opIds);
   }
 
-  attach(peers: readonly PeerPort[], catalog: CatalogSnapshot | null): void {
+  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null): void {
     this.#peers.attach(peers);
     if (catalog !== null) this.#catalog.apply(catalog);
+    if (main !== null) this.#serveMain(main);
     this.#attached();
+  }
+
+  /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn. */
+  #serveMain(port: MessagePort): void {
+    let outbox: HandoffReplyBatch = [];
+    const flush = (): void => {
+      const batch = outbox;
+      outbox = [];
+      port.postMessage(batch);
+    };
+    port.on('message', (batch: HandoffBatch) => {
+      for (const { id, req } of batch) {
+        void this.coordinate(req).then((reply) => {
+          if (outbox.length === 0) setImmediate(flush);
+          outbox.push({ id, reply });
+        });
+      }
+    });
+    // The thread's life is piscina's to decide, not this channel's.
+    port.unref();
   }
 
   catalog(snapshot: CatalogSnapshot): void {
