@@ -277,8 +277,8 @@ export interface HandoffReply {
   status: number;
   /** The complete JSON response, envelope included. */
   body: string;
-  /** For a 5xx: the message the main thread logs at error. */
-  internal?: string;
+  /** For a failure, what the main thread logs: the message, at error when it is ours (5xx), else at info. */
+  failure?: { message: string; internal: boolean };
 }
 
 /**

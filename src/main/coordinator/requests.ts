@@ -94,6 +94,6 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     return { status: 200, body: JSON.stringify(ok(result, t0)) };
   } catch (err) {
     const f = toFailure(err);
-    return { status: f.status, body: JSON.stringify(failure(f.message, t0)), ...(f.internal ? { internal: f.message } : {}) };
+    return { status: f.status, body: JSON.stringify(failure(f.message, t0)), failure: { message: f.message, internal: f.internal } };
   }
 }

@@ -6,6 +6,8 @@
 // coordinator (src/main/coordinator/requests.ts), never twice.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { HandoffRoute } from '../../shared/protocol.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
@@ -20,10 +22,18 @@ declare module 'fastify' {
 
 const checkUrlParts = validatorCompiler();
 
-/** Path parameters and query string as every route checks them; the body passes through as bytes. */
+/**
+ * Path parameters and query string as every route checks them; the body passes through as bytes.
+ * A value that already has the schema's types (a collection name, an empty query) is taken as it
+ * is: converting text to the schema's types is the costly step, and needed only for the rest
+ * (`?wait=true`). The hand-off routes' URL schemas hold strings and booleans only, for which the
+ * shortcut cannot change a value.
+ */
 function handoffValidatorCompiler(opts: { schema: unknown; httpPart?: string }): (data: unknown) => { value: unknown } | { error: Error } {
   if (opts.httpPart === 'body') return (data) => ({ value: data });
-  return checkUrlParts(opts);
+  const typed = Compile(opts.schema as TSchema);
+  const full = checkUrlParts(opts);
+  return (data) => (typed.Check(data) ? { value: data } : full(data));
 }
 
 export interface HandoffDeps {
@@ -45,8 +55,9 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
         t0: performance.timeOrigin + req.t0,
       });
       metrics.coordinated(worker);
-      if (out.internal !== undefined) req.log.error({ worker }, out.internal);
-      else if (out.status >= 400) req.log.info({ status: out.status }, out.body);
+      // As the error handler logs the failures it answers (app.ts).
+      if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
+      else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
       await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
     },
   };
