@@ -10,12 +10,15 @@
 // Partial by a PATCH (or rebuilt after it diverged or its worker died), Active once loaded;
 // dropped by a PATCH or with the collection. The router reads the table on every request.
 
+import { liveCollection } from '../shared/catalog.js';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import { sumMemory, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
+import { sumMemory, type CatalogSnapshot, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type ShardCopy } from '../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
+import { OpIdCounter } from '../shared/op-ids.js';
+import type { PointEngine } from './point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
@@ -52,12 +55,26 @@ export interface CopyInfo {
   points: number;
 }
 
-export class Engine {
+export interface EngineOptions {
+  /** The operation id counter, shared with the coordinating workers. */
+  opIds?: OpIdCounter;
+  /**
+   * Receives the catalog after each change, and is awaited before the change answers (the
+   * coordinating workers' mirror: src/workers/coordinator/catalog-mirror.ts).
+   */
+  publishCatalog?: (snapshot: CatalogSnapshot) => Promise<void>;
+  /** What a create request leaves out (default_shard_number, default_replication_factor). */
+  defaults?: CollectionDefaults;
+}
+
+export class Engine implements PointEngine {
   readonly #router: ShardRouter;
   readonly #db: QuiverDb;
   readonly #dispatcher: ShardDispatcher;
   readonly #catalog = new Map<string, CatalogEntry>();
-  readonly #opIds = new Map<number, number>();
+  readonly #opIds: OpIdCounter;
+  readonly #publish: ((snapshot: CatalogSnapshot) => Promise<void>) | null;
+  #catalogVersion = 0;
   readonly #drops = new Set<Promise<void>>();
   readonly #creating = new Map<string, Promise<void>>();
   #nextId = 1;
@@ -73,10 +90,12 @@ export class Engine {
   /** Where copy transitions are reported (the server sets its logger here). */
   onReplicaEvent: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void = () => undefined;
 
-  constructor(db: QuiverDb, dispatcher: ShardDispatcher, defaults: CollectionDefaults = { shard_number: 1, replication_factor: 1 }) {
+  constructor(db: QuiverDb, dispatcher: ShardDispatcher, opts: EngineOptions = {}) {
     this.#db = db;
     this.#dispatcher = dispatcher;
-    this.defaults = defaults;
+    this.defaults = opts.defaults ?? { shard_number: 1, replication_factor: 1 };
+    this.#opIds = opts.opIds ?? new OpIdCounter();
+    this.#publish = opts.publishCatalog ?? null;
     this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));
     this.#router.onDiverged = (meta, shard, worker, why) => this.#diverged(meta, shard, worker, why);
   }
@@ -95,6 +114,14 @@ export class Engine {
     const t = replicaTable(meta.id, meta.config.shard_number, meta.config.replication_factor, this.#dispatcher.workerCount);
     this.#replicas.set(meta.id, t);
     return t;
+  }
+
+  /** Pushes the catalog as it is now to the coordinating workers, if any; resolves when they have it. */
+  async #publishCatalog(): Promise<void> {
+    if (this.#publish === null) return;
+    const collections: CatalogSnapshot['collections'] = {};
+    for (const [name, entry] of this.#catalog) collections[name] = { entry };
+    await this.#publish({ version: ++this.#catalogVersion, ready: this.#ready, collections });
   }
 
   get ready(): boolean {
@@ -124,11 +151,7 @@ export class Engine {
       if (this.effectiveReplicas(e) > 1) this.#logCopies(e, 'loaded');
     }
     const pings = await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.ping(w)));
-    for (const p of pings) {
-      for (const [id, v] of Object.entries(p.maxVersions)) {
-        this.#opIds.set(Number(id), Math.max(this.#opIds.get(Number(id)) ?? 0, v));
-      }
-    }
+    for (const p of pings) for (const v of Object.values(p.maxVersions)) this.#opIds.seed(v);
     // Past every id the catalog and the drops hold, whatever the counter says.
     let next = this.#db.meta.get(NEXT_COLLECTION_ID) ?? 1;
     for (const e of this.#catalog.values()) next = Math.max(next, e.id + 1);
@@ -151,6 +174,7 @@ export class Engine {
       if (l.rebuildReason !== null) c.rebuildReasons.push(`shard ${l.shard}: ${l.rebuildReason}`);
     }
     this.#ready = true;
+    await this.#publishCatalog();
     return {
       collections: [...byId.values()],
       hnswBuild: this.#hnswBuild,
@@ -165,11 +189,7 @@ export class Engine {
 
   /** A live collection by name: 404 if unknown, 412 while it is being deleted. */
   collection(name: string): CollectionMeta {
-    this.requireReady();
-    const entry = this.#catalog.get(name);
-    if (entry === undefined) throw QuiverError.collectionNotFound(name);
-    if (entry.deleting === true) throw QuiverError.beingDeleted(name);
-    return entry;
+    return liveCollection(this.#ready, name, this.#catalog.get(name));
   }
 
   exists(name: string): boolean {
@@ -229,10 +249,9 @@ export class Engine {
     return sumMemory(shards.map((s) => s.memory));
   }
 
-  nextOpId(collection: number): number {
-    const next = (this.#opIds.get(collection) ?? 0) + 1;
-    this.#opIds.set(collection, next);
-    return next;
+  /** From the counter every thread shares: grows per collection, though not by exactly 1. */
+  nextOpId(_collection: number): number {
+    return this.#opIds.next();
   }
 
   async createCollection(name: string, config: CollectionConfig): Promise<void> {
@@ -252,6 +271,7 @@ export class Engine {
         await this.#db.catalog.flushed;
         await this.#router.control(entry, (shards, secondary) => ({ op: 'openShards', meta: entry, shards, secondary }), this.#newTable(entry));
         if (this.effectiveReplicas(entry) > 1) this.#logCopies(entry, 'created');
+        await this.#publishCatalog();
       } catch (err) {
         this.#replicas.delete(id);
         // Undo only what is this create's own: the name may have been taken again meanwhile.
@@ -273,6 +293,7 @@ export class Engine {
     await this.#replace(entry);
     await this.#router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
     await this.#resize(entry);
+    await this.#publishCatalog();
   }
 
   /**
@@ -438,6 +459,7 @@ export class Engine {
         ? { op: 'dropIndex', collection: entry.id, shards, key }
         : { op: 'createIndex', collection: entry.id, shards, key, schema },
     );
+    await this.#publishCatalog();
   }
 
   /**
@@ -457,15 +479,18 @@ export class Engine {
     if (entry.deleting === true) throw QuiverError.beingDeleted(name);
     this.#catalog.set(name, { ...entry, deleting: true });
     try {
+      await this.#publishCatalog();
       await this.#retire(name, entry);
     } catch (err) {
       this.#catalog.set(name, entry);
+      await this.#publishCatalog();
       throw err;
     }
     this.#catalog.delete(name);
     // Requests stop reaching the copies now; the drop reaches every one of them.
     const table = this.#replicas.get(entry.id);
     this.#replicas.delete(entry.id);
+    await this.#publishCatalog();
     this.#startDrop(entry, table);
     return true;
   }
@@ -503,7 +528,6 @@ export class Engine {
       if (n < DROP_BATCH) break;
     }
     await this.#db.drops.remove(entry.id);
-    this.#opIds.delete(entry.id);
   }
 
   /** Finishes background drops, saves what changed in the HNSW graphs since their last background save (a clean restart then replays nothing), stops the workers, closes LMDB. */

@@ -25,6 +25,8 @@ export class Metrics {
   readonly #grpcTotal: client.Counter<'method' | 'code'>;
   readonly #grpcSeconds: client.Histogram<'method'>;
   readonly #workerRestarts: client.Counter<'worker'>;
+  readonly #coordinated: client.Counter<'worker'>;
+  readonly #mainBodies: client.Counter;
   readonly #qdrant: QdrantMetrics;
 
   constructor(engine: Engine) {
@@ -52,6 +54,17 @@ export class Metrics {
       registers,
     });
     this.#workerRestarts = new client.Counter({ name: 'quiver_worker_restarts_total', help: 'Shard worker threads that ended and were replaced', labelNames: ['worker'], registers });
+    this.#coordinated = new client.Counter({
+      name: 'quiver_coordinated_requests_total',
+      help: 'REST point requests handed off (raw body) to a coordinating worker, by that worker',
+      labelNames: ['worker'],
+      registers,
+    });
+    this.#mainBodies = new client.Counter({
+      name: 'quiver_main_thread_json_bodies_total',
+      help: 'JSON request bodies parsed on the main thread (the bodies of handed-off routes are parsed by their coordinating worker)',
+      registers,
+    });
     new client.Gauge({
       name: 'quiver_engine_ready',
       help: '1 once every shard is loaded, 0 while loading',
@@ -158,6 +171,14 @@ export class Metrics {
     this.#grpcTotal.inc({ method, code });
     this.#grpcSeconds.observe({ method }, seconds);
     this.#qdrant.grpc(method, code === 'OK', seconds);
+  }
+
+  coordinated(worker: number): void {
+    this.#coordinated.inc({ worker: String(worker) });
+  }
+
+  mainThreadBody(): void {
+    this.#mainBodies.inc();
   }
 
   workerRestart(worker: number): void {

@@ -1,6 +1,7 @@
 // The server's lifecycle: open storage, start workers, listen at once (answering 412 until every
 // shard is loaded), and on SIGTERM/SIGINT stop intake, drain, stop workers and close LMDB.
 
+import { ReplicaAwareCoordinators } from './coordinator/replica-aware.js';
 import type { FastifyInstance } from 'fastify';
 import { openAuthDb, openDb } from '../shared/db.js';
 import { AuthService } from './auth/service.js';
@@ -45,9 +46,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     everyWrites: config.graph_save_writes,
     everySeconds: config.graph_save_seconds,
   });
-  const engine = new Engine(db, dispatcher, { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor });
+  const engine = new Engine(db, dispatcher, {
+    defaults: { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor },
+    opIds: dispatcher.opIds,
+    publishCatalog: (c) => dispatcher.publishCatalog(c),
+  });
   const metrics = new Metrics(engine);
-  const app = await buildApp(config, engine, auth, metrics);
+  const app = await buildApp(config, engine, auth, metrics, new ReplicaAwareCoordinators(engine, dispatcher));
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
   dispatcher.on('workerError', (worker: number, err: unknown) => {

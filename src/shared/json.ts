@@ -11,6 +11,9 @@ export function setOwn(obj: Payload, key: string, value: JsonValue): void {
   Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
+/** serde_json's recursion limit, which bounds the bodies Qdrant accepts. */
+export const MAX_JSON_DEPTH = 128;
+
 /**
  * Whether a parsed JSON value nests objects and arrays deeper than `limit` levels, found without
  * recursion (so a hostile depth cannot exhaust the stack here) and without visiting more than

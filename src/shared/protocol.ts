@@ -2,12 +2,14 @@
 // op; ResultOf maps each op to the typed value the worker answers with. Vectors travel as
 // Float32Array (moved, never cloned as JS arrays); everything else is structured-clone data.
 
+import type { MessagePort } from 'node:worker_threads';
+import type { CatalogEntry } from './db.js';
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import { comparePointIds } from './ids.js';
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Start-up data each worker receives (piscina workerData). */
 export interface WorkerInit {
@@ -24,6 +26,8 @@ export interface WorkerInit {
    * /readyz): Int32 slots LOAD_PROGRESS_SLOTS per worker, at workerIndex * LOAD_PROGRESS_SLOTS.
    */
   progress?: SharedArrayBuffer;
+  /** The operation id counter every thread takes from (src/shared/op-ids.ts). */
+  opIds: SharedArrayBuffer;
 }
 
 /** Per worker in WorkerInit.progress: shards to load, shards loaded, points read. */
@@ -303,3 +307,78 @@ export type ResultOf<O extends Op> = ResultMap[O];
 
 /** What a worker posts back: a result, or an error to rebuild with QuiverError.fromWire. */
 export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: WireError };
+
+// ---- Request hand-off: the main thread passes a point request's raw bytes to a coordinating
+// worker, which answers with the finished response (src/workers/coordinator/).
+
+/** The REST routes served by a coordinating worker, named `METHOD url-template` as fastify names them. */
+export const HANDOFF_ROUTES = [
+  'POST /collections/:collection_name/points/search',
+  'POST /collections/:collection_name/points/search/batch',
+  'POST /collections/:collection_name/points/query',
+  'POST /collections/:collection_name/points/query/batch',
+  'PUT /collections/:collection_name/points',
+  'POST /collections/:collection_name/points',
+  'POST /collections/:collection_name/points/count',
+  'POST /collections/:collection_name/points/scroll',
+] as const;
+export type HandoffRoute = (typeof HANDOFF_ROUTES)[number];
+
+export interface HandoffRequest {
+  route: HandoffRoute;
+  /** Path parameters and query string, already checked against their schemas by the main thread. */
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  /** The raw body (null: the request had none). Moved, never cloned. */
+  body: Uint8Array | null;
+  /** Arrival time, epoch milliseconds (performance.timeOrigin differs per thread). */
+  t0: number;
+}
+
+export interface HandoffReply {
+  status: number;
+  /** The complete JSON response, envelope included. */
+  body: string;
+  /** For a failure, what the main thread logs: the message, at error when it is ours (5xx), else at info. */
+  failure?: { message: string; internal: boolean };
+}
+
+/**
+ * One collection as the coordinating workers see it (`entry.deleting`: its DELETE is in progress).
+ * Other per-collection state the workers need (replica placement) rides beside `entry`.
+ */
+export interface CatalogRecord {
+  entry: CatalogEntry;
+}
+
+/** The main thread's catalog, pushed whole to every worker on each change; higher versions win. */
+export interface CatalogSnapshot {
+  version: number;
+  ready: boolean;
+  collections: Record<string, CatalogRecord>;
+}
+
+/** A direct channel to a sibling worker (MessageChannel port, moved). */
+export interface PeerPort {
+  worker: number;
+  port: MessagePort;
+}
+
+/** Tasks the main thread gives a worker through piscina besides shard requests (hand-offs take their own channel: HandoffBatch). */
+export type CoordinatorTask =
+  /**
+   * New channels to siblings (all of them at start, one after a sibling was replaced), the
+   * main thread's hand-off channel (null: unchanged) and the catalog (null: unchanged).
+   */
+  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; catalog: CatalogSnapshot | null }
+  | { op: 'catalog'; catalog: CatalogSnapshot };
+
+export type WorkerTask = ShardRequest | CoordinatorTask;
+
+/** Hand-offs on the main thread's channel to a coordinator: those of one event-loop turn, together. */
+export type HandoffBatch = { id: number; req: HandoffRequest }[];
+/** The coordinator's answers, batched the same way. */
+export type HandoffReplyBatch = { id: number; reply: HandoffReply }[];
+
+/** What travels on a sibling channel, both ways. */
+export type PeerMessage = { kind: 'req'; id: number; req: ShardRequest } | { kind: 'res'; id: number; reply: WorkerReply };

@@ -1,13 +1,17 @@
 // Shard worker entry (one piscina thread). It owns the shards the router assigns to its index,
 // loads them from LMDB before answering anything (top-level await: piscina holds tasks until
-// the module is ready), then serves the typed protocol of src/shared/protocol.ts.
+// the module is ready), then serves the typed protocol of src/shared/protocol.ts: shard requests
+// (from the main thread, or from a sibling over a direct channel) and, as a coordinating worker,
+// whole point requests handed off by the main thread (src/workers/coordinator/).
 
 import { join } from 'node:path';
 import { workerData } from 'piscina';
 import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
+import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
-import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
+import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
+import { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
 import { NotCommittedError } from './shard/shard.js';
@@ -28,7 +32,8 @@ host.loadAll();
 
 const crashOnId = failpoint('crash_on_id');
 
-export default async function handle(req: ShardRequest): Promise<WorkerReply> {
+/** One shard request, whoever sent it (the main thread, a sibling, or this worker's coordinator). */
+async function serveShard(req: ShardRequest): Promise<WorkerReply> {
   if (crashOnId !== null && req.op === 'upsert' && req.batch.ids.includes(crashOnId)) {
     // An uncaught exception ends this thread, as a native fault would.
     setImmediate(() => {
@@ -46,5 +51,20 @@ export default async function handle(req: ShardRequest): Promise<WorkerReply> {
       }, 10);
     }
     return { ok: false, error: QuiverError.toWire(err) };
+  }
+}
+
+const coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard);
+
+export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
+  switch (task.op) {
+    case 'attachPeers':
+      coordinator.attach(task.peers, task.main, task.catalog);
+      return null;
+    case 'catalog':
+      coordinator.catalog(task.catalog);
+      return null;
+    default:
+      return serveShard(task);
   }
 }

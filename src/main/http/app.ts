@@ -8,13 +8,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
-import { nestedDeeperThan } from '../../shared/json.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
 import { accessLogEnabled, type Config } from '../config.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
+import { InProcessCoordinators } from '../coordinator/in-process.js';
+import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
 import { failure, toFailure } from './envelope.js';
 import { installRouteDocs, TAGS } from './route-docs.js';
@@ -52,10 +54,19 @@ export function accessLine(method: string, route: string | undefined, url: strin
   };
 }
 
-/** serde_json's recursion limit, which bounds the bodies Qdrant accepts. */
-export const MAX_JSON_DEPTH = 128;
+export { MAX_JSON_DEPTH };
 
-export async function buildApp(config: Config, engine: Engine, auth: AuthService, metrics: Metrics): Promise<FastifyInstance> {
+/**
+ * `coordinators` serve the handed-off point routes (src/main/http/handoff.ts): the worker threads
+ * in the server, the main thread itself over `engine` by default (tests on the in-process dispatcher).
+ */
+export async function buildApp(
+  config: Config,
+  engine: Engine,
+  auth: AuthService,
+  metrics: Metrics,
+  coordinators: Coordinators = new InProcessCoordinators(engine),
+): Promise<FastifyInstance> {
   // The access log replaces fastify's two request lines with one compact line (onResponse below);
   // the decision to write it is taken once, so with it off (or the level above info) it costs nothing.
   const accessLog = accessLogEnabled(config);
@@ -91,9 +102,16 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   // constructor keys.
   // Bodies nested deeper than MAX_JSON_DEPTH are refused here, as Qdrant's JSON parser refuses
   // them, so no recursive step later (validation, filters, prefetch trees) can run out of stack.
+  // A handed-off route's body stays bytes: its coordinating worker parses it the same way
+  // (src/main/coordinator/requests.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    if (req.routeOptions.config.handoff === true) {
+      done(null, body);
+      return;
+    }
+    metrics.mainThreadBody();
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text === '' && req.routeOptions.schema?.body === undefined) {
       done(null, undefined);
@@ -151,8 +169,8 @@ export async function buildApp(config: Config, engine: Engine, auth: AuthService
   await app.register(telemetryRoutes, { engine });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
-  await app.register(pointRoutes, { engine });
-  await app.register(searchRoutes, { engine });
+  await app.register(pointRoutes, { engine, coordinators, metrics });
+  await app.register(searchRoutes, { coordinators, metrics });
   await app.register(payloadRoutes, { engine });
   await app.register(unimplementedRoutes);
   return app;

@@ -1,12 +1,33 @@
 // How the main thread reaches shard workers: the ShardDispatcher interface and its piscina
 // implementation (one single-thread pool per worker, so a shard's tasks always reach the thread
 // that owns it). The interface is what lets tests swap in a dispatcher without threads.
+// The piscina dispatcher also wires the workers to each other (one MessageChannel per pair, so
+// a coordinating worker reaches its siblings without the main thread), hands whole point
+// requests to a coordinating worker, and pushes the catalog to every worker.
 
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type ShardRequest, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { OpIdCounter } from '../../shared/op-ids.js';
+import { HandoffChannel } from './handoff-channel.js';
+import {
+  LOAD_PROGRESS,
+  LOAD_PROGRESS_SLOTS,
+  PROTOCOL_VERSION,
+  type CatalogSnapshot,
+  type HandoffReply,
+  type HandoffRequest,
+  type HnswBuildMode,
+  type Op,
+  type PeerPort,
+  type RequestOf,
+  type ResultOf,
+  type WorkerInit,
+  type WorkerReply,
+  type WorkerTask,
+} from '../../shared/protocol.js';
 
 /** How far the workers are in loading their shards at start (summed over workers). */
 export interface LoadProgress {
@@ -25,6 +46,14 @@ export interface ShardDispatcher {
   close(): Promise<void>;
 }
 
+/** The main thread's way to a coordinating worker: point requests, and the catalog they need. */
+export interface Coordinators {
+  /** Hands one request (its raw body moved) to a coordinating worker and resolves with the whole answer. */
+  handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }>;
+  /** Gives every coordinator the catalog; resolves when all have it. */
+  publishCatalog(snapshot: CatalogSnapshot): Promise<void>;
+}
+
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
   throw QuiverError.fromWire(reply.error);
@@ -38,10 +67,16 @@ const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.
  * flight on the dead thread fail with ShardUnavailable. Emits 'workerError' (worker index, error)
  * for a failure piscina cannot pin on a task.
  */
-export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
+export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, Coordinators {
   readonly workerCount: number;
-  readonly #pools: Piscina<ShardRequest, WorkerReply>[];
+  /** The operation id counter the workers share with the main thread's Engine. */
+  readonly opIds: OpIdCounter;
+  readonly #pools: Piscina<WorkerTask, WorkerReply | null>[];
+  /** The hand-off channel to each worker (replaced with the thread). */
+  readonly #channels: (HandoffChannel | null)[];
   readonly #progress: Int32Array;
+  #nextCoordinator = 0;
+  #catalog: CatalogSnapshot | null = null;
   #closing = false;
 
   constructor(
@@ -49,17 +84,20 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
     dataDir: string,
     hnswBuild: HnswBuildMode = 'auto',
     graphSave: WorkerInit['graphSave'] = { everyWrites: 0, everySeconds: 0 },
+    opIds: OpIdCounter = new OpIdCounter(),
   ) {
     super();
     this.workerCount = workerCount;
+    this.opIds = opIds;
+    this.#channels = new Array<HandoffChannel | null>(workerCount).fill(null);
     // Written by the workers while they load (no message: a loading worker answers none).
     // A total of -1 means "not counted yet".
     const progress = new SharedArrayBuffer(workerCount * LOAD_PROGRESS_SLOTS * 4);
     this.#progress = new Int32Array(progress);
     for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress };
-      const pool = new Piscina<ShardRequest, WorkerReply>({
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer };
+      const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
         maxThreads: 1,
@@ -72,12 +110,51 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
         atomics: 'disabled',
         workerData: init,
       });
-      pool.on('error', (err: unknown) => this.emit('workerError', workerIndex, err));
+      pool.on('error', (err: unknown) => {
+        const channel = this.#channels[workerIndex];
+        if (channel !== null && channel !== undefined) channel.reason = err instanceof Error ? err.message : String(err);
+        this.emit('workerError', workerIndex, err);
+      });
       pool.on('workerDestroy', () => {
-        if (!this.#closing) this.emit('workerExit', workerIndex);
+        if (this.#closing) return;
+        // The new thread piscina starts gets fresh channels to every sibling, and they to it
+        // (on the next turn: during this event the pool still holds the dying thread).
+        setImmediate(() => {
+          if (!this.#closing) this.#connect(workerIndex);
+        });
+        this.emit('workerExit', workerIndex);
       });
       return pool;
     });
+    // Queued until each thread has loaded its shards; hand-offs wait in the worker for theirs.
+    for (let w = 0; w < workerCount; w++) this.#connect(w, w + 1);
+  }
+
+  /** Channels between worker `w` and the siblings from `from` on (all of them by default). */
+  #connect(w: number, from = 0): void {
+    const own: PeerPort[] = [];
+    const transfer: MessagePort[] = [];
+    for (let peer = from; peer < this.workerCount; peer++) {
+      if (peer === w) continue;
+      const { port1, port2 } = new MessageChannel();
+      own.push({ worker: peer, port: port1 });
+      transfer.push(port1);
+      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, catalog: null }, [port2]);
+    }
+    const { port1, port2 } = new MessageChannel();
+    this.#channels[w] = new HandoffChannel(w, port1);
+    this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog }, [...transfer, port2]);
+  }
+
+  #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
+    const pool = this.#pools[w];
+    if (pool === undefined) return;
+    // A thread that dies first gets its own channels again at its replacement (workerDestroy).
+    try {
+      pool.run(task, { transferList: transfer }).catch(() => undefined);
+    } catch {
+      /* the pool is closing */
+    }
   }
 
   loadProgress(): LoadProgress {
@@ -97,7 +174,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
     const pool = this.#pools[worker];
     if (pool === undefined) throw QuiverError.internal(`no worker ${worker}`);
     try {
-      const reply = await pool.run(req, transfer && transfer.length > 0 ? { transferList: transfer } : {});
+      // A shard request is answered with a WorkerReply (entry.ts).
+      const reply = (await pool.run(req, transfer && transfer.length > 0 ? { transferList: transfer } : {})) as WorkerReply;
       return unwrap<O>(reply);
     } catch (err) {
       if (err instanceof QuiverError) throw err;
@@ -105,8 +183,41 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher {
     }
   }
 
+  async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
+    const worker = this.#pickCoordinator();
+    const channel = this.#channels[worker];
+    if (channel === null || channel === undefined) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
+    return { reply: await channel.send(req), worker };
+  }
+
+  /** The worker with the fewest hand-offs in flight; among equals, the next in turn. A thread being replaced is skipped. */
+  #pickCoordinator(): number {
+    const n = this.workerCount;
+    let best = this.#nextCoordinator;
+    let least = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < n; i++) {
+      const w = (this.#nextCoordinator + i) % n;
+      const channel = this.#channels[w];
+      if (channel === null || channel === undefined || !channel.open) continue;
+      const load = channel.load;
+      if (load < least) {
+        least = load;
+        best = w;
+      }
+    }
+    this.#nextCoordinator = (best + 1) % n;
+    return best;
+  }
+
+  async publishCatalog(snapshot: CatalogSnapshot): Promise<void> {
+    this.#catalog = snapshot;
+    // A thread that fails to take it is being replaced, and its replacement gets the latest.
+    await Promise.allSettled(this.#pools.map((pool) => pool.run({ op: 'catalog', catalog: snapshot })));
+  }
+
   async close(): Promise<void> {
     this.#closing = true;
+    for (const c of this.#channels) c?.close();
     await Promise.all(this.#pools.map((p) => p.close()));
   }
 }

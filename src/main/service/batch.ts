@@ -5,13 +5,13 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { UpdateOperation, UpdateOperations } from '../../shared/schemas/batch.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from './payload.js';
 import { doDeletePoints, doUpdateVectors, doUpsert } from './points.js';
 import { doDeleteVectors } from './vectors.js';
 import type { UpdateResult } from './writes.js';
 
-function run(engine: Engine, name: string, op: UpdateOperation, wait: boolean): Promise<UpdateResult> {
+function run(engine: PointEngine, name: string, op: UpdateOperation, wait: boolean): Promise<UpdateResult> {
   if ('upsert' in op) return doUpsert(engine, name, op.upsert, wait);
   if ('delete' in op) return doDeletePoints(engine, name, op.delete, wait);
   if ('set_payload' in op) return doSetPayload(engine, name, op.set_payload, wait);
@@ -22,7 +22,7 @@ function run(engine: Engine, name: string, op: UpdateOperation, wait: boolean): 
   return doDeleteVectors(engine, name, op.delete_vectors, wait);
 }
 
-export async function doBatchUpdate(engine: Engine, name: string, req: UpdateOperations, wait: boolean): Promise<UpdateResult[]> {
+export async function doBatchUpdate(engine: PointEngine, name: string, req: UpdateOperations, wait: boolean): Promise<UpdateResult[]> {
   engine.collection(name); // an unknown collection is a 404 even for an empty batch
   const results: UpdateResult[] = [];
   for (const [i, op] of req.operations.entries()) {

@@ -9,7 +9,7 @@
 import { QuiverError } from '../../shared/errors.js';
 import { compareFacetValues, type FacetValue } from '../../shared/protocol.js';
 import type { FacetRequest } from '../../shared/schemas/points.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { refuseUnsupported } from './request-forms.js';
 import { parseFilter } from './filter-parse.js';
 
@@ -22,7 +22,7 @@ export interface FacetHit {
   count: number;
 }
 
-export async function doFacet(engine: Engine, name: string, req: FacetRequest): Promise<{ hits: FacetHit[] }> {
+export async function doFacet(engine: PointEngine, name: string, req: FacetRequest): Promise<{ hits: FacetHit[] }> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const type = meta.config.payload_schema[req.key]?.type;

@@ -11,7 +11,7 @@ import type { SearchSpec } from '../../shared/protocol.js';
 import type { Filter } from '../../shared/filter.js';
 import type { SearchRequest } from '../../shared/schemas/search.js';
 import type { CollectionMeta, PointId, ScoredPoint, SparseVector } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { checkSparse, checkVector, payloadSelector, vectorSelector } from './request-forms.js';
 
 export interface PlannedSearch {
@@ -90,7 +90,7 @@ export function idf(points: number, df: number): number {
 }
 
 /** Multiplies each idf-modified sparse query by collection-wide idf weights of its terms. */
-async function applyIdf(engine: Engine, meta: CollectionMeta, plans: PlannedSearch[]): Promise<void> {
+async function applyIdf(engine: PointEngine, meta: CollectionMeta, plans: PlannedSearch[]): Promise<void> {
   await Promise.all(
     plans
       .filter((p) => p.idf && p.spec.sparse !== null)
@@ -109,7 +109,7 @@ async function applyIdf(engine: Engine, meta: CollectionMeta, plans: PlannedSear
 }
 
 /** Runs planned searches in one round trip per shard, each merged by score (ties by id) and paged. */
-export async function runPlannedSearches(engine: Engine, meta: CollectionMeta, plans: PlannedSearch[]): Promise<ScoredPoint[][]> {
+export async function runPlannedSearches(engine: PointEngine, meta: CollectionMeta, plans: PlannedSearch[]): Promise<ScoredPoint[][]> {
   if (plans.length === 0) return [];
   await applyIdf(engine, meta, plans);
   const perShard = await engine.fanOut(meta, { op: 'search', searches: plans.map((p) => p.spec) });

@@ -6,12 +6,12 @@ import { requireJsonPath } from '../../shared/json-path.js';
 import type { PayloadOp } from '../../shared/protocol.js';
 import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { checkPayload } from './request-forms.js';
 import { perSelectedShard, pointSelection, type SelectionFields } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
-async function apply(engine: Engine, meta: CollectionMeta, req: SelectionFields, change: PayloadOp, wait: boolean): Promise<UpdateResult> {
+async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFields, change: PayloadOp, wait: boolean): Promise<UpdateResult> {
   const sel = pointSelection(req);
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);
@@ -19,28 +19,28 @@ async function apply(engine: Engine, meta: CollectionMeta, req: SelectionFields,
   return updateResult(opId, wait);
 }
 
-export async function doSetPayload(engine: Engine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
+export async function doSetPayload(engine: PointEngine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   if (req.key !== undefined && req.key !== null) requireJsonPath(req.key, 'Bad key');
   const payload = checkPayload(req.payload, 'payload') ?? {};
   return apply(engine, meta, req, { kind: 'set', payload, key: req.key ?? null }, wait);
 }
 
-export async function doOverwritePayload(engine: Engine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
+export async function doOverwritePayload(engine: PointEngine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   if (req.key !== undefined && req.key !== null) throw QuiverError.badInput('`key` is not allowed when overwriting a payload');
   const payload = checkPayload(req.payload, 'payload') ?? {};
   return apply(engine, meta, req, { kind: 'overwrite', payload }, wait);
 }
 
-export async function doDeletePayload(engine: Engine, name: string, req: DeletePayload, wait: boolean): Promise<UpdateResult> {
+export async function doDeletePayload(engine: PointEngine, name: string, req: DeletePayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   // Payload keys are JSON paths, refused as Qdrant refuses them before anything is written.
   req.keys.forEach((k, i) => requireJsonPath(k, `Bad keys[${i}]`));
   return apply(engine, meta, req, { kind: 'delete', keys: req.keys }, wait);
 }
 
-export async function doClearPayload(engine: Engine, name: string, req: ClearPayload, wait: boolean): Promise<UpdateResult> {
+export async function doClearPayload(engine: PointEngine, name: string, req: ClearPayload, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   return apply(engine, meta, req, { kind: 'clear' }, wait);
 }

@@ -5,7 +5,7 @@ import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
 import { mergeOrdered, orderBySpec } from './order-by.js';
@@ -15,7 +15,7 @@ import { perSelectedShard } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
 async function writePoints(
-  engine: Engine,
+  engine: PointEngine,
   meta: CollectionMeta,
   op: 'upsert' | 'updateVectors',
   points: PointInput[],
@@ -47,7 +47,7 @@ async function writePoints(
   return opId;
 }
 
-export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
+export async function doUpsert(engine: PointEngine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const condition: WriteCondition = { mode: req.update_mode ?? 'upsert', updateFilter: parseFilter(req.update_filter) };
@@ -78,7 +78,7 @@ export async function doUpsert(engine: Engine, name: string, req: UpsertPoints, 
   return updateResult(await writePoints(engine, meta, 'upsert', points, wait, condition), wait);
 }
 
-export async function doUpdateVectors(engine: Engine, name: string, req: UpdateVectors, wait: boolean): Promise<UpdateResult> {
+export async function doUpdateVectors(engine: PointEngine, name: string, req: UpdateVectors, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const condition: WriteCondition = { mode: 'update_only', updateFilter: parseFilter(req.update_filter) };
@@ -87,7 +87,7 @@ export async function doUpdateVectors(engine: Engine, name: string, req: UpdateV
   return updateResult(await writePoints(engine, meta, 'updateVectors', points, wait, condition), wait);
 }
 
-export async function doDeletePoints(engine: Engine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {
+export async function doDeletePoints(engine: PointEngine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const opId = engine.nextOpId(meta.id);
@@ -97,17 +97,17 @@ export async function doDeletePoints(engine: Engine, name: string, req: PointsSe
 }
 
 /** Points by id, with what the request asks each to carry. */
-function retrieve(engine: Engine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
+function retrieve(engine: PointEngine, meta: CollectionMeta, ids: PointId[], req: Pick<RetrievePoints, 'with_payload' | 'with_vector' | 'with_vectors'>): Promise<PointRecord[]> {
   return retrieveByIds(engine, meta, ids, payloadSelector(req.with_payload, true), vectorSelector(withVectorOf(req), meta));
 }
 
-export async function doRetrieve(engine: Engine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
+export async function doRetrieve(engine: PointEngine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   return retrieve(engine, meta, parseIds(req.ids), req);
 }
 
-export async function doGetPoint(engine: Engine, name: string, rawId: string): Promise<PointRecord> {
+export async function doGetPoint(engine: PointEngine, name: string, rawId: string): Promise<PointRecord> {
   const meta = engine.collection(name);
   const id = parsePathPointId(rawId);
   const [rec] = await retrieve(engine, meta, [id], { with_payload: true, with_vector: true });
@@ -115,7 +115,7 @@ export async function doGetPoint(engine: Engine, name: string, rawId: string): P
   return rec;
 }
 
-export async function doCount(engine: Engine, name: string, req: CountPoints): Promise<{ count: number }> {
+export async function doCount(engine: PointEngine, name: string, req: CountPoints): Promise<{ count: number }> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const filter = parseFilter(req.filter);
@@ -123,7 +123,7 @@ export async function doCount(engine: Engine, name: string, req: CountPoints): P
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
 
-export async function doScroll(engine: Engine, name: string, req: ScrollPoints): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
+export async function doScroll(engine: PointEngine, name: string, req: ScrollPoints): Promise<{ points: PointRecord[]; next_page_offset: PointId | null }> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const limit = req.limit ?? 10;
@@ -155,7 +155,7 @@ export async function doScroll(engine: Engine, name: string, req: ScrollPoints):
 
 /** Scroll in the order of an indexed payload value: each shard's first `limit`, merged. No next page offset (as Qdrant). */
 async function scrollOrdered(
-  engine: Engine,
+  engine: PointEngine,
   meta: CollectionMeta,
   orderBy: OrderBySpec,
   limit: number,

@@ -8,7 +8,7 @@ import type { Filter } from '../../shared/filter.js';
 import { comparePointIds, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
 import { MAX_MMR_CANDIDATES, MAX_MMR_WORK, mmrOrder, mmrParams, similarityFor, type MmrParams } from './mmr.js';
@@ -90,7 +90,7 @@ function classify(q: QueryRequest['query']): Kind {
 
 /** A vector as given, or a point's stored vector (the point itself then left out of results). */
 async function resolveVector(
-  engine: Engine,
+  engine: PointEngine,
   meta: CollectionMeta,
   q: unknown,
   using: string,
@@ -185,7 +185,7 @@ function asScored(rec: PointRecord & { order_value?: number }, score: number): S
   return { ...rec, version: 0, score };
 }
 
-async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherited: Filter | null, out: Output | null): Promise<ScoredPoint[]> {
+async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, inherited: Filter | null, out: Output | null): Promise<ScoredPoint[]> {
   refuseUnsupported(node, ['lookup_from', 'shard_key']);
   const filter = both(inherited, parseFilter(node.filter));
   const limit = node.limit ?? 10;
@@ -264,7 +264,7 @@ async function execute(engine: Engine, meta: CollectionMeta, node: Node, inherit
  * re-ranked by MMR; `picks` of them, without vectors or payloads.
  */
 async function diversify(
-  engine: Engine,
+  engine: PointEngine,
   meta: CollectionMeta,
   nearest: Omit<NearestRequest, 'limit' | 'offset' | 'withPayload' | 'withVector'>,
   mmr: MmrParams,
@@ -294,7 +294,7 @@ async function diversify(
 }
 
 /** Payloads and vectors for points that came out of fusion or a prefetch, as the root asks. */
-async function attach(engine: Engine, meta: CollectionMeta, points: ScoredPoint[], out: Output | null): Promise<ScoredPoint[]> {
+async function attach(engine: PointEngine, meta: CollectionMeta, points: ScoredPoint[], out: Output | null): Promise<ScoredPoint[]> {
   if (out === null) return points;
   const withPayload = payloadSelector(out.withPayload, false);
   const withVector = vectorSelector(out.withVector, meta);
@@ -305,7 +305,7 @@ async function attach(engine: Engine, meta: CollectionMeta, points: ScoredPoint[
   return bare.map((p) => ({ ...byId.get(p.id), ...p }));
 }
 
-export async function doQueryBatch(engine: Engine, name: string, reqs: QueryRequest[]): Promise<{ points: ScoredPoint[] }[]> {
+export async function doQueryBatch(engine: PointEngine, name: string, reqs: QueryRequest[]): Promise<{ points: ScoredPoint[] }[]> {
   const meta = engine.collection(name);
   return Promise.all(
     reqs.map(async (r) => ({
@@ -314,7 +314,7 @@ export async function doQueryBatch(engine: Engine, name: string, reqs: QueryRequ
   );
 }
 
-export async function doQuery(engine: Engine, name: string, req: QueryRequest): Promise<{ points: ScoredPoint[] }> {
+export async function doQuery(engine: PointEngine, name: string, req: QueryRequest): Promise<{ points: ScoredPoint[] }> {
   const [res] = await doQueryBatch(engine, name, [req]);
   return res ?? { points: [] };
 }

@@ -4,10 +4,10 @@
 // all read through here.
 
 import type { CollectionMeta, PayloadSelector, PointId, PointRecord, VectorSelector } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 
 export async function retrieveByIds(
-  engine: Pick<Engine, 'partition' | 'call'>,
+  engine: Pick<PointEngine, 'partition' | 'call'>,
   meta: CollectionMeta,
   ids: readonly PointId[],
   withPayload: PayloadSelector,

@@ -3,7 +3,7 @@
 
 import type { SearchRequest } from '../../shared/schemas/search.js';
 import { DEFAULT_VECTOR, type CollectionMeta, type ScoredPoint } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
 import { planNearest, runPlannedSearches, type NearestRequest, type PlannedSearch } from './nearest.js';
@@ -37,12 +37,12 @@ function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
   });
 }
 
-export async function doSearchBatch(engine: Engine, name: string, reqs: SearchRequest[]): Promise<ScoredPoint[][]> {
+export async function doSearchBatch(engine: PointEngine, name: string, reqs: SearchRequest[]): Promise<ScoredPoint[][]> {
   const meta = engine.collection(name);
   return runPlannedSearches(engine, meta, reqs.map((r) => fromSearch(meta, r)));
 }
 
-export async function doSearch(engine: Engine, name: string, req: SearchRequest): Promise<ScoredPoint[]> {
+export async function doSearch(engine: PointEngine, name: string, req: SearchRequest): Promise<ScoredPoint[]> {
   const [res] = await doSearchBatch(engine, name, [req]);
   return res ?? [];
 }

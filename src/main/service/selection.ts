@@ -6,7 +6,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import type { ClearPayload } from '../../shared/schemas/payload.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { parseIds, refuseUnsupported } from './request-forms.js';
 
@@ -33,7 +33,7 @@ export function pointSelection(req: SelectionFields): PointSelection {
  * ids (and a null filter), or every shard gets the filter (and null ids).
  */
 export function perSelectedShard<T>(
-  engine: Pick<Engine, 'partition'>,
+  engine: Pick<PointEngine, 'partition'>,
   meta: CollectionMeta,
   sel: PointSelection,
   call: (shard: number, target: PointSelection) => Promise<T>,

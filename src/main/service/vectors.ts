@@ -2,11 +2,11 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { DeleteVectors } from '../../shared/schemas/points.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { perSelectedShard, pointSelection } from './selection.js';
 import { perShard, updateResult, type UpdateResult } from './writes.js';
 
-export async function doDeleteVectors(engine: Engine, name: string, req: DeleteVectors, wait: boolean): Promise<UpdateResult> {
+export async function doDeleteVectors(engine: PointEngine, name: string, req: DeleteVectors, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   for (const v of req.vector) {
     if (meta.config.vectors[v] === undefined && meta.config.sparse_vectors[v] === undefined) {

@@ -5,7 +5,7 @@
 import { QuiverError } from '../../shared/errors.js';
 import { pointNotFound } from '../../shared/ids.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
-import type { Engine } from '../engine.js';
+import type { PointEngine } from '../point-engine.js';
 import { retrieveByIds } from './retrieve.js';
 
 export interface UpdateResult {
@@ -32,7 +32,7 @@ export async function perShard(parts: Promise<unknown>[]): Promise<void> {
 }
 
 /** Every id must exist before any shard changes anything: a 404 leaves every point as it was. */
-export async function requireExisting(engine: Engine, meta: CollectionMeta, ids: readonly PointId[]): Promise<void> {
+export async function requireExisting(engine: PointEngine, meta: CollectionMeta, ids: readonly PointId[]): Promise<void> {
   const unique = [...new Set(ids)];
   const found = new Set((await retrieveByIds(engine, meta, unique, { kind: 'none' }, { kind: 'none' })).map((r) => r.id));
   const missing = unique.find((id) => !found.has(id));

@@ -1,24 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
 import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
-import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../../service/points.js';
+import { doDeletePoints, doGetPoint, doUpdateVectors } from '../../service/points.js';
 import { doDeleteVectors } from '../../service/vectors.js';
 import { doBatchUpdate } from '../../service/batch.js';
 import { doFacet } from '../../service/facet.js';
 import { UpdateOperations } from '../../../shared/schemas/batch.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
+import { handoff, type HandoffDeps } from '../handoff.js';
 
 const params = CollectionNameParams;
 const querystring = WaitQuery;
 
-export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.put('/collections/:collection_name/points', { schema: { params, querystring, body: UpsertPoints } }, async (req) =>
-    ok(await doUpsert(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
-  );
-  app.post('/collections/:collection_name/points', { schema: { params, body: RetrievePoints } }, async (req) =>
-    ok(await doRetrieve(engine, req.params.collection_name, req.body), req.t0),
-  );
+// Upsert, retrieve, count and scroll are handed off whole to a coordinating worker (handoff.ts);
+// the other point routes run here.
+export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine } & HandoffDeps> = async (app, { engine, ...deps }) => {
+  const upsert = handoff('PUT /collections/:collection_name/points', deps);
+  app.put('/collections/:collection_name/points', { schema: { params, querystring, body: UpsertPoints }, ...upsert.opts }, upsert.handler);
+  const retrieve = handoff('POST /collections/:collection_name/points', deps);
+  app.post('/collections/:collection_name/points', { schema: { params, body: RetrievePoints }, ...retrieve.opts }, retrieve.handler);
   app.get('/collections/:collection_name/points/:id', { schema: { params: PointIdParams } }, async (req) =>
     ok(await doGetPoint(engine, req.params.collection_name, req.params.id), req.t0),
   );
@@ -37,10 +38,8 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async 
   app.post('/collections/:collection_name/facet', { schema: { params, body: FacetRequest } }, async (req) =>
     ok(await doFacet(engine, req.params.collection_name, req.body), req.t0),
   );
-  app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints } }, async (req) =>
-    ok(await doCount(engine, req.params.collection_name, req.body), req.t0),
-  );
-  app.post('/collections/:collection_name/points/scroll', { schema: { params, body: ScrollPoints } }, async (req) =>
-    ok(await doScroll(engine, req.params.collection_name, req.body), req.t0),
-  );
+  const count = handoff('POST /collections/:collection_name/points/count', deps);
+  app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints }, ...count.opts }, count.handler);
+  const scroll = handoff('POST /collections/:collection_name/points/scroll', deps);
+  app.post('/collections/:collection_name/points/scroll', { schema: { params, body: ScrollPoints }, ...scroll.opts }, scroll.handler);
 };

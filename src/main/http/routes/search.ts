@@ -1,24 +1,21 @@
+// The search and query routes: all handed off whole to a coordinating worker (handoff.ts), which
+// runs doSearch / doSearchBatch / doQuery / doQueryBatch (src/main/coordinator/requests.ts).
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../../shared/schemas/search.js';
-import { doQuery, doQueryBatch } from '../../service/query.js';
-import { doSearch, doSearchBatch } from '../../service/search.js';
-import type { Engine } from '../../engine.js';
-import { ok } from '../envelope.js';
+import { handoff, type HandoffDeps } from '../handoff.js';
 
 const params = CollectionNameParams;
 
-export const searchRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.post('/collections/:collection_name/points/search', { schema: { params, body: SearchRequest } }, async (req) =>
-    ok(await doSearch(engine, req.params.collection_name, req.body), req.t0),
-  );
-  app.post('/collections/:collection_name/points/search/batch', { schema: { params, body: SearchBatch } }, async (req) =>
-    ok(await doSearchBatch(engine, req.params.collection_name, req.body.searches), req.t0),
-  );
-  app.post('/collections/:collection_name/points/query', { schema: { params, body: QueryRequest } }, async (req) =>
-    ok(await doQuery(engine, req.params.collection_name, req.body), req.t0),
-  );
-  app.post('/collections/:collection_name/points/query/batch', { schema: { params, body: QueryBatch } }, async (req) =>
-    ok(await doQueryBatch(engine, req.params.collection_name, req.body.searches), req.t0),
-  );
+export const searchRoutes: FastifyPluginAsyncTypebox<HandoffDeps> = async (app, deps) => {
+  const h = (route: Parameters<typeof handoff>[0]) => handoff(route, deps);
+  const search = h('POST /collections/:collection_name/points/search');
+  app.post('/collections/:collection_name/points/search', { schema: { params, body: SearchRequest }, ...search.opts }, search.handler);
+  const searchBatch = h('POST /collections/:collection_name/points/search/batch');
+  app.post('/collections/:collection_name/points/search/batch', { schema: { params, body: SearchBatch }, ...searchBatch.opts }, searchBatch.handler);
+  const query = h('POST /collections/:collection_name/points/query');
+  app.post('/collections/:collection_name/points/query', { schema: { params, body: QueryRequest }, ...query.opts }, query.handler);
+  const queryBatch = h('POST /collections/:collection_name/points/query/batch');
+  app.post('/collections/:collection_name/points/query/batch', { schema: { params, body: QueryBatch }, ...queryBatch.opts }, queryBatch.handler);
 };

@@ -1,0 +1,64 @@
+// The main thread's half of a handed-off REST request: the route is matched, readiness and auth
+// checked (onRequest hooks, before the body is read), path parameters and query string checked
+// against their schemas; then the raw body bytes go in one message to a coordinating worker,
+// which answers with the finished response, and this writes it back. The body schema stays
+// declared on the route, so the OpenAPI document is unchanged, but it is checked only by the
+// coordinator (src/main/coordinator/requests.ts), never twice.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { HandoffRoute } from '../../shared/protocol.js';
+import type { Metrics } from '../metrics.js';
+import type { Coordinators } from '../router/dispatcher.js';
+import { validatorCompiler } from '../validation.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The body is handed off as raw bytes: app.ts's JSON parser leaves it unparsed. */
+    handoff?: boolean;
+  }
+}
+
+const checkUrlParts = validatorCompiler();
+
+/**
+ * Path parameters and query string as every route checks them; the body passes through as bytes.
+ * A value that already has the schema's types (a collection name, an empty query) is taken as it
+ * is: converting text to the schema's types is the costly step, and needed only for the rest
+ * (`?wait=true`). The hand-off routes' URL schemas hold strings and booleans only, for which the
+ * shortcut cannot change a value.
+ */
+function handoffValidatorCompiler(opts: { schema: unknown; httpPart?: string }): (data: unknown) => { value: unknown } | { error: Error } {
+  if (opts.httpPart === 'body') return (data) => ({ value: data });
+  const typed = Compile(opts.schema as TSchema);
+  const full = checkUrlParts(opts);
+  return (data) => (typed.Check(data) ? { value: data } : full(data));
+}
+
+export interface HandoffDeps {
+  coordinators: Coordinators;
+  metrics: Metrics;
+}
+
+/** Route options and handler for `route` (a HANDOFF_ROUTES name, so the coordinator knows it). */
+export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffDeps) {
+  return {
+    opts: { config: { handoff: true }, validatorCompiler: handoffValidatorCompiler },
+    handler: async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const body = req.body instanceof Uint8Array ? req.body : null;
+      const { reply: out, worker } = await coordinators.handoff({
+        route,
+        params: req.params as Record<string, unknown>,
+        query: (req.query ?? {}) as Record<string, unknown>,
+        body,
+        t0: performance.timeOrigin + req.t0,
+      });
+      metrics.coordinated(worker);
+      // As the error handler logs the failures it answers (app.ts).
+      if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
+      else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
+      await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
+    },
+  };
+}

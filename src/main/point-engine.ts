@@ -1,0 +1,20 @@
+// What the point services (src/main/service: search, query, points, writes...) need from an
+// engine: a live collection by name, operation ids, and the shard router's call / fanOut /
+// partition. The main thread's Engine provides it, and so does a coordinating worker
+// (src/workers/coordinator/worker-engine.ts) over its catalog mirror and sibling channels, so
+// the same service code runs on either thread.
+
+import type { ResultOf } from '../shared/protocol.js';
+import type { CollectionMeta, PointId } from '../shared/types.js';
+import type { ShardCall, ShardOp } from './router/shard-router.js';
+
+export interface PointEngine {
+  requireReady(): void;
+  /** A live collection by name: 404 if unknown, 412 while it is being deleted. */
+  collection(name: string): CollectionMeta;
+  /** An operation id for a write to the collection: grows per collection. */
+  nextOpId(collection: number): number;
+  call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
+  fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]>;
+  partition(meta: CollectionMeta, ids: readonly PointId[]): Map<number, number[]>;
+}

@@ -1,0 +1,65 @@
+// A worker's coordinator role: it takes whole point requests handed off by the main thread (raw
+// body bytes in one message), and runs them with the service layer (src/main/coordinator/
+// requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
+// thread only authenticates, routes and writes the answer back.
+//
+// Invariant: a request is served only once this worker holds its sibling channels and a
+// catalog (both come with the first attachPeers task, which the main thread sends before any
+// hand-off; a thread that replaced a dead one gets its own).
+
+import type { MessagePort } from 'node:worker_threads';
+import { handleRequest } from '../../main/coordinator/requests.js';
+import type { OpIdCounter } from '../../shared/op-ids.js';
+import type { CatalogSnapshot, HandoffBatch, HandoffReply, HandoffReplyBatch, HandoffRequest, PeerPort } from '../../shared/protocol.js';
+import { CatalogMirror } from './catalog-mirror.js';
+import { PeerDispatcher, type ServeShard } from './peers.js';
+import { WorkerEngine } from './worker-engine.js';
+
+export class Coordinator {
+  readonly #catalog = new CatalogMirror();
+  readonly #peers: PeerDispatcher;
+  readonly #engine: WorkerEngine;
+  #attached!: () => void;
+  readonly #ready = new Promise<void>((resolve) => (this.#attached = resolve));
+
+  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard) {
+    this.#peers = new PeerDispatcher(worker, workerCount, serve);
+    this.#engine = new WorkerEngine(this.#catalog, this.#peers, opIds);
+  }
+
+  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null): void {
+    this.#peers.attach(peers);
+    if (catalog !== null) this.#catalog.apply(catalog);
+    if (main !== null) this.#serveMain(main);
+    this.#attached();
+  }
+
+  /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn. */
+  #serveMain(port: MessagePort): void {
+    let outbox: HandoffReplyBatch = [];
+    const flush = (): void => {
+      const batch = outbox;
+      outbox = [];
+      port.postMessage(batch);
+    };
+    port.on('message', (batch: HandoffBatch) => {
+      for (const { id, req } of batch) {
+        void this.coordinate(req).then((reply) => {
+          if (outbox.length === 0) setImmediate(flush);
+          outbox.push({ id, reply });
+        });
+      }
+    });
+    // The thread's life is piscina's to decide, not this channel's.
+    port.unref();
+  }
+
+  catalog(snapshot: CatalogSnapshot): void {
+    this.#catalog.apply(snapshot);
+  }
+
+  async coordinate(req: HandoffRequest): Promise<HandoffReply> {
+    await this.#ready;
+    return handleRequest(this.#engine, req);
+  }
+}

@@ -1,0 +1,110 @@
+// The coordinating worker's ShardDispatcher: shards this worker owns are called in-process (the
+// request cloned, as the in-process dispatcher does, so neither side keeps the other's objects);
+// the others go over a direct MessageChannel to the sibling that owns them, never through the
+// main thread. The same channels carry the siblings' requests for this worker's shards.
+//
+// Invariants: every request sent on a channel is answered or rejected: when a sibling thread
+// ends, its channel closes and the requests waiting on it fail with ShardUnavailable (a 503),
+// never hang. A replaced sibling's new channel replaces the old one (attach).
+
+import type { MessagePort } from 'node:worker_threads';
+import { QuiverError } from '../../shared/errors.js';
+import type { Op, PeerMessage, PeerPort, RequestOf, ResultOf, ShardRequest, WorkerReply } from '../../shared/protocol.js';
+import type { ShardDispatcher } from '../../main/router/dispatcher.js';
+
+/** Serves one shard request of this worker (the entry's handler, failpoints included). */
+export type ServeShard = (req: ShardRequest) => Promise<WorkerReply>;
+
+interface Pending {
+  resolve: (reply: WorkerReply) => void;
+  reject: (err: QuiverError) => void;
+}
+
+class Peer {
+  readonly port: MessagePort;
+  readonly pending = new Map<number, Pending>();
+
+  constructor(port: MessagePort) {
+    this.port = port;
+  }
+}
+
+export class PeerDispatcher implements ShardDispatcher {
+  readonly workerCount: number;
+  readonly #self: number;
+  readonly #serve: ServeShard;
+  readonly #peers = new Map<number, Peer>();
+  #nextId = 1;
+
+  constructor(self: number, workerCount: number, serve: ServeShard) {
+    this.#self = self;
+    this.workerCount = workerCount;
+    this.#serve = serve;
+  }
+
+  /** Takes new channels to siblings, replacing older ones to the same sibling. */
+  attach(peers: readonly PeerPort[]): void {
+    for (const { worker, port } of peers) {
+      const old = this.#peers.get(worker);
+      if (old !== undefined) this.#drop(worker, old, 'its thread was replaced while serving this request');
+      const peer = new Peer(port);
+      this.#peers.set(worker, peer);
+      port.on('message', (msg: PeerMessage) => this.#onMessage(peer, msg));
+      port.on('close', () => this.#drop(worker, peer, 'its thread ended while serving this request'));
+      // The thread's life is piscina's to decide, not this channel's.
+      port.unref();
+    }
+  }
+
+  #onMessage(peer: Peer, msg: PeerMessage): void {
+    if (msg.kind === 'res') {
+      const p = peer.pending.get(msg.id);
+      peer.pending.delete(msg.id);
+      p?.resolve(msg.reply);
+      return;
+    }
+    void this.#serve(msg.req).then((reply) => {
+      const out: PeerMessage = { kind: 'res', id: msg.id, reply };
+      // A sibling gone meanwhile: nobody waits for the answer.
+      try {
+        peer.port.postMessage(out);
+      } catch {
+        /* closed */
+      }
+    });
+  }
+
+  #drop(worker: number, peer: Peer, why: string): void {
+    if (this.#peers.get(worker) === peer) this.#peers.delete(worker);
+    peer.port.close();
+    // Worded as the main thread's dispatcher words a worker lost under a task.
+    const err = new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${why}; its shards are being reloaded`);
+    for (const p of peer.pending.values()) p.reject(err);
+    peer.pending.clear();
+  }
+
+  async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    const moved = transfer !== undefined && transfer.length > 0 ? transfer : undefined;
+    let reply: WorkerReply;
+    if (worker === this.#self) {
+      reply = await this.#serve(structuredClone(req, moved === undefined ? undefined : { transfer: moved }));
+      if (reply.ok) return structuredClone(reply.result) as ResultOf<O>;
+    } else {
+      const peer = this.#peers.get(worker);
+      if (peer === undefined) throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: its thread is being replaced and its shards reloaded`);
+      const id = this.#nextId++;
+      reply = await new Promise<WorkerReply>((resolve, reject) => {
+        peer.pending.set(id, { resolve, reject });
+        const msg: PeerMessage = { kind: 'req', id, req };
+        peer.port.postMessage(msg, moved);
+      });
+      // The worker answered the request's op with that op's result.
+      if (reply.ok) return reply.result as ResultOf<O>;
+    }
+    throw QuiverError.fromWire(reply.error);
+  }
+
+  async close(): Promise<void> {
+    for (const [w, p] of this.#peers) this.#drop(w, p, 'the server is closing');
+  }
+}

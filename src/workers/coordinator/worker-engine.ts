@@ -1,0 +1,48 @@
+// The PointEngine of a coordinating worker: collections from the catalog mirror, operation ids
+// from the counter every thread shares, and shards through the ShardRouter over the sibling
+// channels, so the service layer runs here exactly as on the main thread.
+
+import type { PointEngine } from '../../main/point-engine.js';
+import { ShardRouter, type ShardCall, type ShardOp } from '../../main/router/shard-router.js';
+import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
+import type { OpIdCounter } from '../../shared/op-ids.js';
+import type { ResultOf } from '../../shared/protocol.js';
+import type { CollectionMeta, PointId } from '../../shared/types.js';
+import type { CatalogMirror } from './catalog-mirror.js';
+import type { PeerDispatcher } from './peers.js';
+
+export class WorkerEngine implements PointEngine {
+  readonly #catalog: CatalogMirror;
+  readonly #router: ShardRouter;
+  readonly #opIds: OpIdCounter;
+
+  constructor(catalog: CatalogMirror, peers: PeerDispatcher, opIds: OpIdCounter) {
+    this.#catalog = catalog;
+    this.#router = new ShardRouter(peers);
+    this.#opIds = opIds;
+  }
+
+  requireReady(): void {
+    if (!this.#catalog.ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  }
+
+  collection(name: string): CollectionMeta {
+    return this.#catalog.collection(name);
+  }
+
+  nextOpId(_collection: number): number {
+    return this.#opIds.next();
+  }
+
+  call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    return this.#router.call(meta, shard, req, transfer);
+  }
+
+  fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
+    return this.#router.fanOut(meta, req);
+  }
+
+  partition(meta: CollectionMeta, ids: readonly PointId[]): Map<number, number[]> {
+    return this.#router.partition(meta, ids);
+  }
+}
