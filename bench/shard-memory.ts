@@ -1,14 +1,15 @@
 // One shard in process, no server: the anonymous memory (RssAnon, /proc/self/status, so LMDB's
 // mapped pages are left out) that ingesting N x DIM Cosine vectors adds, and the cost of the
 // reads that need the vectors back (with_vector, exact scan, HNSW search with rescoring), and
-// of hnswlib's getPoint against a Float32Array row. What issue 14's "one copy" decision rests on.
+// of hnswlib's getPoint against a Float32Array row and against a row read from the point's LMDB
+// record (what exact scoring reads now). What issue 14's "one copy" decision rests on.
 // `npm run build && node --expose-gc dist/bench/shard-memory.js`; BENCH_MEM_N (100,000),
 // BENCH_MEM_DIM (128), BENCH_MEM_PAYLOAD (0: none; 1: a small payload per point).
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDb } from '../src/shared/db.js';
+import { openDb, type QuiverDb } from '../src/shared/db.js';
 import type { SearchSpec } from '../src/shared/protocol.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../src/shared/types.js';
 import { hnswlib } from '../src/workers/index/hnswlib-loader.js';
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
     exact_1000_candidates_us: +timeUs(10, (i) => shard.search(spec(q(i), { exact: true, only: Array.from({ length: 1000 }, (_, j) => (j * 97 + i) % N) }))).toFixed(0),
     store_1000_rows_us: +storeScan(data, q(0)).toFixed(0),
     ...rowReads(),
+    lmdb_row_us: +lmdbRows(db, meta.id).toFixed(2),
     ...ids,
     info: shard.info(0),
   };
@@ -154,6 +156,19 @@ function storeScan(data: Float32Array, query: Float32Array): number {
   let sink = 0;
   const us = timeUs(10, () => {
     for (let i = 0; i < 1000; i++) sink += store.score(i, query, dot);
+  });
+  if (Number.isNaN(sink)) console.log('');
+  return us;
+}
+
+/** Mean microseconds to read 1,000 random points' records from LMDB and view their vector, as Shard#readRow does. */
+function lmdbRows(db: QuiverDb, collection: number): number {
+  const r = rng(11);
+  const ids = Array.from({ length: 1000 }, () => Math.floor(r() * N));
+  let sink = 0;
+  const us = timeUs(ids.length, (i) => {
+    const b = db.points.get([collection, 0, ids[i]!])!.x['']!;
+    sink += new Float32Array(b.buffer, b.byteOffset, DIM)[0]!;
   });
   if (Number.isNaN(sink)) console.log('');
   return us;

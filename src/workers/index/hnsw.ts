@@ -7,16 +7,19 @@
 // process at 100k x 128 (bench/shard-memory.ts): the SharedArrayBuffer copy beside the graph was
 // 1.0x the raw vector bytes of a 3.5x RssAnon growth (169.5 MiB for 48.8 MiB raw); without it,
 // with 25% capacity steps and typed per-point arrays, 1.8x (87.9 MiB). Reading back costs:
-// getPoint builds a JS array element by element through N-API, about 35 us per 128-d row
+// getPoint builds a JS array element by element through N-API, about 20-40 us per 128-d row
 // against 0.15 us for a Float32Array row, so reads avoid it where they can:
 //   - HNSW search scores come from hnswlib's own distances (no read-back);
-//   - exact search over many candidates walks the whole graph natively (exactTop), where hnswlib
-//     computes every distance with SIMD; only the few candidates it cannot reach (if any) and
-//     small candidate sets are read back with getPoint;
-//   - with_vector, persisting a record and rebuilds read rows back with getPoint.
+//   - exact search over many candidates walks the whole graph natively (exactHits), where
+//     hnswlib computes every distance with SIMD;
+//   - other rows (small candidate sets, those the walk cannot reach, with_vector, persisting a
+//     record, rebuilds) are read from the point's LMDB record, memory-mapped, so not anonymous
+//     memory (about 5-7 us a row: Shard#readRow, VectorSpace.readRows); getPoint only where that
+//     record cannot be trusted (a secondary's primary at another version).
 // The price is exact scoring: a full exact search or a filtered one below full_scan_threshold
-// is several times slower than from a Float32Array (1,000 candidates of 100k: 546 ms against
-// 6 ms from a store, in one run on a saturated machine); what the memory targets buy.
+// is several times slower than from a Float32Array (1,000 candidates of 20k, in one run on a
+// busy machine: 10 ms from LMDB, 33 ms through getPoint, 0.8-1.3 ms from a store); what the
+// memory targets buy.
 // Per-label state is one byte (absent, live, deleted) in a typed array, not Sets.
 //
 // Capacity grows by 25% (grownCapacity), not by doubling. Memory estimate (bytes), from

@@ -126,6 +126,12 @@ export class Shard {
   readonly #savedIndexes = new Map<string, unknown>();
   /** The dense vectors the current write gave its point, for #persist (null between writes). */
   #fresh: Record<string, Float32Array> | null = null;
+  /**
+   * By slot, the dense vectors of the newest write whose LMDB put has not resolved yet: lmdb-js
+   * applies puts asynchronously, so until then a get() returns the previous record. Rows are read
+   * here before LMDB (#readRow); an entry leaves when its own put settles.
+   */
+  readonly #pending = new Map<number, { x: Record<string, Float32Array> }>();
 
   /** A read copy: memory only, never writes LMDB or graph files (see the file comment). */
   readonly secondary: boolean;
@@ -142,7 +148,9 @@ export class Shard {
     this.#names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.#sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
-      this.#spaces.set(name, new VectorSpace(name, params.size, params.distance, graphConfig(meta, name)));
+      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name));
+      space.readRows((slot) => this.#readRow(name, params.size, slot));
+      this.#spaces.set(name, space);
     }
     for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
   }
@@ -377,23 +385,56 @@ export class Shard {
     );
   }
 
+  /**
+   * The row of vector `name` at a present slot, from outside the graph that holds it (see
+   * VectorSpace.readRows): the vectors of a write not committed yet, else the point's LMDB record
+   * when its version is the slot's (a secondary's primary commits at its own pace, ahead of or
+   * behind this copy). Undefined when neither can be trusted: the graph is read then.
+   */
+  #readRow(name: string, dim: number, slot: number): Float32Array | undefined {
+    const pending = this.#pending.get(slot);
+    if (pending !== undefined) return pending.x[name];
+    const id = this.#ids.idOf(slot);
+    if (id === undefined) return undefined;
+    const record = this.#db.points.get([this.collection, this.shard, id]);
+    if (record === undefined || record.v !== this.#ids.versionOf(slot)) return undefined;
+    const b = record.x[name];
+    if (b === undefined || b.byteLength !== dim * 4) return undefined;
+    // msgpack decodes each binary into its own buffer: a view is safe where it is aligned.
+    return b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, dim) : bytesVector(b);
+  }
+
   #persist(id: PointId, slot: number, seq: number): Promise<boolean> | null {
     if (this.secondary) return null;
     const x: Record<string, Uint8Array> = {};
+    const rows: Record<string, Float32Array> = {};
     // The vectors just written are at hand; others are read back from memory (from a graph, a
     // copy: see vector-space.ts).
     const fresh = this.#fresh;
     this.#fresh = null;
     for (const space of this.#spaces.values()) {
-      if (space.has(slot)) x[space.name] = vectorBytes(fresh?.[space.name] ?? space.vector(slot));
+      if (!space.has(slot)) continue;
+      const row = fresh?.[space.name] ?? space.vector(slot);
+      rows[space.name] = row;
+      x[space.name] = vectorBytes(row);
     }
     const record: StoredPoint = { v: this.#ids.versionOf(slot), q: seq, p: this.#payloads.get(slot), x };
     for (const [name, index] of this.#sparse) {
       const v = index.get(slot);
       if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
     }
-    if (failCommitId !== null && id === failCommitId) return handled(Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`)));
-    return handled(this.#db.points.put([this.collection, this.shard, id], record));
+    const put =
+      failCommitId !== null && id === failCommitId
+        ? Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`))
+        : this.#db.points.put([this.collection, this.shard, id], record);
+    const entry = { x: rows };
+    this.#pending.set(slot, entry);
+    // A later write of the slot replaced the entry: that one stays until its own put settles.
+    const settle = (): void => {
+      if (this.#pending.get(slot) === entry) this.#pending.delete(slot);
+    };
+    void put.then(settle, settle);
+    return handled(put);
   }
 
   /**
