@@ -93,7 +93,7 @@ export class Engine implements PointEngine {
   constructor(db: QuiverDb, dispatcher: ShardDispatcher, opts: EngineOptions = {}) {
     this.#db = db;
     this.#dispatcher = dispatcher;
-    this.defaults = opts.defaults ?? { shard_number: 2, replication_factor: 1 };
+    this.defaults = opts.defaults ?? { shard_number: 1, replication_factor: 1 };
     this.#opIds = opts.opIds ?? new OpIdCounter();
     this.#publish = opts.publishCatalog ?? null;
     this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));

@@ -113,9 +113,9 @@ describe('loadConfig: SERVICE_* overrides', () => {
     });
   });
 
-  it('collection defaults: shard_number 2 and replication_factor 1 unless set; 0 or a fraction stops start-up naming the variable', () => {
+  it('collection defaults: shard_number and replication_factor 1 unless set; 0 or a fraction stops start-up naming the variable', () => {
     const cfg = loadConfig({});
-    expect([cfg.default_shard_number, cfg.default_replication_factor]).toEqual([2, 1]);
+    expect([cfg.default_shard_number, cfg.default_replication_factor]).toEqual([1, 1]);
     expect(() => loadConfig({ SERVICE_SHARD_NUMBER: '0' })).toThrow(/'default_shard_number' \(SERVICE_SHARD_NUMBER\)/);
     expect(() => loadConfig({ SERVICE_REPLICATION_FACTOR: '0' })).toThrow(/'default_replication_factor' \(SERVICE_REPLICATION_FACTOR\)/);
     expect(() => loadConfig({ SERVICE_REPLICATION_FACTOR: '1.5' })).toThrow('SERVICE_REPLICATION_FACTOR="1.5" is not an integer');
