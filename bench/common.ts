@@ -225,7 +225,9 @@ export function trackChild(proc: ChildProcess): void {
  */
 export function startServer(dataDir: string, shards: number, extraEnv: Record<string, string> = {}): Promise<Server> {
   const spawnedAt = performance.now();
-  const proc = spawn(process.execPath, [ENTRY], {
+  // BENCH_NODE_ARGS: node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const proc = spawn(process.execPath, [...nodeArgs, ENTRY], {
     env: {
       ...process.env,
       SERVICE_HOST: '127.0.0.1',

@@ -382,3 +382,6 @@ export type HandoffReplyBatch = { id: number; reply: HandoffReply }[];
 
 /** What travels on a sibling channel, both ways. */
 export type PeerMessage = { kind: 'req'; id: number; req: ShardRequest } | { kind: 'res'; id: number; reply: WorkerReply };
+
+/** What one postMessage on a sibling channel carries: the messages of one event-loop turn, in order. */
+export type PeerBatch = PeerMessage[];
