@@ -20,12 +20,14 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 
 export class Metrics {
   readonly registry = new client.Registry();
-  readonly #restTotal: client.Counter<'method' | 'route' | 'status'>;
+  /** REST responses by `method status route`: counted in plain numbers, read at scrape time. */
+  readonly #rest = new Map<string, { total: number; byStatus: { method: string; route: string; status: string }; byRoute: { method: string; route: string } }>();
   readonly #restSeconds: client.Histogram<'method' | 'route'>;
   readonly #grpcTotal: client.Counter<'method' | 'code'>;
   readonly #grpcSeconds: client.Histogram<'method'>;
   readonly #workerRestarts: client.Counter<'worker'>;
-  readonly #coordinated: client.Counter<'worker'>;
+  /** Hand-offs per coordinating worker (index), counted on the hot path, read at scrape time. */
+  readonly #coordinated: number[] = [];
   readonly #mainBodies: client.Counter;
   readonly #qdrant: QdrantMetrics;
 
@@ -37,7 +39,17 @@ export class Metrics {
       { version: QUIVER_VERSION, qdrant_api: QDRANT_API_VERSION },
       1,
     );
-    this.#restTotal = new client.Counter({ name: 'quiver_rest_responses_total', help: 'REST responses', labelNames: ['method', 'route', 'status'], registers });
+    const rest = this.#rest;
+    new client.Counter({
+      name: 'quiver_rest_responses_total',
+      help: 'REST responses',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of rest.values()) this.inc(r.byStatus, r.total);
+      },
+    });
     this.#restSeconds = new client.Histogram({
       name: 'quiver_rest_response_duration_seconds',
       help: 'REST time from request to response',
@@ -54,11 +66,18 @@ export class Metrics {
       registers,
     });
     this.#workerRestarts = new client.Counter({ name: 'quiver_worker_restarts_total', help: 'Shard worker threads that ended and were replaced', labelNames: ['worker'], registers });
-    this.#coordinated = new client.Counter({
+    const coordinated = this.#coordinated;
+    new client.Counter({
       name: 'quiver_coordinated_requests_total',
       help: 'REST point requests handed off (raw body) to a coordinating worker, by that worker',
       labelNames: ['worker'],
       registers,
+      collect() {
+        this.reset();
+        coordinated.forEach((n, worker) => {
+          if (n > 0) this.inc({ worker: String(worker) }, n);
+        });
+      },
     });
     this.#mainBodies = new client.Counter({
       name: 'quiver_main_thread_json_bodies_total',
@@ -162,8 +181,14 @@ export class Metrics {
   }
 
   rest(method: string, route: string, status: number, seconds: number): void {
-    this.#restTotal.inc({ method, route, status: String(status) });
-    this.#restSeconds.observe({ method, route }, seconds);
+    const key = `${method} ${status} ${route}`;
+    let r = this.#rest.get(key);
+    if (r === undefined) {
+      r = { total: 0, byStatus: { method, route, status: String(status) }, byRoute: { method, route } };
+      this.#rest.set(key, r);
+    }
+    r.total++;
+    this.#restSeconds.observe(r.byRoute, seconds);
     this.#qdrant.rest(method, route, status, seconds);
   }
 
@@ -174,7 +199,7 @@ export class Metrics {
   }
 
   coordinated(worker: number): void {
-    this.#coordinated.inc({ worker: String(worker) });
+    this.#coordinated[worker] = (this.#coordinated[worker] ?? 0) + 1;
   }
 
   mainThreadBody(): void {

@@ -25,26 +25,63 @@ interface Timing {
   max: number;
 }
 
-/** Average, minimum and maximum per label set, read by gauges at scrape time. */
-class Timings {
-  readonly #byKey = new Map<string, { labels: Record<string, string>; t: Timing }>();
+/**
+ * One label set's running figures, in plain numbers: the hot path bumps them, and the counters
+ * and gauges read them at scrape time (prom-client's inc hashes and checks the labels per call).
+ */
+interface Series<L extends string> {
+  labels: Record<L, string>;
+  total: number;
+  fail: number;
+  /** Qdrant's avg/min/max (status 200 only for REST). */
+  t: Timing | null;
+}
 
-  observe(labels: Record<string, string>, seconds: number): void {
-    const key = Object.values(labels).join('\u0000');
-    const e = this.#byKey.get(key);
-    if (e === undefined) {
-      this.#byKey.set(key, { labels, t: { count: 1, sum: seconds, min: seconds, max: seconds } });
-      return;
+/** Series by a key built from the label values; counters and the avg/min/max gauges over them. */
+class SeriesSet<L extends string> {
+  readonly byKey = new Map<string, Series<L>>();
+
+  get(key: string, labels: () => Record<L, string>): Series<L> {
+    let s = this.byKey.get(key);
+    if (s === undefined) {
+      s = { labels: labels(), total: 0, fail: 0, t: null };
+      this.byKey.set(key, s);
     }
-    e.t.count++;
-    e.t.sum += seconds;
-    e.t.min = Math.min(e.t.min, seconds);
-    e.t.max = Math.max(e.t.max, seconds);
+    return s;
   }
 
-  gauges(prefix: string, help: string, labelNames: string[], registers: client.Registry[]): void {
-    const each = (stat: 'avg' | 'min' | 'max', read: (t: Timing) => number): void => {
-      const byKey = this.#byKey;
+  static time(s: Series<string>, seconds: number): void {
+    const t = s.t;
+    if (t === null) {
+      s.t = { count: 1, sum: seconds, min: seconds, max: seconds };
+      return;
+    }
+    t.count++;
+    t.sum += seconds;
+    if (seconds < t.min) t.min = seconds;
+    if (seconds > t.max) t.max = seconds;
+  }
+
+  counters(prefix: string, help: string, labelNames: L[], registers: client.Registry[]): void {
+    const byKey = this.byKey;
+    const counter = (name: string, what: string, read: (s: Series<L>) => number): void => {
+      new client.Counter({
+        name,
+        help: what,
+        labelNames,
+        registers,
+        collect() {
+          this.reset();
+          for (const s of byKey.values()) {
+            const n = read(s);
+            if (n > 0) this.inc(s.labels, n);
+          }
+        },
+      });
+    };
+    counter(`${prefix}_total`, `total number of responses through ${help}`, (s) => s.total);
+    counter(`${prefix}_fail_total`, `total number of failed responses through ${help}`, (s) => s.fail);
+    const gauge = (stat: 'avg' | 'min' | 'max', read: (t: Timing) => number): void => {
       new client.Gauge({
         name: `${prefix}_${stat}_duration_seconds`,
         help: `${help}: ${stat === 'avg' ? 'average' : stat === 'min' ? 'minimum' : 'maximum'} response duration`,
@@ -52,25 +89,21 @@ class Timings {
         registers,
         collect() {
           this.reset();
-          for (const { labels, t } of byKey.values()) this.set(labels, read(t));
+          for (const s of byKey.values()) if (s.t !== null) this.set(s.labels, read(s.t));
         },
       });
     };
-    each('avg', (t) => t.sum / t.count);
-    each('min', (t) => t.min);
-    each('max', (t) => t.max);
+    gauge('avg', (t) => t.sum / t.count);
+    gauge('min', (t) => t.min);
+    gauge('max', (t) => t.max);
   }
 }
 
 export class QdrantMetrics {
-  readonly #restTotal: client.Counter<'method' | 'endpoint' | 'status'>;
-  readonly #restFail: client.Counter<'method' | 'endpoint' | 'status'>;
+  readonly #rest = new SeriesSet<'method' | 'endpoint' | 'status'>();
   readonly #restSeconds: client.Histogram<'method' | 'endpoint' | 'status'>;
-  readonly #restTimings = new Timings();
-  readonly #grpcTotal: client.Counter<'endpoint'>;
-  readonly #grpcFail: client.Counter<'endpoint'>;
+  readonly #grpc = new SeriesSet<'endpoint'>();
   readonly #grpcSeconds: client.Histogram<'endpoint'>;
-  readonly #grpcTimings = new Timings();
 
   constructor(registry: client.Registry, engine: Engine, version: string) {
     const registers = [registry];
@@ -131,9 +164,8 @@ export class QdrantMetrics {
       },
     });
 
-    const rest = ['method', 'endpoint', 'status'] as const;
-    this.#restTotal = new client.Counter({ name: 'rest_responses_total', help: 'total number of responses through REST API', labelNames: rest, registers });
-    this.#restFail = new client.Counter({ name: 'rest_responses_fail_total', help: 'total number of failed responses through REST API', labelNames: rest, registers });
+    const rest: ('method' | 'endpoint' | 'status')[] = ['method', 'endpoint', 'status'];
+    this.#rest.counters('rest_responses', 'REST API', rest, registers);
     this.#restSeconds = new client.Histogram({
       name: 'rest_responses_duration_seconds',
       help: 'histogram of response durations in REST API',
@@ -141,9 +173,7 @@ export class QdrantMetrics {
       buckets: BUCKETS,
       registers,
     });
-    this.#restTimings.gauges('rest_responses', 'REST API', [...rest], registers);
-    this.#grpcTotal = new client.Counter({ name: 'grpc_responses_total', help: 'total number of responses through gRPC API', labelNames: ['endpoint'], registers });
-    this.#grpcFail = new client.Counter({ name: 'grpc_responses_fail_total', help: 'total number of failed responses through gRPC API', labelNames: ['endpoint'], registers });
+    this.#grpc.counters('grpc_responses', 'gRPC API', ['endpoint'], registers);
     this.#grpcSeconds = new client.Histogram({
       name: 'grpc_responses_duration_seconds',
       help: 'histogram of response durations in gRPC API',
@@ -151,22 +181,21 @@ export class QdrantMetrics {
       buckets: BUCKETS,
       registers,
     });
-    this.#grpcTimings.gauges('grpc_responses', 'gRPC API', ['endpoint'], registers);
   }
 
   rest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, endpoint: qdrantEndpoint(route), status: String(status) };
-    this.#restTotal.inc(labels);
-    if (status >= 500) this.#restFail.inc(labels);
-    this.#restSeconds.observe(labels, seconds);
-    if (status === 200) this.#restTimings.observe(labels, seconds);
+    const s = this.#rest.get(`${method} ${status} ${route}`, () => ({ method, endpoint: qdrantEndpoint(route), status: String(status) }));
+    s.total++;
+    if (status >= 500) s.fail++;
+    this.#restSeconds.observe(s.labels, seconds);
+    if (status === 200) SeriesSet.time(s, seconds);
   }
 
   grpc(endpoint: string, ok: boolean, seconds: number): void {
-    const labels = { endpoint };
-    this.#grpcTotal.inc(labels);
-    if (!ok) this.#grpcFail.inc(labels);
-    this.#grpcSeconds.observe(labels, seconds);
-    this.#grpcTimings.observe(labels, seconds);
+    const s = this.#grpc.get(endpoint, () => ({ endpoint }));
+    s.total++;
+    if (!ok) s.fail++;
+    this.#grpcSeconds.observe(s.labels, seconds);
+    SeriesSet.time(s, seconds);
   }
 }
