@@ -10,6 +10,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
 import { accessLogEnabled, type Config } from '../config.js';
+import { LazyChildLogger } from './lazy-logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
 import { QUIVER_VERSION } from '../version.js';
@@ -77,6 +78,7 @@ export async function buildApp(
     },
     // Request lines would cost more than a search on the hot path; failures are logged below.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (logger, bindings, opts) => new LazyChildLogger(logger, bindings, opts),
     bodyLimit: Math.floor(config.body_limit_mb * 1024 * 1024),
     // Collection names run to 255 characters (percent-encoded, up to three times that).
     routerOptions: { maxParamLength: 1024 },
