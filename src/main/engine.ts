@@ -105,6 +105,19 @@ export class Engine implements PointEngine {
     return this.#router.table(meta);
   }
 
+  /**
+   * The workers holding a copy of any of the collection's shards (the dispatcher prefers them as
+   * coordinators), or null for a collection unknown here. Read per request: a few entries.
+   */
+  copyHolders(name: string): readonly number[] | null {
+    const entry = this.#catalog.get(name);
+    const table = entry === undefined ? undefined : this.#replicas.get(entry.id);
+    if (table === undefined) return null;
+    const holders: number[] = [];
+    for (const copies of table.shards) for (const { worker } of copies) if (!holders.includes(worker)) holders.push(worker);
+    return holders;
+  }
+
   /** How many copies of each shard the collection keeps: replication_factor, at most one per worker. */
   effectiveReplicas(meta: CollectionMeta): number {
     return effectiveReplicas(meta.config.replication_factor, this.#dispatcher.workerCount);

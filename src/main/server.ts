@@ -52,6 +52,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     publishCatalog: (c) => dispatcher.publishCatalog(c),
   });
   const metrics = new Metrics(engine);
+  dispatcher.setOwners((name) => engine.copyHolders(name));
   const app = await buildApp(config, engine, auth, metrics, new ReplicaAwareCoordinators(engine, dispatcher));
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);

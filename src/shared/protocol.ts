@@ -28,7 +28,16 @@ export interface WorkerInit {
   progress?: SharedArrayBuffer;
   /** The operation id counter every thread takes from (src/shared/op-ids.ts). */
   opIds: SharedArrayBuffer;
+  /** How busy each worker's event loop is: BUSY_SLOTS Int32 per worker (src/workers/busy-meter.ts). */
+  busy?: SharedArrayBuffer;
 }
+
+/** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */
+export const BUSY_SLOTS = 2;
+export const BUSY = { perMille: 0, at: 1 } as const;
+/** How often a worker reads its utilization, and when a reading counts as stale (the loop is stuck). */
+export const BUSY_WINDOW_MS = 20;
+export const BUSY_STALE_MS = 200;
 
 /** Per worker in WorkerInit.progress: shards to load, shards loaded, points read. */
 export const LOAD_PROGRESS_SLOTS = 3;

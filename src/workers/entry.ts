@@ -14,6 +14,7 @@ import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply,
 import { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
+import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
 
 const init = workerData as WorkerInit;
@@ -29,6 +30,7 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
   ...(init.progress === undefined ? {} : { progress: init.progress }),
 });
 host.loadAll();
+if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 
 const crashOnId = failpoint('crash_on_id');
 

@@ -57,6 +57,29 @@ describe('hand-off to coordinating workers', () => {
     expect(sample(after, 'quiver_rest_responses_total', { method: 'POST', route: '/collections/:collection_name/points/search', status: '200' })).toBe(20);
   });
 
+  it("coordinates on the shard's own worker while the server has room (no hop to a sibling)", async () => {
+    expect((await call(server.url, 'PUT', '/collections/one', { vectors: { size: 4, distance: 'Cosine' }, shard_number: 1 })).status).toBe(200);
+    const points = Array.from({ length: 20 }, (_, i) => ({ id: i, vector: vector(i) }));
+    expect((await call(server.url, 'PUT', '/collections/one/points?wait=true', { points })).status).toBe(200);
+    const cluster = await call(server.url, 'GET', '/collections/one/cluster');
+    const owner = cluster.body.result.local_shards[0].worker as number;
+    const other = 1 - owner;
+    const before = await scrape(server.url);
+    // One at a time, with pauses: both event loops are mostly idle, so the hop decides.
+    for (let i = 0; i < 12; i++) {
+      const r = await call(server.url, 'POST', '/collections/one/points/search', { vector: vector(i), limit: 3 });
+      expect(r.status).toBe(200);
+      expect(r.body.result[0].id).toBeTypeOf('number');
+      await new Promise((res) => setTimeout(res, 40));
+    }
+    const after = await scrape(server.url);
+    const byOwner = coordinated(after, owner) - coordinated(before, owner);
+    const byOther = coordinated(after, other) - coordinated(before, other);
+    expect(byOwner + byOther).toBe(12);
+    // Round robin (the old choice) would give each worker 6.
+    expect(byOwner).toBeGreaterThanOrEqual(10);
+  });
+
   it('works through the official client', async () => {
     const client = new QdrantClient({ url: server.url, checkCompatibility: false });
     const hits = await client.query('h', { query: vector(5), limit: 1, with_payload: true });

@@ -11,8 +11,12 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
+import { pickCoordinator } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import {
+  BUSY,
+  BUSY_SLOTS,
+  BUSY_STALE_MS,
   LOAD_PROGRESS,
   LOAD_PROGRESS_SLOTS,
   PROTOCOL_VERSION,
@@ -75,6 +79,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   /** The hand-off channel to each worker (replaced with the thread). */
   readonly #channels: (HandoffChannel | null)[];
   readonly #progress: Int32Array;
+  /** Each worker's event-loop utilization, as it publishes it (src/workers/busy-meter.ts). */
+  readonly #busy: Int32Array;
+  /** The workers holding a copy of a collection's shards, by collection name (setOwners). */
+  #owners: (collection: string) => readonly number[] | null = () => null;
   #nextCoordinator = 0;
   #catalog: CatalogSnapshot | null = null;
   #closing = false;
@@ -95,8 +103,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const progress = new SharedArrayBuffer(workerCount * LOAD_PROGRESS_SLOTS * 4);
     this.#progress = new Int32Array(progress);
     for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
+    const busy = new SharedArrayBuffer(workerCount * BUSY_SLOTS * 4);
+    this.#busy = new Int32Array(busy);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, busy };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
@@ -183,29 +193,32 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     }
   }
 
+  /** Tells the dispatcher where each collection's shard copies are, for the choice of coordinator. */
+  setOwners(lookup: (collection: string) => readonly number[] | null): void {
+    this.#owners = lookup;
+  }
+
   async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
-    const worker = this.#pickCoordinator();
+    const name = req.params.collection_name;
+    const worker = this.#pickCoordinator(typeof name === 'string' ? this.#owners(name) : null);
     const channel = this.#channels[worker];
-    if (channel === null || channel === undefined) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
+    if (channel === null || channel === undefined || !channel.open) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
     return { reply: await channel.send(req), worker };
   }
 
-  /** The worker with the fewest hand-offs in flight; among equals, the next in turn. A thread being replaced is skipped. */
-  #pickCoordinator(): number {
-    const n = this.workerCount;
-    let best = this.#nextCoordinator;
-    let least = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < n; i++) {
-      const w = (this.#nextCoordinator + i) % n;
-      const channel = this.#channels[w];
-      if (channel === null || channel === undefined || !channel.open) continue;
-      const load = channel.load;
-      if (load < least) {
-        least = load;
-        best = w;
-      }
-    }
-    this.#nextCoordinator = (best + 1) % n;
+  /** A worker's event-loop utilization in per-mille; a reading gone stale (the loop is stuck) counts as full. */
+  #busyOf(w: number): number {
+    const at = w * BUSY_SLOTS;
+    const age = (Date.now() % 2 ** 31) - Atomics.load(this.#busy, at + BUSY.at);
+    return age >= 0 && age <= BUSY_STALE_MS ? Atomics.load(this.#busy, at + BUSY.perMille) : 1000;
+  }
+
+  /** The coordinator with the most room (coordinator-choice.ts); a thread being replaced is skipped. */
+  #pickCoordinator(owners: readonly number[] | null): number {
+    const views = this.#channels.map((c, w) => ({ open: c !== null && c.open, busy: this.#busyOf(w), load: c?.load ?? 0 }));
+    const best = pickCoordinator(views, owners, this.#nextCoordinator);
+    if (best < 0) return this.#nextCoordinator;
+    this.#nextCoordinator = (best + 1) % this.workerCount;
     return best;
   }
 
