@@ -65,9 +65,12 @@ export class HnswIndex {
   #held = 0;
   #efSet = -1;
   #state: Uint8Array;
+  /** hnswlib-node takes plain arrays only: one reused per index rather than one made per call. */
+  readonly #row: number[];
 
   constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[] }) {
     this.#params = params;
+    this.#row = new Array<number>(params.dim).fill(0);
     this.#index = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
       this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
@@ -150,7 +153,7 @@ export class HnswIndex {
       this.#index.resizeIndex(this.#capacity);
       this.#growState(this.#capacity);
     }
-    this.#index.addPoint(Array.from(vector), slot);
+    this.#index.addPoint(this.#rowOf(vector), slot);
     const was = this.#state[slot];
     if (was !== LIVE) {
       if (was === ABSENT) this.#held++;
@@ -177,6 +180,14 @@ export class HnswIndex {
     return Float32Array.from(this.#index.getPoint(slot));
   }
 
+  /** `v` in the reused row; hnswlib copies it before the call returns, so the next call may overwrite it. */
+  #rowOf(v: Float32Array): number[] {
+    const row = this.#row;
+    if (v.length !== row.length) return Array.from(v);
+    for (let i = 0; i < row.length; i++) row[i] = v[i]!;
+    return row;
+  }
+
   #setEf(ef: number): void {
     if (ef !== this.#efSet) {
       this.#index.setEf(ef);
@@ -189,7 +200,7 @@ export class HnswIndex {
     if (this.#live === 0) return { slots: [], distances: [] };
     const kk = Math.min(k, this.#live);
     this.#setEf(ef);
-    const res = accept ? this.#index.searchKnn(Array.from(query), kk, accept) : this.#index.searchKnn(Array.from(query), kk);
+    const res = accept ? this.#index.searchKnn(this.#rowOf(query), kk, accept) : this.#index.searchKnn(this.#rowOf(query), kk);
     return { slots: res.neighbors, distances: res.distances };
   }
 
@@ -209,7 +220,7 @@ export class HnswIndex {
     if (this.#live === 0) return { slots: [], distances: [] };
     const kk = Math.min(k, this.#live);
     this.#setEf(Math.max(kk, Math.min(allowed, this.#live) + 1));
-    const res = this.#index.searchKnn(Array.from(query), kk, (slot: number) => {
+    const res = this.#index.searchKnn(this.#rowOf(query), kk, (slot: number) => {
       visited(slot);
       return accept(slot);
     });
