@@ -83,7 +83,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly #busy: Int32Array;
   /** The workers holding a copy of a collection's shards, by collection name (setOwners). */
   #owners: (collection: string) => readonly number[] | null = () => null;
-  #nextCoordinator = 0;
+  #lastCoordinator = 0;
   #catalog: CatalogSnapshot | null = null;
   #closing = false;
 
@@ -215,10 +215,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
 
   /** The coordinator with the most room (coordinator-choice.ts); a thread being replaced is skipped. */
   #pickCoordinator(owners: readonly number[] | null): number {
-    const views = this.#channels.map((c, w) => ({ open: c !== null && c.open, busy: this.#busyOf(w), load: c?.load ?? 0 }));
-    const best = pickCoordinator(views, owners, this.#nextCoordinator);
-    if (best < 0) return this.#nextCoordinator;
-    this.#nextCoordinator = (best + 1) % this.workerCount;
+    const views = this.#channels.map((c, w) => ({ open: c !== null && c.open, busy: this.#busyOf(w) }));
+    const best = pickCoordinator(views, owners, this.#lastCoordinator);
+    if (best < 0) return this.#lastCoordinator;
+    this.#lastCoordinator = best;
     return best;
   }
 
