@@ -127,15 +127,19 @@ export async function buildApp(
   });
   app.decorateRequest('t0', 0);
 
-  app.addHook('onRequest', async (req) => {
+  // Callback hooks, not async ones: every request runs them, and an async hook costs a promise
+  // and a microtask turn each.
+  app.addHook('onRequest', (req, _reply, done) => {
     req.t0 = performance.now();
-    if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+    if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) done(QuiverError.precondition(ENGINE_NOT_INITIALIZED));
+    else done();
   });
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
     const route = req.routeOptions.url;
     metrics.rest(req.method, route ?? 'unmatched', reply.statusCode, seconds);
     if (accessLog) req.log.info(accessLine(req.method, route, req.url, reply.statusCode, seconds, req.params), 'access');
+    done();
   });
   // Before any route is registered: their onRoute hooks give each route its rule and its docs.
   installAuth(app, auth);
