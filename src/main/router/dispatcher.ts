@@ -17,8 +17,8 @@ import {
   LOAD_PROGRESS_SLOTS,
   PROTOCOL_VERSION,
   type CatalogSnapshot,
-  type HandoffReply,
-  type HandoffRequest,
+  type AnyHandoffRequest,
+  type HandoffReplyOf,
   type HnswBuildMode,
   type Op,
   type PeerPort,
@@ -48,8 +48,8 @@ export interface ShardDispatcher {
 
 /** The main thread's way to a coordinating worker: point requests, and the catalog they need. */
 export interface Coordinators {
-  /** Hands one request (its raw body moved) to a coordinating worker and resolves with the whole answer. */
-  handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }>;
+  /** Hands one request (its raw body or message moved) to a coordinating worker and resolves with the whole answer. */
+  handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }>;
   /** Gives every coordinator the catalog; resolves when all have it. */
   publishCatalog(snapshot: CatalogSnapshot): Promise<void>;
 }
@@ -183,7 +183,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     }
   }
 
-  async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
+  async handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }> {
     const worker = this.#pickCoordinator();
     const channel = this.#channels[worker];
     if (channel === null || channel === undefined) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
