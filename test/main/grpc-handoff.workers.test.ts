@@ -8,7 +8,7 @@
 import { ConnectErrorCode as Code, Distance, type QdrantClient } from '@qdrant/js-client-grpc';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dense, failure, grpcClient, id, idOf, payload, vectors } from '../helpers/grpc.js';
+import { failure, grpcClient, id, idOf, payload, vectors } from '../helpers/grpc.js';
 import { sample, scrape } from '../helpers/metrics.js';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
 
@@ -54,8 +54,8 @@ describe('gRPC hand-off to coordinating workers', () => {
     const calls = Array.from({ length: 10 }, (_, i) => [
       p.search({ collectionName: 'g', vector: vector(i), limit: 3n }),
       p.searchBatch({ collectionName: 'g', searchPoints: [{ collectionName: 'g', vector: vector(i), limit: 2n }] }),
-      p.query({ collectionName: 'g', query: { variant: { case: 'nearest', value: dense(vector(i)) } }, limit: 2n }),
-      p.queryBatch({ collectionName: 'g', queryPoints: [{ collectionName: 'g', query: { variant: { case: 'nearest', value: dense(vector(i)) } }, limit: 2n }] }),
+      p.query({ collectionName: 'g', query: { variant: { case: 'nearest', value: { variant: { case: 'dense', value: { data: vector(i) } } } } }, limit: 2n }),
+      p.queryBatch({ collectionName: 'g', queryPoints: [{ collectionName: 'g', query: { variant: { case: 'nearest', value: { variant: { case: 'dense', value: { data: vector(i) } } } } }, limit: 2n }] }),
       p.get({ collectionName: 'g', ids: [id(i), id(100 + i)] }),
       p.count({ collectionName: 'g', exact: true }),
       p.scroll({ collectionName: 'g', limit: 5 }),
