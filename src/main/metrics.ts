@@ -56,7 +56,7 @@ export class Metrics {
     this.#workerRestarts = new client.Counter({ name: 'quiver_worker_restarts_total', help: 'Shard worker threads that ended and were replaced', labelNames: ['worker'], registers });
     this.#coordinated = new client.Counter({
       name: 'quiver_coordinated_requests_total',
-      help: 'REST point requests handed off (raw body) to a coordinating worker, by that worker',
+      help: 'Point requests handed off (raw REST body or gRPC message) to a coordinating worker, by that worker',
       labelNames: ['worker'],
       registers,
     });
