@@ -69,7 +69,7 @@ export class Metrics {
     const coordinated = this.#coordinated;
     new client.Counter({
       name: 'quiver_coordinated_requests_total',
-      help: 'REST point requests handed off (raw body) to a coordinating worker, by that worker',
+      help: 'Point requests handed off (raw REST body or gRPC message) to a coordinating worker, by that worker',
       labelNames: ['worker'],
       registers,
       collect() {

@@ -53,7 +53,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
   });
   const metrics = new Metrics(engine);
   dispatcher.setOwners((name) => engine.copyHolders(name));
-  const app = await buildApp(config, engine, auth, metrics, new ReplicaAwareCoordinators(engine, dispatcher));
+  // One set for REST and gRPC hand-offs, so both route a collection's requests alike.
+  const coordinators = new ReplicaAwareCoordinators(engine, dispatcher);
+  const app = await buildApp(config, engine, auth, metrics, coordinators);
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
@@ -69,7 +71,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
-  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics);
+  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
   const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections }) => {

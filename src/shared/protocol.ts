@@ -353,6 +353,42 @@ export interface HandoffReply {
 }
 
 /**
+ * The methods of gRPC service `qdrant.Points` served by a coordinating worker: the main thread
+ * hands their raw message bytes over undecoded (src/main/grpc/handoff.ts), the worker decodes,
+ * runs and encodes them (src/main/coordinator/grpc-requests.ts). The same set as HANDOFF_ROUTES.
+ */
+export const GRPC_HANDOFF_METHODS = ['Search', 'SearchBatch', 'Query', 'QueryBatch', 'Upsert', 'Get', 'Count', 'Scroll'] as const;
+export type GrpcHandoffMethod = (typeof GRPC_HANDOFF_METHODS)[number];
+
+/** A gRPC call handed off: the sibling of HandoffRequest, on the same channel. */
+export interface GrpcHandoffRequest {
+  kind: 'grpc';
+  method: GrpcHandoffMethod;
+  /**
+   * The message's collection name (field 1 of every hand-off method's request), read by the main
+   * thread without decoding the message, so that routing decisions made by collection (the
+   * Coordinators) apply as for REST. Absent when the message does not hold one.
+   */
+  params: { collection_name?: string };
+  /** The request message as received (grpc-js has decompressed it). Moved, never cloned. */
+  body: Uint8Array;
+  /** Arrival time, epoch milliseconds. */
+  t0: number;
+}
+
+/** The encoded response message, or the failure the main thread maps to a status (unary.ts toStatus). */
+export type GrpcHandoffReply = { ok: true; body: Uint8Array } | { ok: false; error: WireError };
+
+/** Either kind of hand-off, and the reply each gets. */
+export type AnyHandoffRequest = HandoffRequest | GrpcHandoffRequest;
+export type AnyHandoffReply = HandoffReply | GrpcHandoffReply;
+export type HandoffReplyOf<R extends AnyHandoffRequest> = R extends GrpcHandoffRequest ? GrpcHandoffReply : HandoffReply;
+
+export function isGrpcHandoff(req: AnyHandoffRequest): req is GrpcHandoffRequest {
+  return 'kind' in req && req.kind === 'grpc';
+}
+
+/**
  * One collection as the coordinating workers see it (`entry.deleting`: its DELETE is in progress).
  * Other per-collection state the workers need (replica placement) rides beside `entry`.
  */
@@ -385,9 +421,9 @@ export type CoordinatorTask =
 export type WorkerTask = ShardRequest | CoordinatorTask;
 
 /** Hand-offs on the main thread's channel to a coordinator: those of one event-loop turn, together. */
-export type HandoffBatch = { id: number; req: HandoffRequest }[];
+export type HandoffBatch = { id: number; req: AnyHandoffRequest }[];
 /** The coordinator's answers, batched the same way. */
-export type HandoffReplyBatch = { id: number; reply: HandoffReply }[];
+export type HandoffReplyBatch = { id: number; reply: AnyHandoffReply }[];
 
 /** What travels on a sibling channel, both ways. */
 export type PeerMessage = { kind: 'req'; id: number; req: ShardRequest } | { kind: 'res'; id: number; reply: WorkerReply };

@@ -1,10 +1,11 @@
 // Coordinators without worker threads, for buildApp over the in-process dispatcher (tests): the
-// handed-off request runs through the same requests.ts on the main thread, over the Engine.
+// handed-off request runs through the same requests.ts (REST) or grpc-requests.ts (gRPC) on the
+// main thread, over the Engine.
 
-import type { CatalogSnapshot, HandoffReply, HandoffRequest } from '../../shared/protocol.js';
+import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from '../../shared/protocol.js';
 import type { PointEngine } from '../point-engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
-import { handleRequest } from './requests.js';
+import { handleAnyRequest } from './grpc-requests.js';
 
 export class InProcessCoordinators implements Coordinators {
   readonly #engine: PointEngine;
@@ -13,8 +14,8 @@ export class InProcessCoordinators implements Coordinators {
     this.#engine = engine;
   }
 
-  async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
-    return { reply: await handleRequest(this.#engine, req), worker: 0 };
+  async handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }> {
+    return { reply: await handleAnyRequest(this.#engine, req), worker: 0 };
   }
 
   async publishCatalog(_snapshot: CatalogSnapshot): Promise<void> {

@@ -5,7 +5,7 @@
 // each send writes in their own order, and copies could then disagree (an older upsert landing
 // after a newer delete). Every other collection goes to the worker coordinators.
 
-import type { CatalogSnapshot, HandoffReply, HandoffRequest } from '../../shared/protocol.js';
+import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from '../../shared/protocol.js';
 import type { Engine } from '../engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { InProcessCoordinators } from './in-process.js';
@@ -22,7 +22,7 @@ export class ReplicaAwareCoordinators implements Coordinators {
   }
 
   /** True when the request's collection keeps copies: its requests stay on this thread. */
-  #onMain(req: HandoffRequest): boolean {
+  #onMain(req: AnyHandoffRequest): boolean {
     const name = req.params.collection_name;
     if (typeof name !== 'string') return false;
     try {
@@ -33,7 +33,7 @@ export class ReplicaAwareCoordinators implements Coordinators {
     }
   }
 
-  handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
+  handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }> {
     return this.#onMain(req) ? this.#main.handoff(req) : this.#workers.handoff(req);
   }
 

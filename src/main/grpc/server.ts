@@ -2,8 +2,8 @@
 // @grpc/grpc-js beside fastify, over the same service layer. One interceptor admits each call
 // before its message is read (readiness, then the permission table through the same
 // AuthService.guard as REST); one wrapper (unary.ts) maps failures to statuses via GRPC_STATUS.
+// The hot Points methods are handed off undecoded to the coordinating workers (handoff.ts).
 
-import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,33 +11,18 @@ import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { forbidden } from '../auth/context.js';
 import { grpcAccess } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
-import { accessLogEnabled, PROJECT_ROOT, type Config } from '../config.js';
+import { accessLogEnabled, type Config } from '../config.js';
 import type { Engine } from '../engine.js';
 import type { Metrics } from '../metrics.js';
+import type { Coordinators } from '../router/dispatcher.js';
 import { collectionHandlers } from './collections.js';
 import type { ProtoGrpcType } from './generated/qdrant.js';
 import { holdEarlyStatuses } from './early-status.js';
+import { collectionNameOf, handoffHandlers, withRawHandoffMethods } from './handoff.js';
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
+import { LOADER_OPTIONS, PROTO_DIR } from './proto.js';
 import { toStatus, type GrpcContext } from './unary.js';
-
-/**
- * How messages are decoded. These must match the flags of `npm run proto:types`, which generates
- * the handler types in ./generated from the same protos: field names as in the .proto, 64-bit
- * integers as strings (no precision lost before the service checks them), enums by name, the
- * name of the set member on each oneof, and empty lists and maps rather than absent ones.
- */
-export const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: true,
-  longs: String,
-  enums: String,
-  defaults: false,
-  arrays: true,
-  objects: true,
-  oneofs: true,
-};
-
-export const PROTO_DIR = join(PROJECT_ROOT, 'proto');
 
 export interface GrpcServer {
   port: number;
@@ -83,7 +68,9 @@ function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBase
           ...(accessLog
             ? {
                 onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
-                  if (typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
+                  // A hand-off method's message is still bytes here.
+                  if (message instanceof Uint8Array) collection = collectionNameOf(message);
+                  else if (typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
                   pass(message);
                 },
               }
@@ -111,13 +98,17 @@ function address(host: string, port: number): string {
   return `${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
-/** Loads the protos, registers the three services and binds `config.grpc_port` (0: any free port). */
+/**
+ * Loads the protos, registers the three services and binds `config.grpc_port` (0: any free port).
+ * The hand-off methods go to `coordinators`, as REST's hand-off routes do.
+ */
 export async function startGrpcServer(
   config: Config,
   engine: Engine,
   auth: Pick<AuthService, 'guard'>,
   log: FastifyBaseLogger,
   metrics: Metrics,
+  coordinators: Coordinators,
 ): Promise<GrpcServer> {
   const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
@@ -130,7 +121,7 @@ export async function startGrpcServer(
   const ctx: GrpcContext = { engine, log };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));
   server.addService(qdrant.Collections.service, collectionHandlers(ctx));
-  server.addService(qdrant.Points.service, pointHandlers(ctx));
+  server.addService(withRawHandoffMethods(qdrant.Points.service), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address(config.host, config.grpc_port), grpc.ServerCredentials.createInsecure(), (err, bound) =>
       err === null ? resolve(bound) : reject(err),

@@ -21,8 +21,8 @@ import {
   LOAD_PROGRESS_SLOTS,
   PROTOCOL_VERSION,
   type CatalogSnapshot,
-  type HandoffReply,
-  type HandoffRequest,
+  type AnyHandoffRequest,
+  type HandoffReplyOf,
   type HnswBuildMode,
   type Op,
   type PeerPort,
@@ -52,8 +52,8 @@ export interface ShardDispatcher {
 
 /** The main thread's way to a coordinating worker: point requests, and the catalog they need. */
 export interface Coordinators {
-  /** Hands one request (its raw body moved) to a coordinating worker and resolves with the whole answer. */
-  handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }>;
+  /** Hands one request (its raw body or message moved) to a coordinating worker and resolves with the whole answer. */
+  handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }>;
   /** Gives every coordinator the catalog; resolves when all have it. */
   publishCatalog(snapshot: CatalogSnapshot): Promise<void>;
 }
@@ -198,7 +198,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     this.#owners = lookup;
   }
 
-  async handoff(req: HandoffRequest): Promise<{ reply: HandoffReply; worker: number }> {
+  async handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }> {
     const name = req.params.collection_name;
     const worker = this.#pickCoordinator(typeof name === 'string' ? this.#owners(name) : null);
     const channel = this.#channels[worker];

@@ -9,10 +9,10 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import { QuiverError } from '../../shared/errors.js';
-import type { HandoffBatch, HandoffReply, HandoffReplyBatch, HandoffRequest } from '../../shared/protocol.js';
+import type { AnyHandoffReply, AnyHandoffRequest, HandoffBatch, HandoffReplyBatch, HandoffReplyOf } from '../../shared/protocol.js';
 
 interface Waiting {
-  resolve: (reply: HandoffReply) => void;
+  resolve: (reply: AnyHandoffReply) => void;
   reject: (err: QuiverError) => void;
 }
 
@@ -52,20 +52,22 @@ export class HandoffChannel {
     return this.#waiting.size;
   }
 
-  send(req: HandoffRequest): Promise<HandoffReply> {
+  /** A REST or gRPC hand-off; the coordinator answers each with its kind's reply. */
+  send<R extends AnyHandoffRequest>(req: R): Promise<HandoffReplyOf<R>> {
     if (this.#closed) return Promise.reject(this.#lost());
     let body = req.body;
     // Moved, not cloned: a body that is a view into a larger (pooled) buffer is copied out first.
     if (body !== null && (body.byteOffset !== 0 || body.byteLength !== body.buffer.byteLength || !(body.buffer instanceof ArrayBuffer))) body = body.slice();
     if (body !== null) this.#transfer.push(body.buffer as ArrayBuffer);
     const id = this.#nextId++;
-    this.#outbox.push({ id, req: body === req.body ? req : { ...req, body } });
+    // A copy only where the body was non-null, so the request keeps its kind's body type.
+    this.#outbox.push({ id, req: body === req.body ? req : ({ ...req, body } as R) });
     if (!this.#flushing) {
       this.#flushing = true;
       // One message for every request that arrived in this turn of the event loop.
       setImmediate(() => this.#flush());
     }
-    return new Promise<HandoffReply>((resolve, reject) => this.#waiting.set(id, { resolve, reject }));
+    return new Promise<HandoffReplyOf<R>>((resolve, reject) => this.#waiting.set(id, { resolve: resolve as (reply: AnyHandoffReply) => void, reject }));
   }
 
   #flush(): void {

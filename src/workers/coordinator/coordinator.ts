@@ -1,6 +1,6 @@
 // A worker's coordinator role: it takes whole point requests handed off by the main thread (raw
-// body bytes in one message), and runs them with the service layer (src/main/coordinator/
-// requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
+// REST body or gRPC message bytes in one message), and runs them with the service layer
+// (src/main/coordinator/requests.ts, grpc-requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
 // thread only authenticates, routes and writes the answer back.
 //
 // Invariant: a request is served only once this worker holds its sibling channels and a
@@ -8,9 +8,9 @@
 // hand-off; a thread that replaced a dead one gets its own).
 
 import type { MessagePort } from 'node:worker_threads';
-import { handleRequest } from '../../main/coordinator/requests.js';
+import { handleAnyRequest } from '../../main/coordinator/grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import type { CatalogSnapshot, HandoffBatch, HandoffReply, HandoffReplyBatch, HandoffRequest, PeerPort } from '../../shared/protocol.js';
+import type { AnyHandoffReply, AnyHandoffRequest, CatalogSnapshot, HandoffBatch, HandoffReplyBatch, PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import { WorkerEngine } from './worker-engine.js';
@@ -58,8 +58,9 @@ export class Coordinator {
     this.#catalog.apply(snapshot);
   }
 
-  async coordinate(req: HandoffRequest): Promise<HandoffReply> {
+  /** A REST request (requests.ts) or a gRPC call (grpc-requests.ts), answered with its kind's reply. */
+  async coordinate(req: AnyHandoffRequest): Promise<AnyHandoffReply> {
     await this.#ready;
-    return handleRequest(this.#engine, req);
+    return handleAnyRequest(this.#engine, req);
   }
 }
