@@ -1,6 +1,6 @@
 // Issue 13: the hot qdrant.Points calls are handed off to the coordinating workers as raw message
 // bytes, as REST point requests are. These tests show the hand-off serves them (the per-worker
-// coordinated-request counter grows on both workers, once per call), that they answer as REST
+// coordinated-request counter grows once per call), that they answer as REST
 // does, that a message which cannot be decoded answers INVALID_ARGUMENT naming the method, that
 // over-size and invalid messages keep their statuses, that a collection with read copies is
 // served too, and that the access log still names the collection read from the raw message.
@@ -45,7 +45,7 @@ afterAll(async () => {
 });
 
 describe('gRPC hand-off to coordinating workers', () => {
-  it('serves Upsert, Search, SearchBatch, Query, QueryBatch, Get, Count and Scroll on both workers, one hand-off per call', async () => {
+  it('serves Upsert, Search, SearchBatch, Query, QueryBatch, Get, Count and Scroll through the workers, one hand-off per call', async () => {
     const before = await scrape(server.url);
     const points = Array.from({ length: 50 }, (_, i) => ({ id: id(i), vectors: vectors(vector(i)), payload: payload({ i }) }));
     const up = await client.api('points').upsert({ collectionName: 'g', wait: true, points });
@@ -79,9 +79,8 @@ describe('gRPC hand-off to coordinating workers', () => {
     const after = await scrape(server.url);
     const handed = coordinated(after, 0) - coordinated(before, 0) + coordinated(after, 1) - coordinated(before, 1);
     // Every gRPC call above and the one REST search.
+    // (Which worker coordinates is the choice's business: test/main/router/coordinator-choice.test.ts.)
     expect(handed).toBe(1 + calls.length + 2);
-    expect(coordinated(after, 0)).toBeGreaterThan(coordinated(before, 0));
-    expect(coordinated(after, 1)).toBeGreaterThan(coordinated(before, 1));
   });
 
   it('answers a message that cannot be decoded with INVALID_ARGUMENT naming the method', async () => {
