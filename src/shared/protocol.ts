@@ -8,6 +8,7 @@ import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointI
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import { comparePointIds } from './ids.js';
+import type { ReplicaTable } from './placement.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -28,6 +29,12 @@ export interface WorkerInit {
   progress?: SharedArrayBuffer;
   /** The operation id counter every thread takes from (src/shared/op-ids.ts). */
   opIds: SharedArrayBuffer;
+  /**
+   * Shard requests each worker has served, by op (quiver_worker_requests_total): Float64 slots,
+   * COUNTED_OPS.length per worker at workerIndex * COUNTED_OPS.length, each written by its worker
+   * only (one writer per slot: no Atomics needed), read by the main thread at scrape time.
+   */
+  served?: SharedArrayBuffer;
 }
 
 /** Per worker in WorkerInit.progress: shards to load, shards loaded, points read. */
@@ -218,6 +225,24 @@ export type ShardRequest =
   | ({ op: 'shardInfo' } & ShardAddress);
 
 export type Op = ShardRequest['op'];
+
+/** The shard ops counted per worker in WorkerInit.served, in slot order (control ops are not counted). */
+export const COUNTED_OPS = [
+  'upsert',
+  'updateVectors',
+  'delete',
+  'payload',
+  'deleteVectors',
+  'retrieve',
+  'search',
+  'count',
+  'facet',
+  'scroll',
+  'scrollOrdered',
+  'sample',
+  'sparseStats',
+  'shardInfo',
+] as const satisfies readonly Op[];
 export type RequestOf<O extends Op> = Extract<ShardRequest, { op: O }>;
 
 export interface PingResult {
@@ -345,10 +370,14 @@ export interface HandoffReply {
 
 /**
  * One collection as the coordinating workers see it (`entry.deleting`: its DELETE is in progress).
- * Other per-collection state the workers need (replica placement) rides beside `entry`.
+ * `replicas`: where its shards' copies are and which serve reads, present when it keeps more
+ * than one copy per shard (without it, each shard's one copy is its primary, Active). A copy is
+ * published Active only once every write answered before is applied there, and published out of
+ * reads before the main thread stops writing it (Engine).
  */
 export interface CatalogRecord {
   entry: CatalogEntry;
+  replicas?: ReplicaTable;
 }
 
 /** The main thread's catalog, pushed whole to every worker on each change; higher versions win. */
