@@ -433,35 +433,43 @@ export class Engine implements PointEngine {
   /**
    * A worker thread ended and a new one is loading its shards: its primaries serve no reads until
    * it answers (other copies do), its read copies are rebuilt (writes in flight on the old thread
-   * were lost there).
+   * were lost there). Called as the old thread ends: both copies are out of reads and writes at
+   * once, and the new thread is asked on the next turn (during this event piscina still holds
+   * the dying thread, and a task given to it now fails).
    */
   workerRestarted(worker: number): void {
     const primaries: ShardCopy[] = [];
+    const copies: { meta: CollectionMeta; shard: number; copy: ShardCopy }[] = [];
     for (const e of this.#catalog.values()) {
       const table = this.#replicas.get(e.id);
       if (table === undefined || e.deleting === true) continue;
-      table.shards.forEach((copies, s) => {
-        copies.forEach((c, r) => {
-          if (c.worker !== worker || copies.length === 1) return;
-          if (r === 0) {
-            c.state = 'Dead';
-            primaries.push(c);
-          } else {
-            this.#build(e, s, c);
-          }
+      table.shards.forEach((cs, s) => {
+        cs.forEach((c, r) => {
+          if (c.worker !== worker || cs.length === 1) return;
+          c.state = 'Dead';
+          if (r === 0) primaries.push(c);
+          else copies.push({ meta: e, shard: s, copy: c });
         });
       });
     }
+    if (primaries.length === 0 && copies.length === 0) return;
     this.#publishTransition();
-    if (primaries.length === 0) return;
-    // The ping waits for the new thread's loads (its module loads them before taking a task).
-    void this.#router.ping(worker).then(
-      () => {
-        for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
-        this.#publishTransition();
-      },
-      (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
-    );
+    setImmediate(() => {
+      for (const { meta, shard, copy } of copies) {
+        // Not rebuilt already (diverged meanwhile) nor dropped.
+        if (copy.state === 'Dead' && this.#holds(meta.id, copy)) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
+      }
+      if (copies.length > 0) this.#publishTransition();
+      if (primaries.length === 0) return;
+      // The ping waits for the new thread's loads (its module loads them before taking a task).
+      void this.#router.ping(worker).then(
+        () => {
+          for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
+          this.#publishTransition();
+        },
+        (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
+      );
+    });
   }
 
   #logCopies(meta: CollectionMeta, what: string): void {
