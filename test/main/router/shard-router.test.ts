@@ -146,6 +146,41 @@ describe('ShardRouter with copies', () => {
     expect(d.sent).toHaveLength(2);
   });
 
+  it('writesApplied also waits for the answer of a copy being built, which the write itself did not wait for', async () => {
+    const { d, router } = setup(['Active', 'Partial']);
+    // Sent to the copy (worker 0) first, then the primary (worker 1).
+    const w = router.call(meta, 0, upsert);
+    let applied = false;
+    const barrier = router.writesApplied(meta, 0).then(() => (applied = true));
+    d.sent[1]!.settle({ ok: { applied: 1 } });
+    expect(await w).toEqual({ applied: 1 });
+    await flush();
+    expect(applied).toBe(false);
+    d.sent[0]!.settle({ ok: { applied: 1 } });
+    await barrier;
+    expect(applied).toBe(true);
+  });
+
+  it('a router that prefers a worker reads its Active copy there, else the least loaded one', async () => {
+    const d = new ScriptedDispatcher();
+    const table: ReplicaTable = { collection: 1, shards: [[{ worker: 1, state: 'Active' }, { worker: 0, state: 'Active' }]] };
+    const router = new ShardRouter(d, () => table, 0);
+    const count = { op: 'count' as const, filter: null, exact: true };
+    for (let i = 0; i < 3; i++) void router.call(meta, 0, count);
+    expect(d.sent.map((s) => s.worker)).toEqual([0, 0, 0]);
+    table.shards[0]![1]!.state = 'Partial';
+    for (let i = 0; i < 2; i++) void router.call(meta, 0, count);
+    expect(d.sent.slice(3).map((s) => s.worker)).toEqual([1, 1]);
+    // Its own copy failing a read: the read is retried on the other copy.
+    table.shards[0]![1]!.state = 'Active';
+    const r = router.call(meta, 0, count);
+    d.sent[5]!.settle({ err: new QuiverError('ShardUnavailable', 'Shard 1/0: its read copy on worker 0 was dropped') });
+    await flush();
+    expect(d.sent[6]!.worker).toBe(1);
+    d.sent[6]!.settle({ ok: 3 });
+    expect(await r).toBe(3);
+  });
+
   it('counts requests per worker and op', async () => {
     const { router } = setup();
     void router.call(meta, 0, upsert);
