@@ -161,11 +161,14 @@ export class Engine implements PointEngine {
     await this.#publish({ version: ++this.#catalogVersion, ready: this.#ready, collections });
   }
 
-  /** Publishes a copy transition in the background; cluster info waits for it (copies()). */
-  #publishTransition(before: Promise<void> = Promise.resolve()): void {
+  /**
+   * Publishes a copy transition in the background; cluster info waits for it (copies()). The
+   * promise returned resolves when the workers have it (never rejects: a failure is logged).
+   */
+  #publishTransition(before: Promise<void> = Promise.resolve()): Promise<void> {
     const p = before.then(() => this.#publishCatalog());
     this.#transitions.add(p);
-    void p.finally(() => this.#transitions.delete(p)).catch((err: unknown) => this.onBackgroundError(err, 'publishing a shard copy change to the workers'));
+    return p.finally(() => this.#transitions.delete(p)).catch((err: unknown) => this.onBackgroundError(err, 'publishing a shard copy change to the workers'));
   }
 
   get ready(): boolean {
@@ -394,13 +397,13 @@ export class Engine implements PointEngine {
         // Waited for by every write from now on; the workers read it once the writes sent while it
         // was built (not waited for) are applied there too.
         copy.state = 'Active';
-        this.#publishTransition(this.#router.writesApplied(meta, shard));
+        void this.#publishTransition(this.#router.writesApplied(meta, shard));
         this.onReplicaEvent('info', 'shard copy built: serving reads', { collection: meta.name, shard, worker: copy.worker });
       },
       (err: unknown) => {
         if (!this.#holds(meta.id, copy)) return;
         copy.state = 'Dead';
-        this.#publishTransition();
+        void this.#publishTransition();
         this.onReplicaEvent('error', 'shard copy failed to build: it serves no reads', { collection: meta.name, shard, worker: copy.worker, err });
       },
     );
@@ -412,9 +415,10 @@ export class Engine implements PointEngine {
   }
 
   /** A copy answered a write otherwise than its primary: out of reads, then rebuilt. */
-  #diverged(meta: CollectionMeta, shard: number, worker: number, why: string): void {
+  #diverged(meta: CollectionMeta, shard: number, worker: number, why: string): Promise<void> {
     const copy = this.#replicas.get(meta.id)?.shards[shard]?.find((c, r) => r > 0 && c.worker === worker);
-    if (copy === undefined || copy.state === 'Dead') return;
+    // Out of reads already (its worker died, say): the write waits for that news to reach the workers.
+    if (copy === undefined || copy.state === 'Dead') return Promise.allSettled([...this.#transitions]).then(() => undefined);
     copy.state = 'Dead';
     const key = `${meta.id}/${shard}/${worker}`;
     const n = (this.#rebuilds.get(key) ?? 0) + 1;
@@ -427,7 +431,8 @@ export class Engine implements PointEngine {
       reason: why,
     });
     if (rebuild) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
-    this.#publishTransition();
+    // The write that found it answers once no worker reads it any more.
+    return this.#publishTransition();
   }
 
   /**
@@ -453,19 +458,19 @@ export class Engine implements PointEngine {
       });
     }
     if (primaries.length === 0 && copies.length === 0) return;
-    this.#publishTransition();
+    void this.#publishTransition();
     setImmediate(() => {
       for (const { meta, shard, copy } of copies) {
         // Not rebuilt already (diverged meanwhile) nor dropped.
         if (copy.state === 'Dead' && this.#holds(meta.id, copy)) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
       }
-      if (copies.length > 0) this.#publishTransition();
+      if (copies.length > 0) void this.#publishTransition();
       if (primaries.length === 0) return;
       // The ping waits for the new thread's loads (its module loads them before taking a task).
       void this.#router.ping(worker).then(
         () => {
           for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
-          this.#publishTransition();
+          void this.#publishTransition();
         },
         (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
       );

@@ -67,8 +67,11 @@ export class ShardRouter {
   readonly #applied = new Map<string, Set<Promise<unknown>>>();
   /** The worker whose Active copy a read takes first (-1: none). */
   readonly #prefer: number;
-  /** A copy answered a write otherwise than the primary (or failed it): it must not serve reads. */
-  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void = () => undefined;
+  /**
+   * A copy answered a write otherwise than the primary (or failed it): it must not serve reads.
+   * The write answers once the promise returned resolves (the copy is out of every reader's table).
+   */
+  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void | Promise<void> = () => undefined;
 
   constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined, prefer = -1) {
     this.#dispatcher = dispatcher;
@@ -176,13 +179,14 @@ export class ShardRouter {
     this.#track(this.#applied, key, Promise.all([mine, ...sent.map((s) => s.answer)]));
     const own = await mine;
     const ownKey = outcomeKey(own);
-    const check = (copy: ShardCopy, o: Outcome, building: boolean): void => {
+    const check = (copy: ShardCopy, o: Outcome, building: boolean): void | Promise<void> => {
       // A copy being built replays held writes over what it loaded from LMDB: one already there
       // in a newer version is skipped (applied 0), so only success or failure is compared.
       if (building ? o.ok !== own.ok : outcomeKey(o) !== ownKey) {
         const why = o.ok ? `it applied a write the primary answered with: ${ownKey}` : `it failed a write: ${outcomeKey(o)}`;
-        this.onDiverged(meta, shard, copy.worker, why);
+        return this.onDiverged(meta, shard, copy.worker, why);
       }
+      return undefined;
     };
     const waited: Promise<void>[] = [];
     for (const { copy, answer, building } of sent) {

@@ -41,7 +41,7 @@ function setup(states: ('Active' | 'Partial' | 'Dead')[] = ['Active', 'Active'])
   const table: ReplicaTable = { collection: 1, shards: [states.map((state, r) => ({ worker: (1 + r) % 2, state }))] };
   const router = new ShardRouter(d, () => table);
   const diverged: { worker: number; why: string }[] = [];
-  router.onDiverged = (_m, _s, worker, why) => diverged.push({ worker, why });
+  router.onDiverged = (_m, _s, worker, why) => void diverged.push({ worker, why });
   return { d, router, table, diverged };
 }
 
@@ -71,6 +71,21 @@ describe('ShardRouter with copies', () => {
     expect(diverged).toHaveLength(1);
     expect(diverged[0]!.worker).toBe(0);
     expect(diverged[0]!.why).toContain('Worker 0 failed');
+  });
+
+  it('a write that finds a copy diverged answers only once that copy is out of reads (the promise onDiverged returns)', async () => {
+    const { d, router } = setup();
+    let outOfReads!: () => void;
+    router.onDiverged = () => new Promise<void>((res) => (outOfReads = res));
+    let done = false;
+    const w = router.call(meta, 0, upsert).then(() => (done = true));
+    d.sent[0]!.settle({ err: new QuiverError('Internal', 'disk full') });
+    d.sent[1]!.settle({ ok: { applied: 1 } });
+    await flush();
+    expect(done).toBe(false);
+    outOfReads();
+    await w;
+    expect(done).toBe(true);
   });
 
   it('the same error on every copy is no divergence: the caller gets it', async () => {
