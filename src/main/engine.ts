@@ -9,6 +9,17 @@
 // the transitions of its copies: created Active with the collection or loaded at start; added
 // Partial by a PATCH (or rebuilt after it diverged or its worker died), Active once loaded;
 // dropped by a PATCH or with the collection. The router reads the table on every request.
+//
+// The coordinating workers read replicated collections too, over the table published in the
+// catalog snapshot; only writes of those collections stay on this thread's router (one write
+// order per shard: src/main/coordinator/replica-aware.ts). What a worker may read follows two
+// rules, so a read that starts after a write answered (wait=true) sees it on any copy:
+// - a copy is published Active only after this router waits for it on every write and every
+//   write sent before (while it was built, not waited for) has been applied there;
+// - a copy that is dropped is published out of reads first, while this router still writes it
+//   and waits for it; reads already sent to it meet either the full copy or, once it is gone,
+//   a retryable ShardUnavailable (src/workers/shard-host.ts) and go to another Active copy.
+// A copy that diverged or whose worker died is published out of reads as soon as that is known.
 
 import { liveCollection } from '../shared/catalog.js';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
@@ -87,6 +98,13 @@ export class Engine implements PointEngine {
   /** Rebuilds after divergence, per `collection/shard/worker`. */
   readonly #rebuilds = new Map<string, number>();
   readonly defaults: CollectionDefaults;
+  /** Copy transitions on their way to the workers' catalog (cluster info waits for them). */
+  readonly #transitions = new Set<Promise<void>>();
+  /**
+   * Resolves once the writes of the collection handed off to the workers before now have answered
+   * (a copy about to be built reads LMDB after them). Set by the coordinators that route them.
+   */
+  handedOffWrites: (collection: string) => Promise<void> = () => Promise.resolve();
   /** Where copy transitions are reported (the server sets its logger here). */
   onReplicaEvent: (level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>) => void = () => undefined;
 
@@ -114,8 +132,16 @@ export class Engine implements PointEngine {
     const table = entry === undefined ? undefined : this.#replicas.get(entry.id);
     if (table === undefined) return null;
     const holders: number[] = [];
-    for (const copies of table.shards) for (const { worker } of copies) if (!holders.includes(worker)) holders.push(worker);
+    for (const copies of table.shards) for (const { worker, state } of copies) if (state === 'Active' && !holders.includes(worker)) holders.push(worker);
     return holders;
+  }
+
+  /**
+   * Whether the collection keeps more than one copy of its shards now (its writes then go through
+   * this thread's router, whatever its configuration says while copies are added or dropped).
+   */
+  hasCopies(meta: CollectionMeta): boolean {
+    return (this.#replicas.get(meta.id)?.shards[0]?.length ?? 1) > 1;
   }
 
   /** How many copies of each shard the collection keeps: replication_factor, at most one per worker. */
@@ -129,12 +155,33 @@ export class Engine implements PointEngine {
     return t;
   }
 
-  /** Pushes the catalog as it is now to the coordinating workers, if any; resolves when they have it. */
-  async #publishCatalog(): Promise<void> {
+  /**
+   * Pushes the catalog as it is now to the coordinating workers, if any; resolves when they have
+   * it. `unread` copies are published Dead (out of the workers' reads) whatever their state here.
+   */
+  async #publishCatalog(unread: ReadonlySet<ShardCopy> = new Set()): Promise<void> {
     if (this.#publish === null) return;
     const collections: CatalogSnapshot['collections'] = {};
-    for (const [name, entry] of this.#catalog) collections[name] = { entry };
+    for (const [name, entry] of this.#catalog) {
+      const table = this.#replicas.get(entry.id);
+      if (table === undefined || (table.shards[0]?.length ?? 1) <= 1) {
+        collections[name] = { entry };
+        continue;
+      }
+      const shards = table.shards.map((copies) => copies.map((c) => ({ worker: c.worker, state: unread.has(c) ? ('Dead' as const) : c.state })));
+      collections[name] = { entry, replicas: { collection: table.collection, shards } };
+    }
     await this.#publish({ version: ++this.#catalogVersion, ready: this.#ready, collections });
+  }
+
+  /**
+   * Publishes a copy transition in the background; cluster info waits for it (copies()). The
+   * promise returned resolves when the workers have it (never rejects: a failure is logged).
+   */
+  #publishTransition(before: Promise<void> = Promise.resolve()): Promise<void> {
+    const p = before.then(() => this.#publishCatalog());
+    this.#transitions.add(p);
+    return p.finally(() => this.#transitions.delete(p)).catch((err: unknown) => this.onBackgroundError(err, 'publishing a shard copy change to the workers'));
   }
 
   get ready(): boolean {
@@ -322,6 +369,8 @@ export class Engine implements PointEngine {
     if (want === have) return;
     const workerCount = this.#dispatcher.workerCount;
     if (want < have) {
+      // Out of the workers' reads first, while this router still writes them and waits for them.
+      await this.#publishCatalog(new Set(table.shards.flatMap((copies) => copies.slice(want))));
       const drops = new Map<number, number[]>();
       table.shards.forEach((copies, s) => {
         for (const c of copies.splice(want)) drops.set(c.worker, [...(drops.get(c.worker) ?? []), s]);
@@ -350,7 +399,7 @@ export class Engine implements PointEngine {
     copy.state = 'Partial';
     // In the same turn as the state change: no write is sent between them.
     const opened = this.#router.controlOn<'openShards'>(copy.worker, { op: 'openShards', meta, shards: [shard], secondary: true, hold: true });
-    const earlier = this.#router.writesSettled(meta, shard);
+    const earlier = Promise.all([this.#router.writesSettled(meta, shard), this.handedOffWrites(meta.name)]);
     void (async () => {
       await opened;
       await earlier;
@@ -358,12 +407,16 @@ export class Engine implements PointEngine {
     })().then(
       () => {
         if (copy.state !== 'Partial' || !this.#holds(meta.id, copy)) return;
+        // Waited for by every write from now on; the workers read it once the writes sent while it
+        // was built (not waited for) are applied there too.
         copy.state = 'Active';
+        void this.#publishTransition(this.#router.writesApplied(meta, shard));
         this.onReplicaEvent('info', 'shard copy built: serving reads', { collection: meta.name, shard, worker: copy.worker });
       },
       (err: unknown) => {
         if (!this.#holds(meta.id, copy)) return;
         copy.state = 'Dead';
+        void this.#publishTransition();
         this.onReplicaEvent('error', 'shard copy failed to build: it serves no reads', { collection: meta.name, shard, worker: copy.worker, err });
       },
     );
@@ -375,9 +428,10 @@ export class Engine implements PointEngine {
   }
 
   /** A copy answered a write otherwise than its primary: out of reads, then rebuilt. */
-  #diverged(meta: CollectionMeta, shard: number, worker: number, why: string): void {
+  #diverged(meta: CollectionMeta, shard: number, worker: number, why: string): Promise<void> {
     const copy = this.#replicas.get(meta.id)?.shards[shard]?.find((c, r) => r > 0 && c.worker === worker);
-    if (copy === undefined || copy.state === 'Dead') return;
+    // Out of reads already (its worker died, say): the write waits for that news to reach the workers.
+    if (copy === undefined || copy.state === 'Dead') return Promise.allSettled([...this.#transitions]).then(() => undefined);
     copy.state = 'Dead';
     const key = `${meta.id}/${shard}/${worker}`;
     const n = (this.#rebuilds.get(key) ?? 0) + 1;
@@ -390,38 +444,50 @@ export class Engine implements PointEngine {
       reason: why,
     });
     if (rebuild) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
+    // The write that found it answers once no worker reads it any more.
+    return this.#publishTransition();
   }
 
   /**
    * A worker thread ended and a new one is loading its shards: its primaries serve no reads until
    * it answers (other copies do), its read copies are rebuilt (writes in flight on the old thread
-   * were lost there).
+   * were lost there). Called as the old thread ends: both copies are out of reads and writes at
+   * once, and the new thread is asked on the next turn (during this event piscina still holds
+   * the dying thread, and a task given to it now fails).
    */
   workerRestarted(worker: number): void {
     const primaries: ShardCopy[] = [];
+    const copies: { meta: CollectionMeta; shard: number; copy: ShardCopy }[] = [];
     for (const e of this.#catalog.values()) {
       const table = this.#replicas.get(e.id);
       if (table === undefined || e.deleting === true) continue;
-      table.shards.forEach((copies, s) => {
-        copies.forEach((c, r) => {
-          if (c.worker !== worker || copies.length === 1) return;
-          if (r === 0) {
-            c.state = 'Dead';
-            primaries.push(c);
-          } else {
-            this.#build(e, s, c);
-          }
+      table.shards.forEach((cs, s) => {
+        cs.forEach((c, r) => {
+          if (c.worker !== worker || cs.length === 1) return;
+          c.state = 'Dead';
+          if (r === 0) primaries.push(c);
+          else copies.push({ meta: e, shard: s, copy: c });
         });
       });
     }
-    if (primaries.length === 0) return;
-    // The ping waits for the new thread's loads (its module loads them before taking a task).
-    void this.#router.ping(worker).then(
-      () => {
-        for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
-      },
-      (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
-    );
+    if (primaries.length === 0 && copies.length === 0) return;
+    void this.#publishTransition();
+    setImmediate(() => {
+      for (const { meta, shard, copy } of copies) {
+        // Not rebuilt already (diverged meanwhile) nor dropped.
+        if (copy.state === 'Dead' && this.#holds(meta.id, copy)) this.#build(this.#catalog.get(meta.name) ?? meta, shard, copy);
+      }
+      if (copies.length > 0) void this.#publishTransition();
+      if (primaries.length === 0) return;
+      // The ping waits for the new thread's loads (its module loads them before taking a task).
+      void this.#router.ping(worker).then(
+        () => {
+          for (const c of primaries) if (c.state === 'Dead') c.state = 'Active';
+          void this.#publishTransition();
+        },
+        (err: unknown) => this.onReplicaEvent('error', 'worker did not come back: its primaries serve no reads', { worker, err }),
+      );
+    });
   }
 
   #logCopies(meta: CollectionMeta, what: string): void {
@@ -435,6 +501,8 @@ export class Engine implements PointEngine {
 
   /** Every copy of every shard, with its state and (for Active ones) its point count. */
   async copies(meta: CollectionMeta): Promise<CopyInfo[]> {
+    // A copy reported Active is one the workers read too.
+    await Promise.allSettled([...this.#transitions]);
     const table = this.replicas(meta);
     const out: Promise<CopyInfo>[] = [];
     table.shards.forEach((copies, shard) => {
@@ -447,9 +515,12 @@ export class Engine implements PointEngine {
     return Promise.all(out);
   }
 
-  /** Requests sent to each worker, per op (metrics: which copies serve). */
+  /**
+   * Requests each worker served, per op (metrics: which copies serve), whichever thread sent them;
+   * without worker threads, those this thread's router sent.
+   */
   sentCounts(): { worker: number; op: string; count: number }[] {
-    return this.#router.sentCounts();
+    return this.#dispatcher.servedCounts?.() ?? this.#router.sentCounts();
   }
 
   /** Writes a changed entry of a live collection; never brings back one deleted meanwhile. */

@@ -105,11 +105,11 @@ export class Metrics {
     });
     new client.Counter({
       name: 'quiver_worker_requests_total',
-      help: 'Shard requests sent to each worker, by op: with replication_factor > 1, how reads spread over the copies',
+      help: 'Shard requests served by each worker, by op, whichever thread sent them: with replication_factor > 1, how reads spread over the copies',
       labelNames: ['worker', 'op'],
       registers,
       collect() {
-        // Counted by the router on every send; copied at scrape time (the hot path keeps plain numbers).
+        // Counted by each worker as it serves (by the router, without worker threads); copied at scrape time (the hot path keeps plain numbers).
         this.reset();
         for (const { worker, op, count } of engine.sentCounts()) this.inc({ worker: String(worker), op }, count);
       },

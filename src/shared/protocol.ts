@@ -8,6 +8,7 @@ import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointI
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import { comparePointIds } from './ids.js';
+import type { ReplicaTable } from './placement.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -30,6 +31,12 @@ export interface WorkerInit {
   opIds: SharedArrayBuffer;
   /** How busy each worker's event loop is: BUSY_SLOTS Int32 per worker (src/workers/busy-meter.ts). */
   busy?: SharedArrayBuffer;
+  /**
+   * Shard requests each worker has served, by op (quiver_worker_requests_total): Float64 slots,
+   * COUNTED_OPS.length per worker at workerIndex * COUNTED_OPS.length, each written by its worker
+   * only (one writer per slot: no Atomics needed), read by the main thread at scrape time.
+   */
+  served?: SharedArrayBuffer;
 }
 
 /** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */
@@ -227,6 +234,24 @@ export type ShardRequest =
   | ({ op: 'shardInfo' } & ShardAddress);
 
 export type Op = ShardRequest['op'];
+
+/** The shard ops counted per worker in WorkerInit.served, in slot order (control ops are not counted). */
+export const COUNTED_OPS = [
+  'upsert',
+  'updateVectors',
+  'delete',
+  'payload',
+  'deleteVectors',
+  'retrieve',
+  'search',
+  'count',
+  'facet',
+  'scroll',
+  'scrollOrdered',
+  'sample',
+  'sparseStats',
+  'shardInfo',
+] as const satisfies readonly Op[];
 export type RequestOf<O extends Op> = Extract<ShardRequest, { op: O }>;
 
 export interface PingResult {
@@ -390,10 +415,14 @@ export function isGrpcHandoff(req: AnyHandoffRequest): req is GrpcHandoffRequest
 
 /**
  * One collection as the coordinating workers see it (`entry.deleting`: its DELETE is in progress).
- * Other per-collection state the workers need (replica placement) rides beside `entry`.
+ * `replicas`: where its shards' copies are and which serve reads, present when it keeps more
+ * than one copy per shard (without it, each shard's one copy is its primary, Active). A copy is
+ * published Active only once every write answered before is applied there, and published out of
+ * reads before the main thread stops writing it (Engine).
  */
 export interface CatalogRecord {
   entry: CatalogEntry;
+  replicas?: ReplicaTable;
 }
 
 /** The main thread's catalog, pushed whole to every worker on each change; higher versions win. */

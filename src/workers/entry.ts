@@ -10,7 +10,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
-import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
+import { COUNTED_OPS, PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
 import { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
@@ -34,8 +34,16 @@ if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 
 const crashOnId = failpoint('crash_on_id');
 
+// This worker's row of WorkerInit.served, and each counted op's slot in it.
+const served = init.served === undefined ? null : new Float64Array(init.served, init.workerIndex * COUNTED_OPS.length * 8, COUNTED_OPS.length);
+const servedSlot = new Map<string, number>(COUNTED_OPS.map((op, i) => [op, i]));
+
 /** One shard request, whoever sent it (the main thread, a sibling, or this worker's coordinator). */
 async function serveShard(req: ShardRequest): Promise<WorkerReply> {
+  if (served !== null) {
+    const slot = servedSlot.get(req.op);
+    if (slot !== undefined) served[slot]!++;
+  }
   if (crashOnId !== null && req.op === 'upsert' && req.batch.ids.includes(crashOnId)) {
     // An uncaught exception ends this thread, as a native fault would.
     setImmediate(() => {

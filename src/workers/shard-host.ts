@@ -6,6 +6,9 @@
 // its loadShards has read LMDB; then they run in that order, so it ends in the primary's state.
 // A copy opened held again before it loaded (rebuilt) keeps the requests held so far: they ran
 // nowhere yet, and the new load reads LMDB no earlier than the first one would have.
+// A read copy dropped here (replication_factor lowered) answers the reads still on their way to it
+// with a retryable ShardUnavailable, so their coordinator asks another copy: the catalog took it
+// out of reads before the drop, but a read sent just before may arrive after.
 
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
@@ -31,6 +34,8 @@ export class ShardHost {
   readonly #shards = new Map<string, Shard>();
   /** Requests held per shard opened held (see the file comment), in arrival order. */
   readonly #holds = new Map<string, { run: () => void; fail: (err: unknown) => void }[]>();
+  /** Read copies dropped from this worker (`collection/shard`), until opened here again. */
+  readonly #droppedCopies = new Set<string>();
 
   readonly #indexDir: string;
   readonly #savePolicy: GraphSavePolicy | undefined;
@@ -98,6 +103,7 @@ export class ShardHost {
   /** The shard, opened empty if it is not here; one of another role (primary / copy) is replaced. */
   #open(meta: CollectionMeta, shard: number, secondary: boolean, fresh = false): Shard {
     const key = `${meta.id}/${shard}`;
+    this.#droppedCopies.delete(key);
     let s = this.#shards.get(key);
     if (s !== undefined && (fresh || s.secondary !== secondary)) {
       s.dispose();
@@ -147,7 +153,11 @@ export class ShardHost {
   #get(collection: number, shard: number): Shard {
     const s = this.#shards.get(`${collection}/${shard}`);
     // Every live shard is opened before its collection's create answers, and loaded before a
-    // replacement thread takes work, so a missing one was dropped by a DELETE while this ran.
+    // replacement thread takes work, so a missing one was dropped by a DELETE while this ran,
+    // or (a read copy) by a PATCH: another copy can answer that read.
+    if (s === undefined && this.#droppedCopies.has(`${collection}/${shard}`)) {
+      throw new QuiverError('ShardUnavailable', `Shard ${collection}/${shard}: its read copy on worker ${this.#worker} was dropped while the request was on its way; ask another copy`);
+    }
     if (s === undefined) throw QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${collection}/${shard})`);
     return s;
   }
@@ -249,6 +259,7 @@ export class ShardHost {
         const s = this.#shards.get(key);
         this.#release(key, QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
         this.#shards.delete(key);
+        if (s?.secondary === true) this.#droppedCopies.add(key);
         s?.dispose();
         // A save in flight finishes first, so it cannot write files after they are deleted.
         await s?.idle();

@@ -96,4 +96,21 @@ describe('ShardHost read copies', () => {
     await copy.handle({ op: 'dropShards', collection: meta.id, shards: [0] });
     await expect(held).rejects.toMatchObject({ code: 'NotFound' });
   });
+
+  it('a read reaching a copy dropped by a PATCH gets a retryable ShardUnavailable, until the copy is opened again', async () => {
+    const { copy } = hosts();
+    await copy.handle({ op: 'openShards', meta, shards: [0], secondary: true });
+    await copy.handle(upsert([1], 1));
+    await copy.handle({ op: 'dropShards', collection: meta.id, shards: [0] });
+    await expect(copy.handle(retrieve([1]))).rejects.toMatchObject({ code: 'ShardUnavailable', message: expect.stringContaining('was dropped') });
+    await copy.handle({ op: 'openShards', meta, shards: [0], secondary: true });
+    expect(await copy.handle(retrieve([1]))).toEqual([]);
+  });
+
+  it('a read reaching a dropped primary (a DELETE) is still not found', async () => {
+    const { primary } = hosts();
+    await primary.handle({ op: 'openShards', meta, shards: [0] });
+    await primary.handle({ op: 'dropShards', collection: meta.id, shards: [0] });
+    await expect(primary.handle(retrieve([1]))).rejects.toMatchObject({ code: 'NotFound' });
+  });
 });

@@ -17,6 +17,7 @@ import {
   BUSY,
   BUSY_SLOTS,
   BUSY_STALE_MS,
+  COUNTED_OPS,
   LOAD_PROGRESS,
   LOAD_PROGRESS_SLOTS,
   PROTOCOL_VERSION,
@@ -46,6 +47,11 @@ export interface ShardDispatcher {
   readonly workerCount: number;
   /** Start-up progress, for /readyz; absent when the dispatcher loads before it is returned (in-process). */
   loadProgress?(): LoadProgress;
+  /**
+   * Shard requests each worker has served so far, by op, whoever sent them (the main thread or a
+   * coordinating worker); absent when only the main thread's router sends (in-process).
+   */
+  servedCounts?(): { worker: number; op: string; count: number }[];
   call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
   close(): Promise<void>;
 }
@@ -84,6 +90,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   /** The workers holding a copy of a collection's shards, by collection name (setOwners). */
   #owners: (collection: string) => readonly number[] | null = () => null;
   #lastCoordinator = 0;
+  /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
+  readonly #served: Float64Array;
   #catalog: CatalogSnapshot | null = null;
   #closing = false;
 
@@ -105,8 +113,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
     const busy = new SharedArrayBuffer(workerCount * BUSY_SLOTS * 4);
     this.#busy = new Int32Array(busy);
+    const served = new SharedArrayBuffer(workerCount * COUNTED_OPS.length * 8);
+    this.#served = new Float64Array(served);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, busy };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, busy, served };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
@@ -176,6 +186,17 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       else out.shardsTotal += total;
       out.shardsLoaded += Atomics.load(this.#progress, at + LOAD_PROGRESS.shardsLoaded);
       out.points += Atomics.load(this.#progress, at + LOAD_PROGRESS.points);
+    }
+    return out;
+  }
+
+  servedCounts(): { worker: number; op: string; count: number }[] {
+    const out: { worker: number; op: string; count: number }[] = [];
+    for (let w = 0; w < this.workerCount; w++) {
+      COUNTED_OPS.forEach((op, i) => {
+        const count = this.#served[w * COUNTED_OPS.length + i]!;
+        if (count > 0) out.push({ worker: w, op, count });
+      });
     }
     return out;
   }

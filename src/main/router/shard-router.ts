@@ -10,9 +10,13 @@
 //   left to serve a different state. Partial copies (being built, requests held in their worker)
 //   are not waited for; whether they failed where the primary did not (or the reverse) is checked
 //   when they answer.
-// - A read goes to one Active copy per shard: the one whose worker has the fewest requests in
-//   flight from this router, ties taken in turn. A read that meets a dead worker is retried once on
-//   another Active copy.
+// - A read goes to one Active copy per shard: the copy on the preferred worker when there is one
+//   (a coordinating worker prefers itself: no message hop), else the one whose worker has the
+//   fewest requests in flight from this router, ties taken in turn. A read that meets a dead
+//   worker (or a copy dropped under it) is retried once on another Active copy.
+//
+// The main thread's Engine owns the one router that writes replicated collections; the
+// coordinating workers' routers read them, over the replica table their catalog mirror holds.
 
 import { QuiverError } from '../../shared/errors.js';
 import { replicaTable, shardOf, workerOf, type ReplicaTable, type ShardCopy } from '../../shared/placement.js';
@@ -59,12 +63,20 @@ export class ShardRouter {
   readonly #turn = new Map<string, number>();
   /** Per shard: writes in flight on its primary (a copy being built loads once they are done). */
   readonly #writes = new Map<string, Set<Promise<unknown>>>();
-  /** A copy answered a write otherwise than the primary (or failed it): it must not serve reads. */
-  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void = () => undefined;
+  /** Per shard: writes with copies, until every copy (one being built too) has answered. */
+  readonly #applied = new Map<string, Set<Promise<unknown>>>();
+  /** The worker whose Active copy a read takes first (-1: none). */
+  readonly #prefer: number;
+  /**
+   * A copy answered a write otherwise than the primary (or failed it): it must not serve reads.
+   * The write answers once the promise returned resolves (the copy is out of every reader's table).
+   */
+  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void | Promise<void> = () => undefined;
 
-  constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined) {
+  constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined, prefer = -1) {
     this.#dispatcher = dispatcher;
     this.#replicas = replicas;
+    this.#prefer = prefer;
     this.#inFlight = new Array<number>(dispatcher.workerCount).fill(0);
     this.#sent = Array.from({ length: dispatcher.workerCount }, () => new Map<string, number>());
   }
@@ -115,12 +127,16 @@ export class ShardRouter {
     return this.#read(`${meta.id}/${shard}`, copies, full, transfer);
   }
 
-  /** The Active copy on the least loaded worker (ties in turn), or the primary when none is Active. */
+  /**
+   * The Active copy on the preferred worker, else on the least loaded worker (ties in turn), or the
+   * primary when none is Active.
+   */
   #pick(copies: readonly ShardCopy[], key: string, except = -1): number {
     let best: number[] = [];
     let load = Number.POSITIVE_INFINITY;
     for (const c of copies) {
       if (c.state !== 'Active' || c.worker === except) continue;
+      if (c.worker === this.#prefer) return c.worker;
       const l = this.#inFlight[c.worker]!;
       if (l < load) {
         load = l;
@@ -157,23 +173,20 @@ export class ShardRouter {
     const sent = secondaries.map((c) => ({ copy: c, building: c.state === 'Partial', answer: settle(this.#send<O>(c.worker, structuredClone(full))) }));
     const p = this.#send<O>(primary!.worker, full, transfer);
     const key = `${meta.id}/${shard}`;
-    let inFlight = this.#writes.get(key);
-    if (inFlight === undefined) this.#writes.set(key, (inFlight = new Set()));
-    inFlight.add(p);
-    const mine = settle(p).finally(() => {
-      inFlight.delete(p);
-      if (inFlight.size === 0 && this.#writes.get(key) === inFlight) this.#writes.delete(key);
-    });
+    const mine = settle(p);
+    this.#track(this.#writes, key, mine);
     if (sent.length === 0) return p;
+    this.#track(this.#applied, key, Promise.all([mine, ...sent.map((s) => s.answer)]));
     const own = await mine;
     const ownKey = outcomeKey(own);
-    const check = (copy: ShardCopy, o: Outcome, building: boolean): void => {
+    const check = (copy: ShardCopy, o: Outcome, building: boolean): void | Promise<void> => {
       // A copy being built replays held writes over what it loaded from LMDB: one already there
       // in a newer version is skipped (applied 0), so only success or failure is compared.
       if (building ? o.ok !== own.ok : outcomeKey(o) !== ownKey) {
         const why = o.ok ? `it applied a write the primary answered with: ${ownKey}` : `it failed a write: ${outcomeKey(o)}`;
-        this.onDiverged(meta, shard, copy.worker, why);
+        return this.onDiverged(meta, shard, copy.worker, why);
       }
+      return undefined;
     };
     const waited: Promise<void>[] = [];
     for (const { copy, answer, building } of sent) {
@@ -186,13 +199,37 @@ export class ShardRouter {
     throw own.error;
   }
 
+  /** Keeps `p` (which never rejects) in the shard's set of `map` until it settles. */
+  #track(map: Map<string, Set<Promise<unknown>>>, key: string, p: Promise<unknown>): void {
+    let set = map.get(key);
+    if (set === undefined) map.set(key, (set = new Set()));
+    const s = set;
+    s.add(p);
+    void p.finally(() => {
+      s.delete(p);
+      if (s.size === 0 && map.get(key) === s) map.delete(key);
+    });
+  }
+
+  static #settled(set: Set<Promise<unknown>> | undefined): Promise<void> {
+    return set === undefined ? Promise.resolve() : Promise.allSettled([...set]).then(() => undefined);
+  }
+
   /**
    * Resolves once every write to the shard's primary that is in flight now has answered (a copy
    * about to be built reads LMDB after them; later writes reach it directly).
    */
   writesSettled(meta: CollectionMeta, shard: number): Promise<void> {
-    const set = this.#writes.get(`${meta.id}/${shard}`);
-    return set === undefined ? Promise.resolve() : Promise.allSettled([...set]).then(() => undefined);
+    return ShardRouter.#settled(this.#writes.get(`${meta.id}/${shard}`));
+  }
+
+  /**
+   * Resolves once every write to the shard in flight now has answered on every copy, those being
+   * built included (a copy just made Active was not waited for by the writes sent while it was
+   * built: the workers read it once these are applied there).
+   */
+  writesApplied(meta: CollectionMeta, shard: number): Promise<void> {
+    return ShardRouter.#settled(this.#applied.get(`${meta.id}/${shard}`));
   }
 
   /** A read to one named copy (cluster info asks each copy). */

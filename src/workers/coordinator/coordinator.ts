@@ -24,7 +24,7 @@ export class Coordinator {
 
   constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard) {
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
-    this.#engine = new WorkerEngine(this.#catalog, this.#peers, opIds);
+    this.#engine = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
   }
 
   attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null): void {

@@ -1,6 +1,9 @@
 // The PointEngine of a coordinating worker: collections from the catalog mirror, operation ids
 // from the counter every thread shares, and shards through the ShardRouter over the sibling
-// channels, so the service layer runs here exactly as on the main thread.
+// channels, so the service layer runs here exactly as on the main thread. Reads of a collection
+// with copies take this worker's own Active copy when it has one, else the least busy Active one
+// (the replica table comes with the catalog); writes of such collections never come here
+// (src/main/coordinator/replica-aware.ts).
 
 import type { PointEngine } from '../../main/point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from '../../main/router/shard-router.js';
@@ -16,9 +19,9 @@ export class WorkerEngine implements PointEngine {
   readonly #router: ShardRouter;
   readonly #opIds: OpIdCounter;
 
-  constructor(catalog: CatalogMirror, peers: PeerDispatcher, opIds: OpIdCounter) {
+  constructor(worker: number, catalog: CatalogMirror, peers: PeerDispatcher, opIds: OpIdCounter) {
     this.#catalog = catalog;
-    this.#router = new ShardRouter(peers);
+    this.#router = new ShardRouter(peers, (meta) => catalog.replicas(meta), worker);
     this.#opIds = opIds;
   }
 

@@ -41,7 +41,7 @@ function setup(states: ('Active' | 'Partial' | 'Dead')[] = ['Active', 'Active'])
   const table: ReplicaTable = { collection: 1, shards: [states.map((state, r) => ({ worker: (1 + r) % 2, state }))] };
   const router = new ShardRouter(d, () => table);
   const diverged: { worker: number; why: string }[] = [];
-  router.onDiverged = (_m, _s, worker, why) => diverged.push({ worker, why });
+  router.onDiverged = (_m, _s, worker, why) => void diverged.push({ worker, why });
   return { d, router, table, diverged };
 }
 
@@ -71,6 +71,21 @@ describe('ShardRouter with copies', () => {
     expect(diverged).toHaveLength(1);
     expect(diverged[0]!.worker).toBe(0);
     expect(diverged[0]!.why).toContain('Worker 0 failed');
+  });
+
+  it('a write that finds a copy diverged answers only once that copy is out of reads (the promise onDiverged returns)', async () => {
+    const { d, router } = setup();
+    let outOfReads!: () => void;
+    router.onDiverged = () => new Promise<void>((res) => (outOfReads = res));
+    let done = false;
+    const w = router.call(meta, 0, upsert).then(() => (done = true));
+    d.sent[0]!.settle({ err: new QuiverError('Internal', 'disk full') });
+    d.sent[1]!.settle({ ok: { applied: 1 } });
+    await flush();
+    expect(done).toBe(false);
+    outOfReads();
+    await w;
+    expect(done).toBe(true);
   });
 
   it('the same error on every copy is no divergence: the caller gets it', async () => {
@@ -144,6 +159,41 @@ describe('ShardRouter with copies', () => {
     await barrier;
     expect(settled).toBe(true);
     expect(d.sent).toHaveLength(2);
+  });
+
+  it('writesApplied also waits for the answer of a copy being built, which the write itself did not wait for', async () => {
+    const { d, router } = setup(['Active', 'Partial']);
+    // Sent to the copy (worker 0) first, then the primary (worker 1).
+    const w = router.call(meta, 0, upsert);
+    let applied = false;
+    const barrier = router.writesApplied(meta, 0).then(() => (applied = true));
+    d.sent[1]!.settle({ ok: { applied: 1 } });
+    expect(await w).toEqual({ applied: 1 });
+    await flush();
+    expect(applied).toBe(false);
+    d.sent[0]!.settle({ ok: { applied: 1 } });
+    await barrier;
+    expect(applied).toBe(true);
+  });
+
+  it('a router that prefers a worker reads its Active copy there, else the least loaded one', async () => {
+    const d = new ScriptedDispatcher();
+    const table: ReplicaTable = { collection: 1, shards: [[{ worker: 1, state: 'Active' }, { worker: 0, state: 'Active' }]] };
+    const router = new ShardRouter(d, () => table, 0);
+    const count = { op: 'count' as const, filter: null, exact: true };
+    for (let i = 0; i < 3; i++) void router.call(meta, 0, count);
+    expect(d.sent.map((s) => s.worker)).toEqual([0, 0, 0]);
+    table.shards[0]![1]!.state = 'Partial';
+    for (let i = 0; i < 2; i++) void router.call(meta, 0, count);
+    expect(d.sent.slice(3).map((s) => s.worker)).toEqual([1, 1]);
+    // Its own copy failing a read: the read is retried on the other copy.
+    table.shards[0]![1]!.state = 'Active';
+    const r = router.call(meta, 0, count);
+    d.sent[5]!.settle({ err: new QuiverError('ShardUnavailable', 'Shard 1/0: its read copy on worker 0 was dropped') });
+    await flush();
+    expect(d.sent[6]!.worker).toBe(1);
+    d.sent[6]!.settle({ ok: 3 });
+    expect(await r).toBe(3);
   });
 
   it('counts requests per worker and op', async () => {

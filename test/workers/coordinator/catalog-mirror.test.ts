@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/shared/db.js';
 import { OpIdCounter } from '../../../src/shared/op-ids.js';
+import type { ReplicaTable } from '../../../src/shared/placement.js';
 import type { CatalogSnapshot } from '../../../src/shared/protocol.js';
 import { CatalogMirror } from '../../../src/workers/coordinator/catalog-mirror.js';
 
@@ -26,6 +27,17 @@ describe('CatalogMirror', () => {
     expect(() => m.collection('nope')).toThrow('Collection not found: nope');
     expect(() => m.collection('constructor')).toThrow('Collection not found: constructor');
     expect(() => m.collection('b')).toThrowError(expect.objectContaining({ code: 'PreconditionFailed' }));
+  });
+
+  it('gives the replica table of the collection the request looked up, not of one recreated under its name', () => {
+    const m = new CatalogMirror();
+    const table: ReplicaTable = { collection: 1, shards: [[{ worker: 1, state: 'Active' }, { worker: 0, state: 'Partial' }]] };
+    m.apply({ version: 1, ready: true, collections: { a: { entry: entry(1, 'a'), replicas: table }, b: { entry: entry(2, 'b') } } });
+    const a = m.collection('a');
+    expect(m.replicas(a)).toEqual(table);
+    expect(m.replicas(m.collection('b'))).toBeUndefined();
+    m.apply(snap(2, true, [entry(3, 'a')]));
+    expect(m.replicas(a)).toBeUndefined();
   });
 
   it('keeps the newest snapshot when pushes cross', () => {
