@@ -80,31 +80,37 @@ describe('replication_factor 2 on 2 workers', () => {
     const after = await scrape(server.url);
     const byCoordinator = [0, 1].map((w) => coordinated(after, w) - coordinated(before, w));
     const byCopy = [0, 1].map((w) => served(after, w, 'search') - served(before, w, 'search'));
-    // One at a time, the coordinators take turns; each asks the copy in its own thread.
-    expect(byCoordinator).toEqual([reads / 2, reads / 2]);
+    // One at a time, the coordinators about as free take turns (not exactly evenly: by room);
+    // each asks the copy in its own thread.
+    expect(byCoordinator[0]! + byCoordinator[1]!).toBe(reads);
+    expect(Math.min(...byCoordinator)).toBeGreaterThan(0);
     expect(byCopy).toEqual(byCoordinator);
   });
 
   it('the other read routes are served by both copies alike', async () => {
     const before = await scrape(server.url);
-    const answers: unknown[] = [];
-    for (let i = 0; i < 2; i++) {
-      // Six routes per round: one more request between rounds moves each route to the other coordinator.
-      if (i === 1) await ok(server.url, 'POST', '/collections/r/points/count', {});
-      answers.push(await ok(server.url, 'POST', '/collections/r/points', { ids: [1, 5, 9], with_payload: true, with_vector: true }));
-      answers.push(await ok(server.url, 'POST', '/collections/r/points/scroll', { limit: 5, with_payload: true }));
-      answers.push(await ok(server.url, 'POST', '/collections/r/points/count', { exact: true, filter: { must: [{ key: 'i', range: { lt: 50 } }] } }));
-      answers.push(await ok(server.url, 'POST', '/collections/r/points/query', { query: data[3], limit: 2, params: { exact: true } }));
-      answers.push(await ok(server.url, 'POST', '/collections/r/points/search/batch', { searches: [{ vector: data[4], limit: 1, params: { exact: true } }] }));
-      answers.push(await ok(server.url, 'POST', '/collections/r/points/query/batch', { searches: [{ query: data[6], limit: 1, params: { exact: true } }] }));
+    const round = async (): Promise<unknown[]> => [
+      await ok(server.url, 'POST', '/collections/r/points', { ids: [1, 5, 9], with_payload: true, with_vector: true }),
+      await ok(server.url, 'POST', '/collections/r/points/scroll', { limit: 5, with_payload: true }),
+      await ok(server.url, 'POST', '/collections/r/points/count', { exact: true, filter: { must: [{ key: 'i', range: { lt: 50 } }] } }),
+      await ok(server.url, 'POST', '/collections/r/points/query', { query: data[3], limit: 2, params: { exact: true } }),
+      await ok(server.url, 'POST', '/collections/r/points/search/batch', { searches: [{ vector: data[4], limit: 1, params: { exact: true } }] }),
+      await ok(server.url, 'POST', '/collections/r/points/query/batch', { searches: [{ query: data[6], limit: 1, params: { exact: true } }] }),
+    ];
+    const first = await round();
+    expect((first[2] as { count: number }).count).toBe(50);
+    // Rounds go on until every op was served by both copies (the coordinators about as free take
+    // turns, and each reads its own copy); every round answers exactly as the first.
+    const ops = ['retrieve', 'scroll', 'count', 'search'];
+    const bothServed = (text: string): boolean => ops.every((op) => [0, 1].every((w) => served(text, w, op) > served(before, w, op)));
+    let rounds = 1;
+    while (!bothServed(await scrape(server.url)) && rounds < 12) {
+      // One request between rounds moves each route's turn.
+      if (rounds % 2 === 1) await ok(server.url, 'POST', '/collections/r/points/count', {});
+      expect(await round()).toEqual(first);
+      rounds++;
     }
-    const after = await scrape(server.url);
-    // The second round (other coordinators, other copies) answered exactly as the first.
-    expect(answers.slice(6)).toEqual(answers.slice(0, 6));
-    expect((answers[2] as { count: number }).count).toBe(50);
-    for (const op of ['retrieve', 'scroll', 'count', 'search']) {
-      for (const w of [0, 1]) expect(served(after, w, op), `${op} on worker ${w}`).toBeGreaterThan(served(before, w, op));
-    }
+    expect(bothServed(await scrape(server.url))).toBe(true);
   });
 
   it('a write answered with wait=true is seen at once by reads on every copy', async () => {

@@ -39,6 +39,16 @@ async function served(op: string): Promise<[number, number]> {
   return [0, 1].map((w) => sample(text, 'quiver_worker_requests_total', { worker: String(w), op }) ?? 0) as [number, number];
 }
 
+/**
+ * Both copies served reads, `total` in all: which copy takes each read is the coordinator
+ * choice's (by room, the freest taking turns: src/main/router/coordinator-choice.ts), so the
+ * split is not exactly even.
+ */
+function expectBoth(perWorker: [number, number], total: number): void {
+  expect(perWorker[0] + perWorker[1]).toBe(total);
+  expect(Math.min(...perWorker)).toBeGreaterThan(0);
+}
+
 /** `times` reads one after another, and the requests of `op` each worker served meanwhile. */
 async function readEach<T>(op: string, times: number, read: () => Promise<T>): Promise<{ answers: T[]; perWorker: [number, number] }> {
   const before = await served(op);
@@ -91,14 +101,14 @@ describe('replication_factor 2 on 2 workers', () => {
 
     const ids = [0, 3, 5, 150, 299];
     const got = await readEach('retrieve', 4, () => client.retrieve('r', { ids, with_payload: true, with_vector: true }));
-    expect(got.perWorker).toEqual([2, 2]);
+    expectBoth(got.perWorker, 4);
     for (const a of got.answers) expect(a).toEqual(got.answers[0]);
     expect(got.answers[0]!.map((p) => p.id)).toEqual([3, 5, 150, 299]);
     expect(got.answers[0]!.find((p) => p.id === 5)!.payload).toEqual({ i: 5, set: true });
 
     const q = data[42]!;
     const found = await readEach('search', 6, () => nearest('r', q, 5));
-    expect(found.perWorker).toEqual([3, 3]);
+    expectBoth(found.perWorker, 6);
     for (const a of found.answers) expect(a).toEqual(found.answers[0]);
     expect(found.answers[0]![0]!.id).toBe(42);
 
@@ -119,7 +129,7 @@ describe('replication_factor 2 on 2 workers', () => {
     await client.upsert('r', { wait: true, points: [{ id: 1100, vector: data[0]! }] });
     const ids = Array.from({ length: 10 }, (_, i) => 1000 + i);
     const got = await readEach('retrieve', 4, () => client.retrieve('r', { ids, with_payload: true, with_vector: true }));
-    expect(got.perWorker).toEqual([2, 2]);
+    expectBoth(got.perWorker, 4);
     for (const a of got.answers) expect(a).toEqual(got.answers[0]);
   });
 });
@@ -150,11 +160,11 @@ describe('PATCH replication_factor', () => {
     // The new copy holds what was there before it and every write made while it loaded.
     for (let i = 0; i < 4; i++) expect((await client.count('p', { exact: true })).count).toBe(N + 49);
     const after = await readEach('search', 4, () => nearest('p', data[N + 10]!, 3));
-    expect(after.perWorker).toEqual([2, 2]);
+    expectBoth(after.perWorker, 4);
     for (const a of after.answers) expect(a).toEqual(after.answers[0]);
     const ids = [6, 7, 8, N + 10, N + 49];
     const got = await readEach('retrieve', 2, () => client.retrieve('p', { ids, with_payload: true, with_vector: true }));
-    expect(got.perWorker).toEqual([1, 1]);
+    expectBoth(got.perWorker, 2);
     expect(got.answers[1]).toEqual(got.answers[0]);
     expect(got.answers[0]!.map((p) => p.id)).toEqual([6, 8, N + 10, N + 49]);
     expect(server.logs.some((l) => l.includes('shard copy built: serving reads'))).toBe(true);
@@ -179,7 +189,7 @@ describe('PATCH replication_factor', () => {
     const again = await readEach('retrieve', 2, () => client.retrieve('p', { ids: [6, 7, N + 49] }));
     expect(again.answers).toEqual([again.answers[0], again.answers[0]]);
     expect(again.answers[0]!.map((p) => p.id)).toEqual([6, N + 49]);
-    expect(again.perWorker).toEqual([1, 1]);
+    expectBoth(again.perWorker, 2);
   });
 
   it('refuses a replication_factor of 0 or a fraction, naming it', async () => {
@@ -222,7 +232,7 @@ describe('DELETE and restart', () => {
     expect(c.local_shards).toHaveLength(4);
     const counts = await readEach('search', 4, () => nearest('r', data[0]!, 3));
     expect(counts.answers).toEqual([[], [], [], []]);
-    expect(counts.perWorker).toEqual([4, 4]);
+    expectBoth(counts.perWorker, 8);
     await client.upsert('r', { wait: true, points: Array.from({ length: 40 }, (_, i) => point(i)) });
   });
 
@@ -243,7 +253,7 @@ describe('DELETE and restart', () => {
     );
     expect(server.logs.some((l) => l.includes('shard copies loaded') && l.includes('"copies_per_shard":2'))).toBe(true);
     const got = await readEach('retrieve', 2, () => client.retrieve('p', { ids: [6, 7, N + 49], with_payload: true, with_vector: true }));
-    expect(got.perWorker).toEqual([1, 1]);
+    expectBoth(got.perWorker, 2);
     expect(got.answers[1]).toEqual(got.answers[0]);
     expect(got.answers[0]!.map((x) => x.id)).toEqual([6, N + 49]);
   });

@@ -89,7 +89,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly #busy: Int32Array;
   /** The workers holding a copy of a collection's shards, by collection name (setOwners). */
   #owners: (collection: string) => readonly number[] | null = () => null;
-  #lastCoordinator = 0;
+  #nextCoordinator = 0;
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
   #catalog: CatalogSnapshot | null = null;
@@ -237,9 +237,9 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   /** The coordinator with the most room (coordinator-choice.ts); a thread being replaced is skipped. */
   #pickCoordinator(owners: readonly number[] | null): number {
     const views = this.#channels.map((c, w) => ({ open: c !== null && c.open, busy: this.#busyOf(w) }));
-    const best = pickCoordinator(views, owners, this.#lastCoordinator);
-    if (best < 0) return this.#lastCoordinator;
-    this.#lastCoordinator = best;
+    const best = pickCoordinator(views, owners, this.#nextCoordinator);
+    if (best < 0) return this.#nextCoordinator;
+    this.#nextCoordinator = (best + 1) % this.workerCount;
     return best;
   }
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { HOP_COST, STICKY, pickCoordinator, type CoordinatorView } from '../../../src/main/router/coordinator-choice.js';
+import { HOP_COST, TIE, pickCoordinator, type CoordinatorView } from '../../../src/main/router/coordinator-choice.js';
 
 const idle = (over: Partial<CoordinatorView> = {}): CoordinatorView => ({ open: true, busy: 0, ...over });
 
 describe('pickCoordinator', () => {
-  it("an idle server coordinates on the shard's own worker, whichever coordinated last", () => {
+  it("an idle server coordinates on the shard's own worker, whoever's turn it is", () => {
     expect(pickCoordinator([idle(), idle(), idle()], [2], 0)).toBe(2);
     expect(pickCoordinator([idle(), idle(), idle()], [1], 2)).toBe(1);
   });
@@ -14,13 +14,15 @@ describe('pickCoordinator', () => {
   });
 
   it('an owner only slightly busier than a sibling still coordinates (the hop costs more)', () => {
-    expect(pickCoordinator([idle({ busy: HOP_COST - STICKY - 10 }), idle()], [0], 1)).toBe(0);
+    expect(pickCoordinator([idle({ busy: HOP_COST - TIE - 10 }), idle()], [0], 1)).toBe(0);
   });
 
-  it('stays with the last coordinator while no other is clearly freer, then moves', () => {
-    expect(pickCoordinator([idle(), idle({ busy: STICKY - 10 }), idle()], null, 1)).toBe(1);
-    expect(pickCoordinator([idle(), idle({ busy: STICKY + 10 }), idle()], null, 1)).toBe(2);
-    expect(pickCoordinator([idle({ busy: 5 }), idle({ busy: 500 }), idle({ busy: 5 })], [0, 2], 1)).toBe(2);
+  it('workers about as free as the freest take turns; a clearly busier one waits', () => {
+    const two = [idle({ busy: 3 }), idle({ busy: TIE - 10 })];
+    expect(pickCoordinator(two, [0, 1], 0)).toBe(0);
+    expect(pickCoordinator(two, [0, 1], 1)).toBe(1);
+    const busier = [idle({ busy: 3 }), idle({ busy: TIE + 10 })];
+    expect(pickCoordinator(busier, [0, 1], 1)).toBe(0);
   });
 
   it('skips threads being replaced, and answers -1 when none is open', () => {
