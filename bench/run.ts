@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, tracked } from './common.js';
 import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
 import { makeDataset, recallAtK, rowOf, type Dataset } from './lib/dataset.js';
+import { H2LOAD } from './lib/h2load.js';
 import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
 import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
 import { rawHnswlib } from './lib/raw.js';
@@ -77,6 +78,9 @@ const CFG = {
   warmupS: envInt('BENCH_WARMUP_S', 1, 0),
   connections: envInt('BENCH_CONNECTIONS', 64),
   grpcConcurrency: envInt('BENCH_GRPC_CONCURRENCY', 64),
+  // h2load (gRPC peak runs when installed): processes, each with its own query, and streams per connection
+  h2loadProcs: envInt('BENCH_H2LOAD_PROCS', 8),
+  h2loadStreams: envInt('BENCH_H2LOAD_STREAMS', 1),
   rawSeconds: envNumber('BENCH_RAW_SECONDS', 2),
   batch: envInt('BENCH_BATCH', 1000),
   ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4),
@@ -348,13 +352,15 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
         limit: CFG.k,
         hnswEf: CFG.latencyEf,
         concurrency: CFG.grpcConcurrency,
+        restUrl: q.url,
         seconds: CFG.seconds,
         warmupSeconds: CFG.warmupS,
       },
+      { procs: CFG.h2loadProcs, streams: CFG.h2loadStreams },
       ctx.scratch,
       target,
     );
-    progress(`  gRPC ef ${CFG.latencyEf}: ${grpc.load.qps.toFixed(0)} QPS, CPU ms/query main ${grpc.serverCpu.mainMs.toFixed(3)} workers ${grpc.serverCpu.workersMs.toFixed(3)}`);
+    progress(`  gRPC ef ${CFG.latencyEf}: ${grpc.load.qps.toFixed(0)} QPS (${grpc.load.generator}, client CPU ms/query ${grpc.load.clientCpuMsPerRequest.toFixed(3)})${grpc.load.failed > 0 ? `, FAILED ${grpc.load.failed}: ${grpc.load.firstError ?? ''}` : ''}, CPU ms/query main ${grpc.serverCpu.mainMs.toFixed(3)} workers ${grpc.serverCpu.workersMs.toFixed(3)}`);
   } catch (e) {
     grpcError = e instanceof Error ? e.message : String(e);
     progress(`  gRPC load failed: ${grpcError.slice(0, 300)}`);
@@ -465,6 +471,7 @@ async function main(): Promise<void> {
         WRK.path === null
           ? 'autocannon (peak), paced node:http (fixed rate), child processes'
           : `wrk ${WRK.path} (peak${WRK.hasRate ? ' and fixed rate, -R' : '; fixed rate: paced node:http'})`,
+      grpcLoadGenerator: H2LOAD.path === null ? 'grpc-js child process' : `h2load ${H2LOAD.path} (${CFG.h2loadProcs} processes, ${CFG.h2loadStreams} stream(s) per connection)`,
       loadAverage: loadavg(),
     },
     phaseSeconds: phaseS,

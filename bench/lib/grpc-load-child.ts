@@ -2,11 +2,10 @@
 // flight (a closed loop), in a process of its own. Requests are encoded once with protobufjs from
 // the project's proto/ and sent as raw bytes (identity serializers), and answers are not decoded
 // except the first, which is checked: the client does as little per call as autocannon does.
+// The fallback when h2load is missing (bench/lib/h2load.ts), which costs far less CPU per call.
 
-import { join } from 'node:path';
 import grpc from '@grpc/grpc-js';
-import protobuf from 'protobufjs';
-import { REPO } from '../common.js';
+import { checkSearchAnswer, encodeSearches, SEARCH_PATH } from './grpc-search.js';
 import { announceMeasuring, readConfig, reportResult, summarize, type LoadResult } from './child-io.js';
 
 export interface GrpcLoadConfig {
@@ -16,36 +15,28 @@ export interface GrpcLoadConfig {
   limit: number;
   hnswEf: number;
   concurrency: number;
+  /** the server's REST base URL, for /metrics (h2load's runs check the gRPC status codes there) */
+  restUrl: string;
   seconds: number;
   warmupSeconds: number;
 }
 
-const PATH = '/qdrant.Points/Search';
-
 async function main(): Promise<void> {
   const c = readConfig<GrpcLoadConfig>();
-  const root = protobuf.loadSync(join(REPO, 'proto', 'points.proto'));
-  const SearchPoints = root.lookupType('qdrant.SearchPoints');
-  const SearchResponse = root.lookupType('qdrant.SearchResponse');
-  const requests = c.vectors.map((vector) =>
-    Buffer.from(SearchPoints.encode(SearchPoints.fromObject({ collectionName: c.collection, vector, limit: c.limit, params: { hnswEf: c.hnswEf } })).finish()),
-  );
+  const requests = encodeSearches(c.collection, c.vectors, c.limit, c.hnswEf);
   const client = new grpc.Client(c.target, grpc.credentials.createInsecure(), {
     'grpc.max_receive_message_length': 64 * 1024 * 1024,
   });
   const identity = (b: Buffer): Buffer => b;
   const call = (i: number): Promise<Buffer> =>
     new Promise<Buffer>((res, rej) => {
-      client.makeUnaryRequest(PATH, identity, identity, requests[i % requests.length]!, (err: grpc.ServiceError | null, value?: Buffer) =>
+      client.makeUnaryRequest(SEARCH_PATH, identity, identity, requests[i % requests.length]!, (err: grpc.ServiceError | null, value?: Buffer) =>
         err !== null || value === undefined ? rej(err ?? new Error('empty answer')) : res(value),
       );
     });
 
   // one checked answer first: the load means nothing if the server answers something else
-  const first = SearchResponse.toObject(SearchResponse.decode(await call(0))) as { result?: unknown[] };
-  if (!Array.isArray(first.result) || first.result.length !== c.limit) {
-    throw new Error(`gRPC Search answered ${JSON.stringify(first).slice(0, 300)}, expected ${c.limit} points`);
-  }
+  checkSearchAnswer(await call(0), c.limit);
 
   const loop = async (seconds: number, lat: number[] | null): Promise<{ ok: number; failed: number; firstError: string | null }> => {
     const end = performance.now() + seconds * 1000;

@@ -1,5 +1,6 @@
 // Load runs against a server, each in a child process (bench/lib/http-load-child.ts with
-// autocannon, `wrk` when it is on PATH, bench/lib/grpc-load-child.ts), bracketed by /proc CPU
+// autocannon, `wrk` when it is on PATH, `h2load` for gRPC when on PATH (bench/lib/h2load.ts),
+// else bench/lib/grpc-load-child.ts), bracketed by /proc CPU
 // samples of the server so each run also gives the server's CPU per completed request by thread
 // group (bench/lib/proc.ts). The samples are taken when the child says its measured window starts
 // and when it reports, so its warm-up is not billed.
@@ -11,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { trackChild } from '../common.js';
 import type { LoadResult } from './child-io.js';
 import type { GrpcLoadConfig } from './grpc-load-child.js';
+import { H2LOAD, runH2load } from './h2load.js';
 import type { HttpLoadConfig } from './http-load-child.js';
 import { cpuPerRequest, sampleCpu, type CpuPerRequest, type CpuSample } from './proc.js';
 
@@ -173,6 +175,8 @@ export function httpLoad(o: HttpLoadConfig, scratch: string, target: Target): Pr
   return runChild('http-load-child.js', o, scratch, target, timeoutMs);
 }
 
-export function grpcLoad(o: GrpcLoadConfig, scratch: string, target: Target): Promise<Measured> {
+/** A gRPC peak run: h2load when present (BENCH_H2LOAD=0 forces grpc-js), else the grpc-js child. */
+export function grpcLoad(o: GrpcLoadConfig, h2load: { procs: number; streams: number }, scratch: string, target: Target): Promise<Measured> {
+  if (H2LOAD.path !== null) return runH2load(o, scratch, target, h2load.procs, h2load.streams);
   return runChild('grpc-load-child.js', o, scratch, target, (o.seconds + o.warmupSeconds) * 1000 + 120_000);
 }

@@ -105,7 +105,7 @@ export interface Report {
     sweepWorkers: number;
     replicaShards: number;
   };
-  env: { node: string; cores: number; cpu: string; memBytes: number; commit: string | null; loadGenerator: string; loadAverage: number[] };
+  env: { node: string; cores: number; cpu: string; memBytes: number; commit: string | null; loadGenerator: string; grpcLoadGenerator: string; loadAverage: number[] };
   phaseSeconds: Record<string, number>;
   /** phases that failed, with the error */
   errors: Record<string, string>;
@@ -212,7 +212,7 @@ function sweepTable(title: string, keys: string[], r: Report): string[] {
       `${fmt(s.halfPeak.load.targetRate)} -> ${fmt(s.halfPeak.load.qps)}`,
       fmt(s.halfPeak.load.latencyMs.p50, 2),
       fmt(s.halfPeak.load.latencyMs.p99, 2),
-      s.grpc === null ? `failed` : fmt(s.grpc.load.qps),
+      s.grpc === null ? `failed` : `${fmt(s.grpc.load.qps)} (${s.grpc.load.generator.split(' ')[0]!})${s.grpc.load.failed > 0 ? `, ${s.grpc.load.failed} failed` : ''}`,
       s.grpc === null ? 'n/a' : ratio(s.grpc.load.qps, rest),
       s.grpc === null ? 'n/a' : fmt(s.grpc.serverCpu.mainMs, 3),
       s.grpc === null ? 'n/a' : fmt(s.grpc.serverCpu.totalMs, 3),
@@ -336,7 +336,7 @@ export function printReport(r: Report): void {
     `Quiver bench: ${fmt(c.n)} x ${c.dim} clustered (${c.clusters} centroids, sigma ${c.sigma}), Euclid, k ${c.k}, m ${c.m}, ef_construct ${c.efConstruct}, ${c.queries} queries; load: ${c.connections} connections, ${c.seconds} s (+${c.warmupS} s warm-up)`,
   );
   out.push(
-    `node ${r.env.node}, ${r.env.cores} cores (${r.env.cpu}), commit ${String(r.env.commit)}, load average at the end ${r.env.loadAverage.map((v) => v.toFixed(2)).join(' ')}; load generator: ${r.env.loadGenerator}`,
+    `node ${r.env.node}, ${r.env.cores} cores (${r.env.cpu}), commit ${String(r.env.commit)}, load average at the end ${r.env.loadAverage.map((v) => v.toFixed(2)).join(' ')}; load generator: ${r.env.loadGenerator}; gRPC: ${r.env.grpcLoadGenerator}`,
   );
   out.push(`phases (s): ${Object.entries(r.phaseSeconds).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}`);
   for (const [phase, err] of Object.entries(r.errors ?? {})) out.push(`PHASE FAILED: ${phase}: ${err.split('\n')[0]}`);
