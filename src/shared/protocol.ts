@@ -7,6 +7,7 @@ import type { CatalogEntry } from './db.js';
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
+import type { StartupMark } from './startup-clock.js';
 import { comparePointIds } from './ids.js';
 
 export const PROTOCOL_VERSION = 2;
@@ -28,6 +29,8 @@ export interface WorkerInit {
   progress?: SharedArrayBuffer;
   /** The operation id counter every thread takes from (src/shared/op-ids.ts). */
   opIds: SharedArrayBuffer;
+  /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
+  processOrigin?: number;
 }
 
 /** Per worker in WorkerInit.progress: shards to load, shards loaded, points read. */
@@ -44,6 +47,20 @@ export interface ShardLoadReport {
   /** Writes after the saved graphs' position that were applied to them. */
   replayed: number;
   rebuildReason: string | null;
+  /** Wall ms of each part of the load (src/workers/shard/shard.ts ShardLoadPhases). */
+  phases?: ShardLoadPhases;
+}
+
+/** Where one shard's load spent its time, wall ms per part. */
+export interface ShardLoadPhases {
+  /** Reading and checking the saved graphs' manifest, checksums included. */
+  manifest: number;
+  /** Of which: checksumming the graph files. */
+  checksum: number;
+  /** Reading the shard's LMDB records (ids, payloads, vectors where needed). */
+  records: number;
+  /** Reading the saved graphs (or rebuilding them) and replaying the writes after them. */
+  graphs: number;
 }
 
 export type HnswBuildMode = 'auto' | 'native' | 'portable';
@@ -232,6 +249,8 @@ export interface PingResult {
   /** What each shard's load did (as loaded when the worker started). */
   loads: ShardLoadReport[];
   hnswBuild: HnswBuild;
+  /** The worker thread's start-up marks (src/shared/startup-clock.ts), as its first thread made them. */
+  startup: StartupMark[];
 }
 
 export interface ShardInfo {

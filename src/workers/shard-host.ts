@@ -16,12 +16,15 @@ import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard, type GraphSavePolicy } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
+import { StartupClock } from '../shared/startup-clock.js';
 
 export interface ShardHostOptions {
   /** Background graph saves (none when absent: the in-process dispatcher's default). */
   savePolicy?: GraphSavePolicy;
   /** Where loadAll publishes its progress (WorkerInit.progress). */
   progress?: SharedArrayBuffer;
+  /** The thread's start-up marks, reported in the ping. */
+  clock?: StartupClock;
 }
 
 export class ShardHost {
@@ -38,6 +41,7 @@ export class ShardHost {
   #restored = 0;
   #rebuilt = 0;
   readonly #loads: ShardLoadReport[] = [];
+  readonly #clock: StartupClock;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
@@ -46,6 +50,7 @@ export class ShardHost {
     this.#workerCount = workerCount;
     this.#db = db;
     this.#savePolicy = options.savePolicy;
+    this.#clock = options.clock ?? new StartupClock();
     this.#progress = options.progress === undefined ? null : new Int32Array(options.progress, worker * LOAD_PROGRESS_SLOTS * 4, LOAD_PROGRESS_SLOTS);
     const seconds = options.savePolicy?.everySeconds ?? 0;
     if (seconds > 0) {
@@ -194,6 +199,7 @@ export class ShardHost {
         rebuiltShards: this.#rebuilt,
         loads: this.#loads,
         hnswBuild: hnswBuild(),
+        startup: this.#clock.marks,
       };
     },
     saveIndexes: async () => {

@@ -96,7 +96,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     this.#progress = new Int32Array(progress);
     for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, processOrigin: performance.timeOrigin };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,

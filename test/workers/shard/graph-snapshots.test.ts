@@ -40,7 +40,7 @@ describe('GraphSnapshots', () => {
     expect(m.spaces['']!.deleted.sort()).toEqual([3, 4]);
     const { shard, restored, load } = fx.reopen();
     expect(restored).toBe(true);
-    expect(load).toEqual({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
+    expect(load).toMatchObject({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
     expect(search(shard)).toEqual(before);
     expect(shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
     // Unlike the old clean-shutdown marker, a save stays valid after a load: a crash now replays nothing.
@@ -98,6 +98,25 @@ describe('GraphSnapshots', () => {
     r = fx.reopen();
     expect(r.load.rebuildReason).toBe('graph file 7-0-0-g3.hnsw missing');
     expect(search(r.shard)).toEqual(before);
+  });
+
+  it('a graph the manifest passes but hnswlib cannot use is rebuilt from the LMDB rows (a load stages none)', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    // Written after the save: the rebuild must hold these too.
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    await fx.shard.delete([10], null, 4, true);
+    const before = exact(fx.shard);
+    // The file is intact (its checksum matches) but the manifest lists one label fewer than it holds.
+    const m = manifest(fx);
+    m.spaces['']!.labels.pop();
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(m));
+    const r = fx.reopen();
+    expect(r.load).toMatchObject({ points: 48, graphsRead: 0, graphsRebuilt: 1 });
+    expect(r.load.rebuildReason).toMatch(/^graph of vector '' unreadable: graph holds 50 elements, its manifest 49$/);
+    expect(search(r.shard)).toEqual(before);
+    expect(exact(r.shard)).toEqual(before);
+    expect(r.shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
   });
 
   it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
