@@ -110,7 +110,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   clock.mark('grpc listening');
   const t0 = performance.now();
   const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
-    clock.mark('engine ready');
+    clock.mark('shards ready');
     for (const c of collections) {
       app.log.info(
         {

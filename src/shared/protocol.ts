@@ -51,17 +51,19 @@ export interface ShardLoadReport {
   phases?: ShardLoadPhases;
 }
 
-/** Where one shard's load spent its time, wall ms per part. */
+/** Where one shard's load spent its time: per part, [wall ms, this thread's CPU ms (null: unknown)]. */
 export interface ShardLoadPhases {
   /** Reading and checking the saved graphs' manifest, checksums included. */
-  manifest: number;
+  manifest: PhaseTime;
   /** Of which: checksumming the graph files. */
-  checksum: number;
-  /** Reading the shard's LMDB records (ids, payloads, vectors where needed). */
-  records: number;
+  checksum: PhaseTime;
+  /** Reading the shard's LMDB records (ids, versions, payloads; vectors where no saved graph holds them). */
+  records: PhaseTime;
   /** Reading the saved graphs (or rebuilding them) and replaying the writes after them. */
-  graphs: number;
+  graphs: PhaseTime;
 }
+
+export type PhaseTime = [wallMs: number, cpuMs: number | null];
 
 export type HnswBuildMode = 'auto' | 'native' | 'portable';
 

@@ -26,6 +26,20 @@ export function threadCpuMs(): number | null {
   }
 }
 
+/** Times parts of a task: `lap()` answers [wall ms, CPU ms] since the previous lap (or the start). */
+export class Stopwatch {
+  #wall = performance.now();
+  #cpu = threadCpuMs();
+  lap(): [wallMs: number, cpuMs: number | null] {
+    const wall = performance.now();
+    const cpu = threadCpuMs();
+    const out: [number, number | null] = [Math.round(wall - this.#wall), cpu === null || this.#cpu === null ? null : Math.round(cpu - this.#cpu)];
+    this.#wall = wall;
+    this.#cpu = cpu;
+    return out;
+  }
+}
+
 export class StartupClock {
   readonly #origin: number;
   readonly marks: StartupMark[] = [];

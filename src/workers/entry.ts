@@ -18,9 +18,8 @@ import { StartupClock } from '../shared/startup-clock.js';
 import { NotCommittedError } from './shard/shard.js';
 
 const init = workerData as WorkerInit;
-// Thread start (this thread's time origin), then the module graph above evaluated.
+// The module graph above evaluated (the main thread marks when it spawned this thread).
 const clock = new StartupClock(init.processOrigin);
-clock.marks.push(['thread started', Math.round(performance.timeOrigin - (init.processOrigin ?? performance.timeOrigin)), 0]);
 clock.mark('modules loaded');
 if (init.protocolVersion !== PROTOCOL_VERSION) {
   throw new Error(`worker protocol ${PROTOCOL_VERSION} cannot serve a main thread speaking ${init.protocolVersion}`);

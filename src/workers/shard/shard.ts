@@ -27,6 +27,7 @@ import { IdTracker } from './id-tracker.js';
 import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { failpoint } from '../failpoints.js';
+import { Stopwatch } from '../../shared/startup-clock.js';
 import { GraphSnapshots, restoreGraphs, type GraphManifest } from './graph-snapshots.js';
 import type { HnswParams } from '../index/hnsw.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
@@ -292,7 +293,7 @@ export class Shard {
    * points read so far, now and then (start-up progress).
    */
   load(onPoints?: (n: number) => void): ShardLoad {
-    const t0 = performance.now();
+    const watch = new Stopwatch();
     const want = new Map<string, HnswParams | null>();
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
     const { manifest, reason } = this.#snapshots.read(want);
@@ -300,18 +301,13 @@ export class Shard {
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
-    const t1 = performance.now();
+    const manifestTime = watch.lap();
     // The graphs are restored or built once every row is in.
     const { points, changed } = this.#readRange(manifest, onPoints);
     const replayed = changed.length;
-    const t2 = performance.now();
+    const recordsTime = watch.lap();
     const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
-    const phases: ShardLoadPhases = {
-      manifest: Math.round(t1 - t0),
-      checksum: Math.round(this.#snapshots.checksumMs),
-      records: Math.round(t2 - t1),
-      graphs: Math.round(performance.now() - t2),
-    };
+    const phases: ShardLoadPhases = { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() };
     if (manifest !== null) this.#seq = Math.max(this.#seq, manifest.seq);
     const upToDate = manifest !== null && replayed === 0 && graphs.rebuilt === 0;
     this.#savedSeq = upToDate ? this.#seq : -1;

@@ -5,7 +5,9 @@
 // file; dropping a shard deletes its files only.
 
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
 import type { Shard } from '../../../src/workers/shard/shard.js';
@@ -35,8 +37,8 @@ describe('GraphSnapshots', () => {
     await fx.shard.saveIndexes();
     expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
     const m = manifest(fx);
-    expect(m).toMatchObject({ format: 2, gen: 1, count: 48, spaces: { '': { file: '7-0-0-g1.hnsw', m: 16, efConstruct: 100, dim: 3 } } });
-    expect(m.spaces['']!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(m).toMatchObject({ format: 3, gen: 1, count: 48, spaces: { '': { file: '7-0-0-g1.hnsw', m: 16, efConstruct: 100, dim: 3 } } });
+    expect(m.spaces['']!.crc32).toBe(crc32(readFileSync(join(fx.indexDir, '7-0-0-g1.hnsw'))));
     expect(m.spaces['']!.deleted.sort()).toEqual([3, 4]);
     const { shard, restored, load } = fx.reopen();
     expect(restored).toBe(true);
@@ -97,6 +99,27 @@ describe('GraphSnapshots', () => {
     rmSync(join(fx.indexDir, '7-0-0-g3.hnsw'));
     r = fx.reopen();
     expect(r.load.rebuildReason).toBe('graph file 7-0-0-g3.hnsw missing');
+    expect(search(r.shard)).toEqual(before);
+  });
+
+  it('reads a save of the sha256 format (2), checking its sha256: intact it is used, damaged it is rebuilt', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    const before = exact(fx.shard);
+    const file = join(fx.indexDir, '7-0-0-g1.hnsw');
+    const m = manifest(fx);
+    const old = { ...m, format: 2, spaces: { '': { ...m.spaces['']!, crc32: undefined, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') } } };
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(old));
+    let r = fx.reopen();
+    expect(r.load).toMatchObject({ points: 49, graphsRead: 1, graphsRebuilt: 0, replayed: 1, rebuildReason: null });
+    expect(search(r.shard)).toEqual(before);
+
+    const bytes = readFileSync(file);
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
+    writeFileSync(file, bytes);
+    r = fx.reopen();
+    expect(r.load).toMatchObject({ graphsRead: 0, graphsRebuilt: 1, rebuildReason: 'graph file 7-0-0-g1.hnsw damaged (checksum mismatch)' });
     expect(search(r.shard)).toEqual(before);
   });
 
