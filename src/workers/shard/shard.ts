@@ -298,6 +298,7 @@ export class Shard {
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
     const { manifest, reason } = this.#snapshots.read(want);
     if (manifest !== null) {
+      this.#ids.reserve(manifest.slots.length);
       for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
