@@ -35,7 +35,8 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
   clock,
 });
 clock.mark('lmdb opened');
-host.loadAll();
+// Top-level await: piscina holds every task until the shards are loaded.
+await host.loadAllAsync();
 clock.mark('shards loaded');
 
 const crashOnId = failpoint('crash_on_id');

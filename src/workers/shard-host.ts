@@ -14,7 +14,7 @@ import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type Req
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
-import { Shard, type GraphSavePolicy } from './shard/shard.js';
+import { Shard, type GraphSavePolicy, type ShardLoad } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
 import { StartupClock } from '../shared/startup-clock.js';
 
@@ -68,6 +68,16 @@ export class ShardHost {
    * progress (shards and points loaded) for /readyz as it goes.
    */
   loadAll(): void {
+    for (const [shard, onPoints, done] of this.#toLoad()) done(shard.load(onPoints));
+  }
+
+  /** loadAll, each shard's saved graphs read off-thread while its records are read (Shard.loadAsync). */
+  async loadAllAsync(): Promise<void> {
+    for (const [shard, onPoints, done] of this.#toLoad()) done(await shard.loadAsync(onPoints));
+  }
+
+  /** The shards to load at start, one at a time, each with its progress callback and what to do with its load. */
+  *#toLoad(): Generator<[Shard, (n: number) => void, (load: ShardLoad) => void]> {
     const mine: [CollectionMeta, number, boolean][] = [];
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
@@ -89,14 +99,20 @@ export class ShardHost {
     for (const [meta, s, secondary] of mine) {
       // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
       if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
-      const load = this.#open(meta, s, secondary).load((n) => {
+      const onPoints = (n: number): void => {
         if (progress !== null) Atomics.store(progress, LOAD_PROGRESS.points, before + n);
-      });
-      before += load.points;
-      this.#loads.push({ collection: meta.id, shard: s, ...load });
-      if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
-      else if (load.graphsRebuilt > 0) this.#rebuilt++;
-      if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
+      };
+      yield [
+        this.#open(meta, s, secondary),
+        onPoints,
+        (load) => {
+          before += load.points;
+          this.#loads.push({ collection: meta.id, shard: s, ...load });
+          if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
+          else if (load.graphsRebuilt > 0) this.#rebuilt++;
+          if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
+        },
+      ];
     }
   }
 

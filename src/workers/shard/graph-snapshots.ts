@@ -276,10 +276,34 @@ export class GraphSnapshots {
 }
 
 /**
+ * Starts reading, on libuv threads, every saved graph the manifest holds for a space that should
+ * have one; resolves with each graph read, or the error that stopped it (restoreGraphs then
+ * rebuilds that one, saying why). Nothing is read without a manifest.
+ */
+export async function readSavedGraphs(manifest: GraphManifest | null, snapshots: GraphSnapshots, spaces: Iterable<VectorSpace>): Promise<Map<string, HnswIndex | Error>> {
+  const out = new Map<string, HnswIndex | Error>();
+  if (manifest === null) return out;
+  await Promise.all(
+    [...spaces].map(async (space) => {
+      const params = space.graphParams();
+      const saved = manifest.spaces[space.name];
+      if (params === null || saved === undefined) return;
+      try {
+        out.set(space.name, await HnswIndex.read(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted }));
+      } catch (err) {
+        out.set(space.name, err instanceof Error ? err : new Error(String(err)));
+      }
+    }),
+  );
+  return out;
+}
+
+/**
  * Gives every space that should have a graph one: the saved graph when the manifest holds it,
  * brought up to date with the slots written since (`changed`: re-added when they hold a vector
- * now, else marked deleted), or else rebuilt from the stored vectors. Answers how many graphs
- * were read and rebuilt, and why a rebuild happened.
+ * now, else marked deleted), or else rebuilt from the stored vectors. `preRead`: graphs
+ * readSavedGraphs read already. Answers how many graphs were read and rebuilt, and why a rebuild
+ * happened.
  */
 export function restoreGraphs(
   manifest: GraphManifest | null,
@@ -287,6 +311,7 @@ export function restoreGraphs(
   spaces: Iterable<VectorSpace>,
   ids: IdTrackerRead,
   changed: Iterable<number>,
+  preRead: ReadonlyMap<string, HnswIndex | Error> = new Map(),
 ): { read: number; rebuilt: number; reason: string | null } {
   let read = 0;
   let rebuilt = 0;
@@ -298,7 +323,9 @@ export function restoreGraphs(
     const saved = manifest?.spaces[space.name];
     if (saved !== undefined) {
       try {
-        const index = new HnswIndex(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted });
+        const pre = preRead.get(space.name);
+        if (pre instanceof Error) throw pre;
+        const index = pre ?? new HnswIndex(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted });
         for (const slot of dirty) {
           if (space.has(slot)) index.add(slot, space.vector(slot));
           else index.remove(slot);

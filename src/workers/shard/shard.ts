@@ -28,7 +28,7 @@ import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { failpoint } from '../failpoints.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
-import { GraphSnapshots, restoreGraphs, type GraphManifest } from './graph-snapshots.js';
+import { GraphSnapshots, readSavedGraphs, restoreGraphs, type GraphManifest, type ManifestRead } from './graph-snapshots.js';
 import type { HnswParams } from '../index/hnsw.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
@@ -294,21 +294,50 @@ export class Shard {
    */
   load(onPoints?: (n: number) => void): ShardLoad {
     const watch = new Stopwatch();
+    const { manifest, reason } = this.#readManifest();
+    const manifestTime = watch.lap();
+    const range = this.#readRange(manifest, onPoints);
+    const recordsTime = watch.lap();
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed);
+    return this.#loaded(manifest, reason, range, graphs, { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() });
+  }
+
+  /**
+   * load(), with the saved graph files read on libuv threads while this thread reads the LMDB
+   * records (at start, where nothing else runs on the shard until it resolves).
+   */
+  async loadAsync(onPoints?: (n: number) => void): Promise<ShardLoad> {
+    const watch = new Stopwatch();
+    const { manifest, reason } = this.#readManifest();
+    const manifestTime = watch.lap();
+    const reading = readSavedGraphs(manifest, this.#snapshots, this.#spaces.values());
+    const range = this.#readRange(manifest, onPoints);
+    const recordsTime = watch.lap();
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed, await reading);
+    return this.#loaded(manifest, reason, range, graphs, { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() });
+  }
+
+  /** The newest intact save's manifest (its ids placed at their saved slots), or why there is none. */
+  #readManifest(): ManifestRead {
     const want = new Map<string, HnswParams | null>();
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
-    const { manifest, reason } = this.#snapshots.read(want);
-    if (manifest !== null) {
-      this.#ids.reserve(manifest.slots.length);
-      for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
+    const read = this.#snapshots.read(want);
+    if (read.manifest !== null) {
+      this.#ids.reserve(read.manifest.slots.length);
+      for (const [id, slot] of read.manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
-    const manifestTime = watch.lap();
-    // The graphs are restored or built once every row is in.
-    const { points, changed } = this.#readRange(manifest, onPoints);
+    return read;
+  }
+
+  #loaded(
+    manifest: GraphManifest | null,
+    reason: string | null,
+    { points, changed }: { points: number; changed: number[] },
+    graphs: { read: number; rebuilt: number; reason: string | null },
+    phases: ShardLoadPhases,
+  ): ShardLoad {
     const replayed = changed.length;
-    const recordsTime = watch.lap();
-    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
-    const phases: ShardLoadPhases = { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() };
     if (manifest !== null) this.#seq = Math.max(this.#seq, manifest.seq);
     const upToDate = manifest !== null && replayed === 0 && graphs.rebuilt === 0;
     this.#savedSeq = upToDate ? this.#seq : -1;

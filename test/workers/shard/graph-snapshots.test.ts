@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
-import type { Shard } from '../../../src/workers/shard/shard.js';
+import { Shard } from '../../../src/workers/shard/shard.js';
 import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
 
 let fx: Fixture;
@@ -140,6 +140,28 @@ describe('GraphSnapshots', () => {
     expect(search(r.shard)).toEqual(before);
     expect(exact(r.shard)).toEqual(before);
     expect(r.shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
+  });
+
+  it('loadAsync (the graph read off-thread during the records pass) loads what load does, a replay and a graph hnswlib refuses included', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    await fx.shard.delete([10], null, 4, true);
+    const before = exact(fx.shard);
+    const sync = fx.reopen();
+    const async = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+    const load = await async.loadAsync();
+    expect(load).toMatchObject({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 2, rebuildReason: null });
+    expect({ ...load, phases: null }).toEqual({ ...sync.load, phases: null });
+    expect(search(async)).toEqual(search(sync.shard));
+    expect(exact(async)).toEqual(before);
+
+    const m = manifest(fx);
+    m.spaces['']!.labels.pop();
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(m));
+    const refused = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+    expect(await refused.loadAsync()).toMatchObject({ points: 48, graphsRead: 0, graphsRebuilt: 1, rebuildReason: "graph of vector '' unreadable: graph holds 50 elements, its manifest 49" });
+    expect(search(refused)).toEqual(before);
   });
 
   it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
