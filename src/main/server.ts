@@ -102,6 +102,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   });
   await app.listen({ host: config.host, port: config.rest_port });
   clock.mark('rest listening');
+  dispatcher.markListening();
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');

@@ -29,6 +29,12 @@ export interface WorkerInit {
   progress?: SharedArrayBuffer;
   /** The operation id counter every thread takes from (src/shared/op-ids.ts). */
   opIds: SharedArrayBuffer;
+  /**
+   * Int32[1], set to 1 (and notified) by the main thread once REST listens. Only the
+   * load_delay_ms failpoint waits for it, so that a slowed load is still loading when the tests
+   * that watch it can ask (the workers start before the main thread has loaded its modules).
+   */
+  listening?: SharedArrayBuffer;
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
   processOrigin?: number;
 }

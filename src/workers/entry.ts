@@ -32,6 +32,7 @@ clock.mark('hnswlib loaded');
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'), {
   savePolicy: init.graphSave,
   ...(init.progress === undefined ? {} : { progress: init.progress }),
+  ...(init.listening === undefined ? {} : { listening: init.listening }),
   clock,
 });
 clock.mark('lmdb opened');

@@ -25,6 +25,8 @@ export interface ShardHostOptions {
   progress?: SharedArrayBuffer;
   /** The thread's start-up marks, reported in the ping. */
   clock?: StartupClock;
+  /** WorkerInit.listening: the load_delay_ms failpoint waits for it before its first sleep. */
+  listening?: SharedArrayBuffer;
 }
 
 export class ShardHost {
@@ -42,6 +44,7 @@ export class ShardHost {
   #rebuilt = 0;
   readonly #loads: ShardLoadReport[] = [];
   readonly #clock: StartupClock;
+  readonly #listening: Int32Array | null;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
@@ -51,6 +54,7 @@ export class ShardHost {
     this.#db = db;
     this.#savePolicy = options.savePolicy;
     this.#clock = options.clock ?? new StartupClock();
+    this.#listening = options.listening === undefined ? null : new Int32Array(options.listening);
     this.#progress = options.progress === undefined ? null : new Int32Array(options.progress, worker * LOAD_PROGRESS_SLOTS * 4, LOAD_PROGRESS_SLOTS);
     const seconds = options.savePolicy?.everySeconds ?? 0;
     if (seconds > 0) {
@@ -95,6 +99,8 @@ export class ShardHost {
       Atomics.store(progress, LOAD_PROGRESS.shardsTotal, mine.length);
     }
     const delay = failpoint('load_delay_ms');
+    // A slowed load starts its sleeps once REST listens, so that it is slow as seen from there.
+    if (delay !== null && this.#listening !== null) Atomics.wait(this.#listening, 0, 0);
     let before = 0;
     for (const [meta, s, secondary] of mine) {
       // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).

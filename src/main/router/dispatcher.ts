@@ -75,6 +75,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   /** The hand-off channel to each worker (replaced with the thread). */
   readonly #channels: (HandoffChannel | null)[];
   readonly #progress: Int32Array;
+  /** WorkerInit.listening. */
+  readonly #listening = new Int32Array(new SharedArrayBuffer(4));
   #nextCoordinator = 0;
   #catalog: CatalogSnapshot | null = null;
   #closing = false;
@@ -96,7 +98,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     this.#progress = new Int32Array(progress);
     for (let w = 0; w < workerCount; w++) this.#progress[w * LOAD_PROGRESS_SLOTS + LOAD_PROGRESS.shardsTotal] = -1;
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, processOrigin: performance.timeOrigin };
+      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, processOrigin: performance.timeOrigin, listening: this.#listening.buffer as SharedArrayBuffer };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
@@ -155,6 +157,12 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     } catch {
       /* the pool is closing */
     }
+  }
+
+  /** Tells the workers REST is listening (WorkerInit.listening: for the load_delay_ms failpoint). */
+  markListening(): void {
+    Atomics.store(this.#listening, 0, 1);
+    Atomics.notify(this.#listening, 0);
   }
 
   loadProgress(): LoadProgress {
