@@ -99,8 +99,9 @@ export class ShardHost {
       Atomics.store(progress, LOAD_PROGRESS.shardsTotal, mine.length);
     }
     const delay = failpoint('load_delay_ms');
-    // A slowed load starts its sleeps once REST listens, so that it is slow as seen from there.
-    if (delay !== null && this.#listening !== null) Atomics.wait(this.#listening, 0, 0);
+    // A slowed load starts its sleeps once REST listens, so that it is slow as seen from there
+    // (at most a minute: a start-up that fails before listening must not hold this thread).
+    if (delay !== null && this.#listening !== null) Atomics.wait(this.#listening, 0, 0, 60_000);
     let before = 0;
     for (const [meta, s, secondary] of mine) {
       // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
