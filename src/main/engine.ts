@@ -24,11 +24,12 @@
 import { liveCollection } from '../shared/catalog.js';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import { sumMemory, type CatalogSnapshot, type HnswBuild, type MemoryBytes, type ResultOf } from '../shared/protocol.js';
+import { sumMemory, type CatalogSnapshot, type HnswBuild, type MemoryBytes, type ResultOf, type ShardLoadPhases } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type ShardCopy } from '../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
 import { OpIdCounter } from '../shared/op-ids.js';
+import type { StartupMark } from '../shared/startup-clock.js';
 import type { PointEngine } from './point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 
@@ -46,6 +47,12 @@ export interface CollectionLoad {
   replayedWrites: number;
   /** Why graphs were rebuilt, one entry per shard that rebuilt any (`shard N: reason`). */
   rebuildReasons: string[];
+}
+
+/** The workers' start-up marks and each shard's load phases, for the start-up log line. */
+export interface StartupReport {
+  workers: StartupMark[][];
+  shards: ({ collection: number; shard: number; worker: number } & Partial<ShardLoadPhases>)[];
 }
 
 /** Times one copy is rebuilt after diverging before it is left Dead (until a restart or PATCH). */
@@ -199,7 +206,7 @@ export class Engine implements PointEngine {
   }
 
   /** Waits for every worker to load its shards, then opens for traffic. Resumes unfinished drops. */
-  async start(): Promise<{ restoredShards: number; rebuiltShards: number; hnswBuild: HnswBuild | null; collections: CollectionLoad[] }> {
+  async start(): Promise<{ restoredShards: number; rebuiltShards: number; hnswBuild: HnswBuild | null; collections: CollectionLoad[]; startup: StartupReport }> {
     // Data dirs from before the drops database kept a deleted collection in the catalog, marked.
     for (const { key, value } of this.#db.catalog.getRange()) {
       if (value.deleting === true) await this.#retire(key, value);
@@ -235,7 +242,12 @@ export class Engine implements PointEngine {
     }
     this.#ready = true;
     await this.#publishCatalog();
+    const startup: StartupReport = {
+      workers: pings.map((p) => p.startup),
+      shards: pings.flatMap((p) => p.loads.map((l) => ({ collection: l.collection, shard: l.shard, worker: p.workerIndex, ...l.phases }))),
+    };
     return {
+      startup,
       collections: [...byId.values()],
       hnswBuild: this.#hnswBuild,
       restoredShards: pings.reduce((n, p) => n + p.restoredShards, 0),

@@ -1,18 +1,33 @@
 // The server's lifecycle: open storage, start workers, listen at once (answering 412 until every
 // shard is loaded), and on SIGTERM/SIGINT stop intake, drain, stop workers and close LMDB.
 
-import { ReplicaAwareCoordinators } from './coordinator/replica-aware.js';
 import type { FastifyInstance } from 'fastify';
-import { openAuthDb, openDb } from '../shared/db.js';
-import { AuthService } from './auth/service.js';
+import type { AuthService } from './auth/service.js';
 import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
 import { ConfigError, type Config } from './config.js';
-import { lockDataDir } from './data-lock.js';
-import { Engine } from './engine.js';
-import { Metrics } from './metrics.js';
-import { startGrpcServer, type GrpcServer } from './grpc/server.js';
-import { buildApp } from './http/app.js';
+import { lockDataDir, type DataDirLock } from './data-lock.js';
+import type { Engine } from './engine.js';
+import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
+import { StartupClock } from '../shared/startup-clock.js';
+
+/**
+ * The modules only the main thread's serving needs (fastify and the route schemas, gRPC and its
+ * protos, auth, LMDB): loaded once the workers are spawned, so that the workers' own start-up
+ * (their modules, then their shards) runs beside this thread's rather than after it.
+ */
+async function serving() {
+  const [db, authService, engine, metrics, grpc, app, replicaAware] = await Promise.all([
+    import('../shared/db.js'),
+    import('./auth/service.js'),
+    import('./engine.js'),
+    import('./metrics.js'),
+    import('./grpc/server.js'),
+    import('./http/app.js'),
+    import('./coordinator/replica-aware.js'),
+  ]);
+  return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware };
+}
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +40,9 @@ export interface RunningServer {
 }
 
 export async function startServer(config: Config): Promise<RunningServer> {
+  // Start-up marks, logged at ready in one 'start-up' line with the workers' (see startup-clock.ts).
+  const clock = new StartupClock();
+  clock.mark('config loaded');
   if (config.hnsw_build === 'native') {
     // Checked here too, so an unusable native build stops start-up instead of failing every
     // worker thread piscina starts.
@@ -36,16 +54,33 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
   const lock = await lockDataDir(config.data_dir);
+  // First, so the workers load their modules and shards while this thread loads its own.
+  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build, {
+    everyWrites: config.graph_save_writes,
+    everySeconds: config.graph_save_seconds,
+  });
+  clock.mark('workers spawned');
+  try {
+    return await serve(config, clock, lock, dispatcher);
+  } catch (err) {
+    // A setting only start-up can check (the auth secrets) failed: the workers stop with it.
+    await dispatcher.close().catch(() => undefined);
+    await lock.release();
+    throw err;
+  }
+}
+
+async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher): Promise<RunningServer> {
+  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators } = await serving();
+  clock.mark('modules loaded');
   const db = openDb(config.data_dir);
+  clock.mark('lmdb opened');
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
     adminPassword: config.admin_password,
   });
-  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build, {
-    everyWrites: config.graph_save_writes,
-    everySeconds: config.graph_save_seconds,
-  });
+  clock.mark('auth opened');
   const engine = new Engine(db, dispatcher, {
     defaults: { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor },
     opIds: dispatcher.opIds,
@@ -56,6 +91,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike.
   const coordinators = new ReplicaAwareCoordinators(engine, dispatcher);
   const app = await buildApp(config, engine, auth, metrics, coordinators);
+  clock.mark('routes built');
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
   dispatcher.on('workerError', (worker: number, err: unknown) => {
@@ -68,13 +104,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
     app.log.error({ worker }, 'shard worker ended; a new thread reloads its shards from LMDB');
   });
   await app.listen({ host: config.host, port: config.rest_port });
+  clock.mark('rest listening');
+  dispatcher.markListening();
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
   const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
+  clock.mark('grpc listening');
   const t0 = performance.now();
-  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections }) => {
+  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
+    clock.mark('shards ready');
     for (const c of collections) {
       app.log.info(
         {
@@ -100,6 +140,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       },
       'engine ready',
     );
+    // Where start-up spent its time: [mark, wall ms since the process started, the thread's CPU ms].
+    app.log.info({ ready_ms: Math.round(clock.now()), main: clock.marks, workers: startup.workers, shards: startup.shards }, 'start-up');
   });
   let closing: Promise<void> | null = null;
   return {

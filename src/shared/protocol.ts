@@ -7,6 +7,7 @@ import type { CatalogEntry } from './db.js';
 import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from './types.js';
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
+import type { StartupMark } from './startup-clock.js';
 import { comparePointIds } from './ids.js';
 import type { ReplicaTable } from './placement.js';
 
@@ -37,6 +38,14 @@ export interface WorkerInit {
    * only (one writer per slot: no Atomics needed), read by the main thread at scrape time.
    */
   served?: SharedArrayBuffer;
+  /**
+   * Int32[1], set to 1 (and notified) by the main thread once REST listens. Only the
+   * load_delay_ms failpoint waits for it, so that a slowed load is still loading when the tests
+   * that watch it can ask (the workers start before the main thread has loaded its modules).
+   */
+  listening?: SharedArrayBuffer;
+  /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
+  processOrigin?: number;
 }
 
 /** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */
@@ -60,7 +69,23 @@ export interface ShardLoadReport {
   /** Writes after the saved graphs' position that were applied to them. */
   replayed: number;
   rebuildReason: string | null;
+  /** Wall ms of each part of the load (src/workers/shard/shard.ts ShardLoadPhases). */
+  phases?: ShardLoadPhases;
 }
+
+/** Where one shard's load spent its time: per part, [wall ms, this thread's CPU ms (null: unknown)]. */
+export interface ShardLoadPhases {
+  /** Reading and checking the saved graphs' manifest, checksums included. */
+  manifest: PhaseTime;
+  /** Of which: checksumming the graph files. */
+  checksum: PhaseTime;
+  /** Reading the shard's LMDB records (ids, versions, payloads; vectors where no saved graph holds them). */
+  records: PhaseTime;
+  /** Reading the saved graphs (or rebuilding them) and replaying the writes after them. */
+  graphs: PhaseTime;
+}
+
+export type PhaseTime = [wallMs: number, cpuMs: number | null];
 
 export type HnswBuildMode = 'auto' | 'native' | 'portable';
 
@@ -266,6 +291,8 @@ export interface PingResult {
   /** What each shard's load did (as loaded when the worker started). */
   loads: ShardLoadReport[];
   hnswBuild: HnswBuild;
+  /** The worker thread's start-up marks (src/shared/startup-clock.ts), as its first thread made them. */
+  startup: StartupMark[];
 }
 
 export interface ShardInfo {

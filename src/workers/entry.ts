@@ -10,26 +10,36 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
-import { COUNTED_OPS, PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
-import { Coordinator } from './coordinator/coordinator.js';
+import { COUNTED_OPS, PROTOCOL_VERSION, type CatalogSnapshot, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
+import type { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
+import { StartupClock } from '../shared/startup-clock.js';
 import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
 
 const init = workerData as WorkerInit;
+// The module graph above evaluated (the main thread marks when it spawned this thread).
+const clock = new StartupClock(init.processOrigin);
+clock.mark('modules loaded');
 if (init.protocolVersion !== PROTOCOL_VERSION) {
   throw new Error(`worker protocol ${PROTOCOL_VERSION} cannot serve a main thread speaking ${init.protocolVersion}`);
 }
 
 // Before any graph is built or read; in mode 'native' an unusable native build stops start-up here.
 selectHnswlib(init.hnswBuild);
+clock.mark('hnswlib loaded');
 
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'), {
   savePolicy: init.graphSave,
   ...(init.progress === undefined ? {} : { progress: init.progress }),
+  ...(init.listening === undefined ? {} : { listening: init.listening }),
+  clock,
 });
-host.loadAll();
+clock.mark('lmdb opened');
+// Top-level await: piscina holds every task until the shards are loaded.
+await host.loadAllAsync();
+clock.mark('shards loaded');
 if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 
 const crashOnId = failpoint('crash_on_id');
@@ -64,15 +74,27 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
   }
 }
 
-const coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard);
+// The coordinator's modules (the request schemas and the service layer: about half of this
+// thread's module loading) load after the shards, without holding the ping that reports them
+// loaded. Its tasks wait for it in arrival order (hand-offs and siblings' requests wait in their
+// ports meanwhile); a catalog is kept and applied when it loads (the mirror keeps the newest).
+let coordinator: Coordinator | null = null;
+let heldCatalog: CatalogSnapshot | null = null;
+const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordinator }) => {
+  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard);
+  if (heldCatalog !== null) coordinator.catalog(heldCatalog);
+  heldCatalog = null;
+  return coordinator;
+});
 
 export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
   switch (task.op) {
     case 'attachPeers':
-      coordinator.attach(task.peers, task.main, task.catalog);
+      (await coordinatorLoaded).attach(task.peers, task.main, task.catalog);
       return null;
     case 'catalog':
-      coordinator.catalog(task.catalog);
+      if (coordinator !== null) coordinator.catalog(task.catalog);
+      else if (heldCatalog === null || task.catalog.version >= heldCatalog.version) heldCatalog = task.catalog;
       return null;
     default:
       return serveShard(task);

@@ -4,7 +4,8 @@
 // every upsert batch of a shard after its third point; crash_on_id=7 kills the worker thread that
 // receives an upsert of point 7, before it applies anything; commit_fail_on_id=7 makes the LMDB
 // write of point 7 fail as a failed commit would (disk full); load_delay_ms=500 sleeps the worker
-// thread that long before each shard it loads at start (to watch /readyz during a slow load);
+// thread that long before each shard it loads at start, counted from when the main thread's REST
+// port listens (to watch /readyz during a slow load);
 // secondary_load_delay_ms=2000 makes a read copy added to a live collection (replication_factor
 // raised) wait that long before it loads, so a test can watch a copy being built. Read once, at
 // worker start.

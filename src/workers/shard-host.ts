@@ -17,14 +17,19 @@ import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type Req
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
-import { Shard, type GraphSavePolicy } from './shard/shard.js';
+import { Shard, type GraphSavePolicy, type ShardLoad } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
+import { StartupClock } from '../shared/startup-clock.js';
 
 export interface ShardHostOptions {
   /** Background graph saves (none when absent: the in-process dispatcher's default). */
   savePolicy?: GraphSavePolicy;
   /** Where loadAll publishes its progress (WorkerInit.progress). */
   progress?: SharedArrayBuffer;
+  /** The thread's start-up marks, reported in the ping. */
+  clock?: StartupClock;
+  /** WorkerInit.listening: the load_delay_ms failpoint waits for it before its first sleep. */
+  listening?: SharedArrayBuffer;
 }
 
 export class ShardHost {
@@ -43,6 +48,8 @@ export class ShardHost {
   #restored = 0;
   #rebuilt = 0;
   readonly #loads: ShardLoadReport[] = [];
+  readonly #clock: StartupClock;
+  readonly #listening: Int32Array | null;
   #timer: NodeJS.Timeout | null = null;
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
@@ -51,6 +58,8 @@ export class ShardHost {
     this.#workerCount = workerCount;
     this.#db = db;
     this.#savePolicy = options.savePolicy;
+    this.#clock = options.clock ?? new StartupClock();
+    this.#listening = options.listening === undefined ? null : new Int32Array(options.listening);
     this.#progress = options.progress === undefined ? null : new Int32Array(options.progress, worker * LOAD_PROGRESS_SLOTS * 4, LOAD_PROGRESS_SLOTS);
     const seconds = options.savePolicy?.everySeconds ?? 0;
     if (seconds > 0) {
@@ -68,6 +77,16 @@ export class ShardHost {
    * progress (shards and points loaded) for /readyz as it goes.
    */
   loadAll(): void {
+    for (const [shard, onPoints, done] of this.#toLoad()) done(shard.load(onPoints));
+  }
+
+  /** loadAll, each shard's saved graphs read off-thread while its records are read (Shard.loadAsync). */
+  async loadAllAsync(): Promise<void> {
+    for (const [shard, onPoints, done] of this.#toLoad()) done(await shard.loadAsync(onPoints));
+  }
+
+  /** The shards to load at start, one at a time, each with its progress callback and what to do with its load. */
+  *#toLoad(): Generator<[Shard, (n: number) => void, (load: ShardLoad) => void]> {
     const mine: [CollectionMeta, number, boolean][] = [];
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
@@ -85,18 +104,27 @@ export class ShardHost {
       Atomics.store(progress, LOAD_PROGRESS.shardsTotal, mine.length);
     }
     const delay = failpoint('load_delay_ms');
+    // A slowed load starts its sleeps once REST listens, so that it is slow as seen from there
+    // (at most a minute: a start-up that fails before listening must not hold this thread).
+    if (delay !== null && this.#listening !== null) Atomics.wait(this.#listening, 0, 0, 60_000);
     let before = 0;
     for (const [meta, s, secondary] of mine) {
       // A slowed load, for the test that watches /readyz during one (Atomics.wait: a real sleep of this thread).
       if (delay !== null) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, delay);
-      const load = this.#open(meta, s, secondary).load((n) => {
+      const onPoints = (n: number): void => {
         if (progress !== null) Atomics.store(progress, LOAD_PROGRESS.points, before + n);
-      });
-      before += load.points;
-      this.#loads.push({ collection: meta.id, shard: s, ...load });
-      if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
-      else if (load.graphsRebuilt > 0) this.#rebuilt++;
-      if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
+      };
+      yield [
+        this.#open(meta, s, secondary),
+        onPoints,
+        (load) => {
+          before += load.points;
+          this.#loads.push({ collection: meta.id, shard: s, ...load });
+          if (load.graphsRebuilt === 0 && load.graphsRead > 0) this.#restored++;
+          else if (load.graphsRebuilt > 0) this.#rebuilt++;
+          if (progress !== null) Atomics.add(progress, LOAD_PROGRESS.shardsLoaded, 1);
+        },
+      ];
     }
   }
 
@@ -204,6 +232,7 @@ export class ShardHost {
         rebuiltShards: this.#rebuilt,
         loads: this.#loads,
         hnswBuild: hnswBuild(),
+        startup: this.#clock.marks,
       };
     },
     saveIndexes: async () => {

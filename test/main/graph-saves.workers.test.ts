@@ -245,6 +245,24 @@ describe('graph saves and restart', () => {
     const r = await call(s2.url, 'GET', '/readyz');
     expect(r).toMatchObject({ status: 200, body: 'all shards are ready' });
     expect(loaded(s2, 'r')).toMatchObject({ shards: 4, points: 400, graphs_loaded: 4, replayed_writes: 0 });
+    // One start-up line says where the time went: the main thread's and each worker's marks
+    // ([name, ms since the process started, CPU ms]) and each shard's load parts ([wall, CPU] ms).
+    const startup = records(s2).find((r) => r.msg === 'start-up')!;
+    const main = startup.main as [string, number, number | null][];
+    expect(main.map((m) => m[0])).toEqual(['config loaded', 'workers spawned', 'modules loaded', 'lmdb opened', 'auth opened', 'routes built', 'rest listening', 'grpc listening', 'shards ready']);
+    for (let i = 1; i < main.length; i++) expect(main[i]![1]).toBeGreaterThanOrEqual(main[i - 1]![1]);
+    expect(startup.ready_ms).toBeGreaterThanOrEqual(main.at(-1)![1]);
+    const workers = startup.workers as [string, number, number | null][][];
+    expect(workers.map((w) => w.map((m) => m[0]))).toEqual(Array(2).fill(['modules loaded', 'hnswlib loaded', 'lmdb opened', 'shards loaded']));
+    // The slowed load (2.5 s per shard, counted from REST listening) shows in the workers' marks.
+    for (const w of workers) expect(w.at(-1)![1]).toBeGreaterThan(main[6]![1] + 2 * 2500 - 100);
+    const shards = startup.shards as Record<string, unknown>[];
+    expect(shards).toHaveLength(4);
+    for (const sh of shards) {
+      expect(sh).toMatchObject({ collection: expect.any(Number), shard: expect.any(Number), worker: expect.any(Number) });
+      for (const part of ['manifest', 'checksum', 'records', 'graphs']) expect(sh[part]).toEqual([expect.any(Number), expect.any(Number)]);
+    }
+    expect(shards.map((sh) => sh.shard).sort()).toEqual([0, 1, 2, 3]);
     await s2.stop('SIGTERM');
   }, 180_000);
 });

@@ -80,7 +80,7 @@ describe('durability across restarts', () => {
 
     // A slowed load (failpoint): the port is bound at once; until every shard has loaded, data
     // endpoints answer 412 and only the health checks answer.
-    const s4 = await start(false, { QUIVER_FAILPOINTS: 'load_delay_ms=1500' });
+    const s4 = await start(false, { QUIVER_FAILPOINTS: 'load_delay_ms=3000' });
     const early = await call(s4.url, 'GET', '/collections');
     expect(early.status).toBe(412);
     expect(early.body.status.error).toBe('Engine not initialized');

@@ -214,4 +214,18 @@ describe('IdTracker', () => {
     expect([1, 2, 4].map((id) => t.acquire(id + 100).slot)).toEqual([1, 2, 4]);
     expect(t.acquire(200).slot).toBe(6);
   });
+
+  it('reserve sizes the table for a load: ids placed before and after it are all found, and it never shrinks', () => {
+    const t = new IdTracker();
+    t.place(U1, 0);
+    t.reserve(10_000);
+    for (let i = 1; i <= 9_999; i++) t.place(i * 7, i);
+    t.settle();
+    expect(t.slotOf(U1)).toBe(0);
+    for (let i = 1; i <= 9_999; i++) expect(t.slotOf(i * 7)).toBe(i);
+    expect(t.slotOf(8)).toBeUndefined();
+    expect(t.live).toBe(10_000);
+    t.reserve(5); // never shrinks
+    expect(t.slotOf(9_999 * 7)).toBe(9_999);
+  });
 });

@@ -47,7 +47,7 @@ describe('ShardHost background saves', () => {
     const again = new ShardHost(0, 1, db, join(dir, 'hnsw'));
     again.loadAll();
     const ping = await again.handle({ op: 'ping' });
-    expect(ping.loads).toEqual([{ collection: meta.id, shard: 0, points: 1, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null }]);
+    expect(ping.loads).toMatchObject([{ collection: meta.id, shard: 0, points: 1, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null }]);
     expect(ping.restoredShards).toBe(1);
   });
 });

@@ -89,6 +89,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly #busy: Int32Array;
   /** The workers holding a copy of a collection's shards, by collection name (setOwners). */
   #owners: (collection: string) => readonly number[] | null = () => null;
+  /** WorkerInit.listening. */
+  readonly #listening = new Int32Array(new SharedArrayBuffer(4));
   #nextCoordinator = 0;
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
@@ -116,7 +118,20 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const served = new SharedArrayBuffer(workerCount * COUNTED_OPS.length * 8);
     this.#served = new Float64Array(served);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
-      const init: WorkerInit = { protocolVersion: PROTOCOL_VERSION, workerIndex, workerCount, dataDir, hnswBuild, graphSave, progress, opIds: opIds.buffer, busy, served };
+      const init: WorkerInit = {
+        protocolVersion: PROTOCOL_VERSION,
+        workerIndex,
+        workerCount,
+        dataDir,
+        hnswBuild,
+        graphSave,
+        progress,
+        opIds: opIds.buffer,
+        busy,
+        served,
+        processOrigin: performance.timeOrigin,
+        listening: this.#listening.buffer as SharedArrayBuffer,
+      };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
@@ -175,6 +190,12 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     } catch {
       /* the pool is closing */
     }
+  }
+
+  /** Tells the workers REST is listening (WorkerInit.listening: for the load_delay_ms failpoint). */
+  markListening(): void {
+    Atomics.store(this.#listening, 0, 1);
+    Atomics.notify(this.#listening, 0);
   }
 
   loadProgress(): LoadProgress {

@@ -68,10 +68,21 @@ export class HnswIndex {
   /** hnswlib-node takes plain arrays only: one reused per index rather than one made per call. */
   readonly #row: number[];
 
-  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[] }) {
+  /**
+   * A saved graph read on a libuv thread (hnswlib-node's readIndex), so the calling thread does
+   * other work meanwhile (a shard's load reads its LMDB records).
+   */
+  static async read(params: HnswParams, saved: { file: string; labels: readonly number[]; deleted: readonly number[] }): Promise<HnswIndex> {
+    const native = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
+    await native.readIndex(saved.file);
+    return new HnswIndex(params, { ...saved, native });
+  }
+
+  /** `saved.native`: the graph already read (HnswIndex.read); else the file is read here, synchronously. */
+  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[]; native?: Index }) {
     this.#params = params;
     this.#row = new Array<number>(params.dim).fill(0);
-    this.#index = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
+    this.#index = saved?.native ?? new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
       this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
       this.#state = new Uint8Array(this.#capacity);
@@ -79,7 +90,7 @@ export class HnswIndex {
     }
     // A saved graph (graph-snapshots.ts): its labels, and those it had marked deleted, as saved
     // beside it.
-    this.#index.readIndexSync(saved.file);
+    if (saved.native === undefined) this.#index.readIndexSync(saved.file);
     if (this.#index.getCurrentCount() !== saved.labels.length) {
       throw new Error(`graph holds ${this.#index.getCurrentCount()} elements, its manifest ${saved.labels.length}`);
     }

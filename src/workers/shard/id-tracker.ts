@@ -110,6 +110,16 @@ export class IdTracker implements IdTrackerRead {
     return { slot, fresh: true };
   }
 
+  /**
+   * Sizes the id table for `count` ids at once (a load that knows how many it places), instead
+   * of doubling it through every power of two on the way.
+   */
+  reserve(count: number): void {
+    let size = this.#table.length;
+    while (count / size > MAX_LOAD) size *= 2;
+    if (size > this.#table.length) this.#rehash(size);
+  }
+
   /** Puts `id` at a given slot (restoring a saved layout); call settle() when all are placed. */
   place(id: PointId, slot: number): void {
     if (slot >= this.#limit) {

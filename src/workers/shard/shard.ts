@@ -13,7 +13,7 @@
 // never writes LMDB or graph files; it reads the primary's newest intact save (checksummed, so a
 // save being replaced is never trusted) and replays the records written after it, as a primary does.
 
-import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL, missingRangeIndex, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type ShardLoadPhases, type WriteCondition } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, vectorBytes, type QuiverDb, type StoredPoint } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -27,7 +27,8 @@ import { IdTracker } from './id-tracker.js';
 import { comparePointIds, pointNotFound } from '../../shared/ids.js';
 import { selectPayload, selectVector } from './select.js';
 import { failpoint } from '../failpoints.js';
-import { GraphSnapshots, restoreGraphs, type GraphManifest } from './graph-snapshots.js';
+import { Stopwatch } from '../../shared/startup-clock.js';
+import { GraphSnapshots, readSavedGraphs, restoreGraphs, type GraphManifest, type ManifestRead } from './graph-snapshots.js';
 import type { HnswParams } from '../index/hnsw.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
@@ -83,6 +84,7 @@ export interface ShardLoad {
   replayed: number;
   /** Why the graphs were rebuilt, when they were. */
   rebuildReason: string | null;
+  phases: ShardLoadPhases;
 }
 
 function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
@@ -291,17 +293,51 @@ export class Shard {
    * points read so far, now and then (start-up progress).
    */
   load(onPoints?: (n: number) => void): ShardLoad {
+    const watch = new Stopwatch();
+    const { manifest, reason } = this.#readManifest();
+    const manifestTime = watch.lap();
+    const range = this.#readRange(manifest, onPoints);
+    const recordsTime = watch.lap();
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed);
+    return this.#loaded(manifest, reason, range, graphs, { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() });
+  }
+
+  /**
+   * load(), with the saved graph files read on libuv threads while this thread reads the LMDB
+   * records (at start, where nothing else runs on the shard until it resolves).
+   */
+  async loadAsync(onPoints?: (n: number) => void): Promise<ShardLoad> {
+    const watch = new Stopwatch();
+    const { manifest, reason } = this.#readManifest();
+    const manifestTime = watch.lap();
+    const reading = readSavedGraphs(manifest, this.#snapshots, this.#spaces.values());
+    const range = this.#readRange(manifest, onPoints);
+    const recordsTime = watch.lap();
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed, await reading);
+    return this.#loaded(manifest, reason, range, graphs, { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() });
+  }
+
+  /** The newest intact save's manifest (its ids placed at their saved slots), or why there is none. */
+  #readManifest(): ManifestRead {
     const want = new Map<string, HnswParams | null>();
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
-    const { manifest, reason } = this.#snapshots.read(want);
-    if (manifest !== null) {
-      for (const [id, slot] of manifest.slots) this.#ids.place(id, slot);
+    const read = this.#snapshots.read(want);
+    if (read.manifest !== null) {
+      this.#ids.reserve(read.manifest.slots.length);
+      for (const [id, slot] of read.manifest.slots) this.#ids.place(id, slot);
       this.#ids.settle();
     }
-    // The graphs are restored or built once every row is in.
-    const { points, changed } = this.#readRange(manifest, onPoints);
+    return read;
+  }
+
+  #loaded(
+    manifest: GraphManifest | null,
+    reason: string | null,
+    { points, changed }: { points: number; changed: number[] },
+    graphs: { read: number; rebuilt: number; reason: string | null },
+    phases: ShardLoadPhases,
+  ): ShardLoad {
     const replayed = changed.length;
-    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
     if (manifest !== null) this.#seq = Math.max(this.#seq, manifest.seq);
     const upToDate = manifest !== null && replayed === 0 && graphs.rebuilt === 0;
     this.#savedSeq = upToDate ? this.#seq : -1;
@@ -310,7 +346,7 @@ export class Shard {
     this.#writesSinceSave = upToDate ? 0 : manifest === null ? points : Math.max(1, replayed);
     for (const space of this.#spaces.values()) this.#savedIndexes.set(space.name, space.index);
     const rebuildReason = graphs.rebuilt > 0 ? (graphs.reason ?? reason) : null;
-    return { points, graphsRead: graphs.read, graphsRebuilt: graphs.rebuilt, replayed, rebuildReason };
+    return { points, graphsRead: graphs.read, graphsRebuilt: graphs.rebuilt, replayed, rebuildReason, phases };
   }
 
   /**
@@ -324,13 +360,17 @@ export class Shard {
     const changed: number[] = [];
     // Which of the manifest's slots LMDB still holds (a byte per slot, not a Set: millions of points).
     const seen = new Uint8Array(manifest === null ? 0 : this.#ids.slotLimit);
+    // Vectors whose graph comes from the save: the graph holds their rows, so records only say
+    // which slots hold one (the rows to replay are read back from LMDB through the row reader).
+    const saved = new Set<string>();
+    for (const space of this.#spaces.values()) if (manifest?.spaces[space.name] !== undefined && space.graphParams() !== null) saved.add(space.name);
     let points = 0;
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
       const row: Row = { dense: {}, sparse: {} };
-      for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
+      for (const [name, bytes] of Object.entries(value.x)) if (!saved.has(name)) row.dense[name] = bytesVector(bytes);
       for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
-      const slot = this.#apply(id, value.v, value.p, row, false);
+      const slot = this.#apply(id, value.v, value.p, row, false, saved.size === 0 ? null : { saved, stored: value.x });
       const q = value.q ?? 0;
       if (q > this.#seq) this.#seq = q;
       if (slot < seen.length) seen[slot] = 1;
@@ -362,13 +402,19 @@ export class Shard {
     return s;
   }
 
-  /** Writes one whole point into memory (vectors not named are removed). */
-  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true): number {
+  /**
+   * Writes one whole point into memory (vectors not named are removed). `fromSave` (a load whose
+   * graphs are restored): for the vectors it names, only whether the record stores one is taken.
+   */
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = null): number {
     const { slot } = this.#ids.acquire(id);
     this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads.set(slot, payload);
-    for (const space of this.#spaces.values()) space.set(slot, row.dense[space.name], graph);
+    for (const space of this.#spaces.values()) {
+      if (fromSave?.saved.has(space.name) === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
+      else space.set(slot, row.dense[space.name], graph);
+    }
     for (const [name, index] of this.#sparse) {
       const v = row.sparse[name];
       if (v !== undefined) index.set(slot, v);

@@ -165,6 +165,15 @@ export class VectorSpace {
     this.#rebuild?.touched.add(slot);
   }
 
+  /**
+   * Marks the slot present or not, leaving its row where it is: a load whose graph is restored
+   * from a save that holds the row (rows replayed into that graph, or a rebuild if it cannot be
+   * read, come through the reader).
+   */
+  setPresence(slot: number, present: boolean): void {
+    this.#setPresent(slot, present);
+  }
+
   #setPresent(slot: number, on: boolean): void {
     this.#present = grownArray(this.#present, slot + 1, (n) => new Uint8Array(n));
     this.#present[slot] = on ? 1 : 0;
@@ -176,7 +185,10 @@ export class VectorSpace {
     this.#store = null;
   }
 
-  /** Builds a new graph now from the staged rows, which are then dropped (a load without a usable saved graph). */
+  /**
+   * Builds a new graph now from the staged rows, which are then dropped (a load without a usable
+   * saved graph). Rows left unstaged (setPresence) are read through the reader.
+   */
   buildGraph(params: HnswParams, slotLimit: number): void {
     const index = new HnswIndex(params);
     for (const slot of this.presentSlots(slotLimit)) index.add(slot, this.vector(slot));

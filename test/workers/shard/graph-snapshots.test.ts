@@ -5,10 +5,12 @@
 // file; dropping a shard deletes its files only.
 
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
-import type { Shard } from '../../../src/workers/shard/shard.js';
+import { Shard } from '../../../src/workers/shard/shard.js';
 import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
 
 let fx: Fixture;
@@ -35,12 +37,12 @@ describe('GraphSnapshots', () => {
     await fx.shard.saveIndexes();
     expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
     const m = manifest(fx);
-    expect(m).toMatchObject({ format: 2, gen: 1, count: 48, spaces: { '': { file: '7-0-0-g1.hnsw', m: 16, efConstruct: 100, dim: 3 } } });
-    expect(m.spaces['']!.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(m).toMatchObject({ format: 3, gen: 1, count: 48, spaces: { '': { file: '7-0-0-g1.hnsw', m: 16, efConstruct: 100, dim: 3 } } });
+    expect(m.spaces['']!.crc32).toBe(crc32(readFileSync(join(fx.indexDir, '7-0-0-g1.hnsw'))));
     expect(m.spaces['']!.deleted.sort()).toEqual([3, 4]);
     const { shard, restored, load } = fx.reopen();
     expect(restored).toBe(true);
-    expect(load).toEqual({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
+    expect(load).toMatchObject({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
     expect(search(shard)).toEqual(before);
     expect(shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
     // Unlike the old clean-shutdown marker, a save stays valid after a load: a crash now replays nothing.
@@ -98,6 +100,68 @@ describe('GraphSnapshots', () => {
     r = fx.reopen();
     expect(r.load.rebuildReason).toBe('graph file 7-0-0-g3.hnsw missing');
     expect(search(r.shard)).toEqual(before);
+  });
+
+  it('reads a save of the sha256 format (2), checking its sha256: intact it is used, damaged it is rebuilt', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    const before = exact(fx.shard);
+    const file = join(fx.indexDir, '7-0-0-g1.hnsw');
+    const m = manifest(fx);
+    const old = { ...m, format: 2, spaces: { '': { ...m.spaces['']!, crc32: undefined, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') } } };
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(old));
+    let r = fx.reopen();
+    expect(r.load).toMatchObject({ points: 49, graphsRead: 1, graphsRebuilt: 0, replayed: 1, rebuildReason: null });
+    expect(search(r.shard)).toEqual(before);
+
+    const bytes = readFileSync(file);
+    bytes[bytes.length >> 1] = bytes[bytes.length >> 1]! ^ 0xff;
+    writeFileSync(file, bytes);
+    r = fx.reopen();
+    expect(r.load).toMatchObject({ graphsRead: 0, graphsRebuilt: 1, rebuildReason: 'graph file 7-0-0-g1.hnsw damaged (checksum mismatch)' });
+    expect(search(r.shard)).toEqual(before);
+  });
+
+  it('a graph the manifest passes but hnswlib cannot use is rebuilt from the LMDB rows (a load stages none)', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    // Written after the save: the rebuild must hold these too.
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    await fx.shard.delete([10], null, 4, true);
+    const before = exact(fx.shard);
+    // The file is intact (its checksum matches) but the manifest lists one label fewer than it holds.
+    const m = manifest(fx);
+    m.spaces['']!.labels.pop();
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(m));
+    const r = fx.reopen();
+    expect(r.load).toMatchObject({ points: 48, graphsRead: 0, graphsRebuilt: 1 });
+    expect(r.load.rebuildReason).toMatch(/^graph of vector '' unreadable: graph holds 50 elements, its manifest 49$/);
+    expect(search(r.shard)).toEqual(before);
+    expect(exact(r.shard)).toEqual(before);
+    expect(r.shard.info(0)).toMatchObject({ points: 48, indexedVectors: { '': 48 } });
+  });
+
+  it('loadAsync (the graph read off-thread during the records pass) loads what load does, a replay and a graph hnswlib refuses included', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    await fx.shard.upsert(batch([100], [[1, 0, 1]]), 3, true);
+    await fx.shard.delete([10], null, 4, true);
+    const before = exact(fx.shard);
+    const sync = fx.reopen();
+    const async = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+    const load = await async.loadAsync();
+    expect(load).toMatchObject({ points: 48, graphsRead: 1, graphsRebuilt: 0, replayed: 2, rebuildReason: null });
+    expect({ ...load, phases: null }).toEqual({ ...sync.load, phases: null });
+    expect(search(async)).toEqual(search(sync.shard));
+    expect(exact(async)).toEqual(before);
+
+    const m = manifest(fx);
+    m.spaces['']!.labels.pop();
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(m));
+    const refused = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+    expect(await refused.loadAsync()).toMatchObject({ points: 48, graphsRead: 0, graphsRebuilt: 1, rebuildReason: "graph of vector '' unreadable: graph holds 50 elements, its manifest 49" });
+    expect(search(refused)).toEqual(before);
   });
 
   it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
