@@ -241,7 +241,9 @@ export class GraphSnapshots {
 /**
  * Gives every space that should have a graph one: the saved graph when the manifest holds it,
  * brought up to date with the slots written since (`changed`: re-added when they hold a vector
- * now, else marked deleted), or else rebuilt from the stored vectors. Answers how many graphs
+ * now, else marked deleted), or else rebuilt from the stored vectors. With a manifest, only the
+ * changed slots' rows are staged: `stageAll` stages the others before a saved graph that cannot
+ * be read is rebuilt. Answers how many graphs
  * were read and rebuilt, and why a rebuild happened.
  */
 export function restoreGraphs(
@@ -250,6 +252,7 @@ export function restoreGraphs(
   spaces: Iterable<VectorSpace>,
   ids: IdTrackerRead,
   changed: Iterable<number>,
+  stageAll: (space: VectorSpace) => void,
 ): { read: number; rebuilt: number; reason: string | null } {
   let read = 0;
   let rebuilt = 0;
@@ -273,6 +276,8 @@ export function restoreGraphs(
       } catch (err) {
         reason = `graph of vector '${space.name}' unreadable: ${err instanceof Error ? err.message : String(err)}`;
       }
+      // The load staged only the rows written after the save: the rebuild needs them all.
+      stageAll(space);
     }
     space.buildGraph(params, ids.slotLimit);
     if ((space.index?.size ?? 0) > 0) rebuilt++;

@@ -301,7 +301,7 @@ export class Shard {
     // The graphs are restored or built once every row is in.
     const { points, changed } = this.#readRange(manifest, onPoints);
     const replayed = changed.length;
-    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed);
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, changed, (space) => this.#stageRows(space));
     if (manifest !== null) this.#seq = Math.max(this.#seq, manifest.seq);
     const upToDate = manifest !== null && replayed === 0 && graphs.rebuilt === 0;
     this.#savedSeq = upToDate ? this.#seq : -1;
@@ -324,14 +324,24 @@ export class Shard {
     const changed: number[] = [];
     // Which of the manifest's slots LMDB still holds (a byte per slot, not a Set: millions of points).
     const seen = new Uint8Array(manifest === null ? 0 : this.#ids.slotLimit);
+    // Vectors whose saved graph holds the rows covered by the save: those rows are not staged
+    // (memory: they would be a second copy until the graph takes over; see restoreGraphs).
+    const inGraph = new Set<string>();
+    if (manifest !== null) for (const space of this.#spaces.values()) if (space.graphParams() !== null && manifest.spaces[space.name] !== undefined) inGraph.add(space.name);
     let points = 0;
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
+      const q = value.q ?? 0;
+      const replay = q > covered;
       const row: Row = { dense: {}, sparse: {} };
-      for (const [name, bytes] of Object.entries(value.x)) row.dense[name] = bytesVector(bytes);
+      let held: string[] | null = null;
+      for (const [name, bytes] of Object.entries(value.x)) {
+        if (replay || !inGraph.has(name)) row.dense[name] = bytesVector(bytes);
+        else (held ??= []).push(name);
+      }
       for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
       const slot = this.#apply(id, value.v, value.p, row, false);
-      const q = value.q ?? 0;
+      if (held !== null) for (const name of held) this.#spaces.get(name)?.markPresent(slot);
       if (q > this.#seq) this.#seq = q;
       if (slot < seen.length) seen[slot] = 1;
       if (q > covered) changed.push(slot);
@@ -346,6 +356,16 @@ export class Shard {
       }
     }
     return { points, changed };
+  }
+
+  /** Stages every stored row of `space` (its saved graph could not be read after the load skipped them). */
+  #stageRows(space: VectorSpace): void {
+    const { start, end } = shardRange(this.collection, this.shard);
+    for (const { key, value } of this.#db.points.getRange({ start, end })) {
+      const slot = this.#ids.slotOf(key[2]);
+      const bytes = value.x[space.name];
+      if (slot !== undefined && bytes !== undefined && space.has(slot)) space.set(slot, bytesVector(bytes), false);
+    }
   }
 
   // ---- writes -------------------------------------------------------------------------------

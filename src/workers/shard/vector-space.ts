@@ -7,7 +7,8 @@
 // is the one copy: no graph (Manhattan, which hnswlib cannot index, or m = 0), a graph being
 // rebuilt from a store (m turned from 0 to > 0), and rows staged during a load whose graphs
 // are restored from disk or rebuilt once all rows are in (`set(.., graph = false)`, then
-// useGraph / buildGraph). LMDB keeps the durable copy.
+// useGraph / buildGraph); a load restoring a saved graph stages only the rows written after the
+// save (`markPresent` for the others). LMDB keeps the durable copy.
 //
 // Reading rows back where a graph holds them: through the row reader the shard injects
 // (`readRows`: the point's LMDB record, memory-mapped pages rather than anonymous memory, or the
@@ -163,6 +164,14 @@ export class VectorSpace {
       this.index?.remove(slot);
     }
     this.#rebuild?.touched.add(slot);
+  }
+
+  /**
+   * Marks the slot present without staging its row: a load whose saved graph, restored next,
+   * holds the row (restoreGraphs stages the rows after all if that graph cannot be read).
+   */
+  markPresent(slot: number): void {
+    this.#setPresent(slot, true);
   }
 
   #setPresent(slot: number, on: boolean): void {
