@@ -13,6 +13,7 @@ import { Metrics } from './metrics.js';
 import { startGrpcServer, type GrpcServer } from './grpc/server.js';
 import { buildApp } from './http/app.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
+import { MemoryRelease } from '../shared/memory-release.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -71,7 +72,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const grpc = await startGrpcServer(config, engine, auth, app.log, metrics);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   const t0 = performance.now();
+  // This thread's start-up garbage (schemas compiled, protos loaded), and later bursts, go back
+  // to the system when the thread is quiet (see memory-release.ts).
+  const release = new MemoryRelease();
   const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections }) => {
+    release.collectSoon(200);
     for (const c of collections) {
       app.log.info(
         {
@@ -108,6 +113,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     ready,
     close: () => {
       closing ??= (async () => {
+        release.stop();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
         await engine.close();

@@ -10,6 +10,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
+import { MemoryRelease } from '../shared/memory-release.js';
 import { PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
 import { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
@@ -29,6 +30,9 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
   ...(init.progress === undefined ? {} : { progress: init.progress }),
 });
 host.loadAll();
+// The load's garbage (decoded records, rows staged until the graphs took over) goes back once
+// the thread has answered its first tasks; later bursts (ingest) when the thread is quiet.
+new MemoryRelease().collectSoon(200);
 
 const crashOnId = failpoint('crash_on_id');
 
