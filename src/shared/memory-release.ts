@@ -5,7 +5,9 @@
 // reducer runs, minutes later; measured at 100k x 128 on 2 workers, the three heaps held about
 // 170 MiB after an ingest, 110 MiB of it garbage, and RssAnon fell by 100 MiB only after two idle
 // minutes. A full collection, run twice (V8 unmaps the pages the first one emptied at the
-// second), returns them at once: about 15-50 ms of the thread's time.
+// second), returns them at once: about 15-50 ms of the thread's time. The native memory those
+// objects held goes back to glibc's arenas, which keep it: malloc_trim (malloc-trim.ts, when
+// built) hands the free pages back to the system.
 //
 // Invariants: a collection runs only in a quiet period (this thread's event loop was busy less
 // than QUIET_UTILIZATION of the last check interval) and only when the heap and array buffers
@@ -16,6 +18,7 @@
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { mallocTrim } from './malloc-trim.js';
 
 /** Share of a check interval this thread's event loop may have been busy for it to count as quiet. */
 const QUIET_UTILIZATION = 0.05;
@@ -43,12 +46,16 @@ function collectable(): number {
   return m.heapTotal + m.arrayBuffers;
 }
 
-/** Collects now (twice: see the file comment). False when gc() is out of reach. */
+/**
+ * Collects now (twice: see the file comment), then hands glibc's free arena pages back
+ * (malloc-trim.ts) where the addon is built. False when gc() is out of reach.
+ */
 export function collectGarbage(): boolean {
   const gc = gcFunction();
   if (gc === null) return false;
   gc();
   gc();
+  mallocTrim?.();
   return true;
 }
 

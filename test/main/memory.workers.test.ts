@@ -8,6 +8,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sample, scrape } from '../helpers/metrics.js';
 import { call, randomVectors, removeDir, startServer, type TestServer } from '../helpers/server.js';
+import { mallocTrim } from '../../src/shared/malloc-trim.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -121,6 +122,8 @@ describe('collection memory', () => {
       expect(t.heap_used_bytes as number).toBeLessThanOrEqual(total);
       expect(t.array_buffers_bytes as number).toBeGreaterThanOrEqual(0);
     }
+    // The server loads the malloc_trim addon from the same place as this process does.
+    expect((r.body as { result: { process_memory: { malloc_trim: boolean } } }).result.process_memory.malloc_trim).toBe(mallocTrim !== null);
   });
 
   it('a dropped collection leaves the gauge and the sums', async () => {

@@ -9,6 +9,7 @@ import { ok } from '../envelope.js';
 import { sumMemory, threadMemory } from '../../../shared/protocol.js';
 import { MemoryOut } from '../../../shared/schemas/responses.js';
 import { processMemory } from '../../process-memory.js';
+import { mallocTrim } from '../../../shared/malloc-trim.js';
 import { withTotal } from '../../service/collections.js';
 import { QUIVER_VERSION } from '../../version.js';
 
@@ -53,6 +54,7 @@ export const TelemetryOut = Type.Object({
         rss_bytes: Type.Integer(),
         collections: MemoryOut,
         threads: Type.Array(ThreadMemoryOut, { description: 'The main thread, then every worker thread once the engine is ready' }),
+        malloc_trim: Type.Boolean({ description: "Whether glibc's free arena pages are handed back after bursts (the native/malloc-trim addon is built)" }),
       },
       { description: "Quiver extension: the whole process (all threads), every collection's estimated memory summed by kind, and each thread's JavaScript heap" },
     ),
@@ -88,7 +90,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
           hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
         },
         collections: { number_of_collections: collections.length },
-        process_memory: { ...processMemory(), collections: withTotal(sumMemory(memory)), threads },
+        process_memory: { ...processMemory(), collections: withTotal(sumMemory(memory)), threads, malloc_trim: mallocTrim !== null },
       },
       req.t0,
     );
