@@ -12,7 +12,9 @@
 // Invariants: a collection runs only in a quiet period (this thread's event loop was busy less
 // than QUIET_UTILIZATION of the last check interval) and only when the heap and array buffers
 // have grown by at least `slackBytes` since the last collection, so a steady load never pays
-// for it and a quiet server pays at most one per burst. Without a way to reach V8's gc()
+// for it and a quiet server pays at most one per burst. While busy, only malloc_trim runs, at
+// most every busyTrimMs (measured at 100k x 128: RssAnon right after an ingest 251 MiB against
+// 271 MiB without, ingest time unchanged). Without a way to reach V8's gc()
 // (no --expose-gc and the flag cannot be set), nothing is collected.
 
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
@@ -64,9 +66,13 @@ export interface MemoryReleaseOptions {
   intervalMs: number;
   /** Growth since the last collection below which nothing is collected. */
   slackBytes: number;
+  /** While busy, malloc_trim at most this often (glibc's free pages, no collection). */
+  busyTrimMs: number;
+  /** malloc_trim (null: none; tests pass their own). */
+  trim: (() => boolean) | null;
 }
 
-export const MEMORY_RELEASE_DEFAULTS: MemoryReleaseOptions = { intervalMs: 1000, slackBytes: 16 * 1024 * 1024 };
+export const MEMORY_RELEASE_DEFAULTS: MemoryReleaseOptions = { intervalMs: 1000, slackBytes: 16 * 1024 * 1024, busyTrimMs: 2000, trim: mallocTrim };
 
 /**
  * Watches this thread (see the file comment); `soonMs` also collects once that long from now,
@@ -77,12 +83,14 @@ export class MemoryRelease {
   #floor = collectable();
   #elu: EventLoopUtilization = performance.eventLoopUtilization();
   readonly #timer: NodeJS.Timeout;
-  /** Collections run so far. */
+  #trimmedAt = 0;
+  /** Collections run so far, and malloc_trim calls made while busy. */
   collections = 0;
+  busyTrims = 0;
 
-  constructor(options: MemoryReleaseOptions = MEMORY_RELEASE_DEFAULTS) {
-    this.#options = options;
-    this.#timer = setInterval(() => this.#check(), options.intervalMs);
+  constructor(options: Partial<MemoryReleaseOptions> = {}) {
+    this.#options = { ...MEMORY_RELEASE_DEFAULTS, ...options };
+    this.#timer = setInterval(() => this.#check(), this.#options.intervalMs);
     this.#timer.unref();
   }
 
@@ -95,7 +103,16 @@ export class MemoryRelease {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, this.#elu).utilization;
     this.#elu = now;
-    if (busy >= QUIET_UTILIZATION) return;
+    if (busy >= QUIET_UTILIZATION) {
+      // Busy (an ingest): no collection, but the arenas' free pages go back now and then.
+      const trim = this.#options.trim;
+      if (trim !== null && Date.now() - this.#trimmedAt >= this.#options.busyTrimMs) {
+        this.#trimmedAt = Date.now();
+        trim();
+        this.busyTrims++;
+      }
+      return;
+    }
     if (collectable() - this.#floor < this.#options.slackBytes) return;
     this.#collect();
   }

@@ -1,6 +1,7 @@
 // MemoryRelease: a quiet thread whose heap grew by at least the slack since the last collection
-// is collected once; a thread that did not grow that much is not; collectGarbage reaches V8's
-// gc() without --expose-gc on the command line.
+// is collected once; a thread that did not grow that much is not; a busy one is never collected
+// but trimmed now and then; collectGarbage reaches V8's gc() without --expose-gc on the command
+// line.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryRelease, collectGarbage } from '../../src/shared/memory-release.js';
@@ -33,6 +34,22 @@ describe('MemoryRelease', () => {
     release = new MemoryRelease({ intervalMs: 50, slackBytes: 1024 * 1024 * 1024 });
     await sleep(400);
     expect(release.collections).toBe(0);
+  });
+
+  it('while busy: no collection, but malloc_trim at most every busyTrimMs', async () => {
+    let trims = 0;
+    release = new MemoryRelease({ intervalMs: 40, slackBytes: 1, busyTrimMs: 150, trim: () => ++trims > 0 });
+    // Busy: the event loop is blocked for most of each check interval, for about 600 ms.
+    const end = performance.now() + 600;
+    while (performance.now() < end) {
+      const until = performance.now() + 35;
+      while (performance.now() < until) Math.sqrt(Math.random());
+      await sleep(1);
+    }
+    expect(release.collections).toBe(0);
+    expect(release.busyTrims).toBe(trims);
+    expect(trims).toBeGreaterThanOrEqual(1);
+    expect(trims).toBeLessThanOrEqual(5);
   });
 
   it('collectSoon collects once whatever the growth', async () => {
