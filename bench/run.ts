@@ -85,6 +85,8 @@ const CFG = {
   batch: envInt('BENCH_BATCH', 1000),
   ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4),
   killAt: envNumber('BENCH_KILL_AT', 0.5),
+  /** Quiet time after the ingest (and its recall check) before RssAnon is read again. */
+  settleMs: envInt('BENCH_SETTLE_MS', 3000, 0),
   workers: CORES,
   workersSweep: envList('BENCH_WORKERS_SWEEP', '1,2,4,8'),
   sweepWorkers: envInt('BENCH_SWEEP_WORKERS', CORES),
@@ -155,7 +157,11 @@ async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
     async (r) => (r.status === 200 ? ((await r.json()) as unknown) : null),
     () => null,
   );
-  progress(`memory: RssAnon ${(empty.rssAnon / 1048576).toFixed(0)} MiB empty, ${(afterIngest.rssAnon / 1048576).toFixed(0)} MiB after ingest; recall@10 ef ${CFG.latencyEf} ${recallBefore.toFixed(4)}`);
+  await new Promise((r) => setTimeout(r, CFG.settleMs));
+  const afterIngestSettled = memoryOf(q.pid);
+  progress(
+    `memory: RssAnon ${(empty.rssAnon / 1048576).toFixed(0)} MiB empty, ${(afterIngest.rssAnon / 1048576).toFixed(0)} MiB after ingest, ${(afterIngestSettled.rssAnon / 1048576).toFixed(0)} MiB ${CFG.settleMs} ms later; recall@10 ef ${CFG.latencyEf} ${recallBefore.toFixed(4)}`,
+  );
 
   const stop = await stopQuiver(q);
   progress(`memory: SIGTERM -> exit ${stop.ms.toFixed(0)} ms; restarting`);
@@ -181,6 +187,9 @@ async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
     afterIngestRss: afterIngest.rss,
     afterRestartRss: afterRestart.rss,
     growthAfterIngest: (afterIngest.rssAnon - empty.rssAnon) / rawBytes,
+    afterIngestSettledRssAnon: afterIngestSettled.rssAnon,
+    growthAfterIngestSettled: (afterIngestSettled.rssAnon - empty.rssAnon) / rawBytes,
+    settleMs: CFG.settleMs,
     growthAfterRestart: (afterRestart.rssAnon - empty.rssAnon) / rawBytes,
     ingest: { rate: ing.rate, seconds: ing.seconds, cpu: ing.cpu },
     firstStartReadyMs: firstReadyMs,

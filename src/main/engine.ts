@@ -24,7 +24,7 @@
 import { liveCollection } from '../shared/catalog.js';
 import type { CatalogEntry, QuiverDb } from '../shared/db.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../shared/errors.js';
-import { sumMemory, type CatalogSnapshot, type HnswBuild, type MemoryBytes, type ResultOf, type ShardLoadPhases } from '../shared/protocol.js';
+import { sumMemory, type CatalogSnapshot, type HnswBuild, type MemoryBytes, type ResultOf, type ShardLoadPhases, type ThreadMemory } from '../shared/protocol.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../shared/types.js';
 import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type ShardCopy } from '../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
@@ -319,6 +319,11 @@ export class Engine implements PointEngine {
   async collectionMemory(meta: CollectionMeta): Promise<MemoryBytes> {
     const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
     return sumMemory(shards.map((s) => s.memory));
+  }
+
+  /** Each worker thread's V8 heap figures, by worker index (telemetry). */
+  workerMemory(): Promise<ThreadMemory[]> {
+    return Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.memory(w)));
   }
 
   /** From the counter every thread shares: grows per collection, though not by exactly 1. */

@@ -28,6 +28,7 @@ async function serving() {
   ]);
   return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware };
 }
+import { MemoryRelease } from '../shared/memory-release.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -113,8 +114,12 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   clock.mark('grpc listening');
   const t0 = performance.now();
+  // This thread's start-up garbage (schemas compiled, protos loaded), and later bursts, go back
+  // to the system when the thread is quiet (see memory-release.ts).
+  const release = new MemoryRelease();
   const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
     clock.mark('shards ready');
+    release.collectSoon(200);
     for (const c of collections) {
       app.log.info(
         {
@@ -153,6 +158,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     ready,
     close: () => {
       closing ??= (async () => {
+        release.stop();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
         await engine.close();

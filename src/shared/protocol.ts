@@ -216,6 +216,8 @@ interface ShardAddress {
 
 export type ShardRequest =
   | { op: 'ping' }
+  /** This worker thread's V8 heap figures (telemetry). */
+  | { op: 'memory' }
   | { op: 'saveIndexes' }
   /**
    * `secondary`: the shards are read copies (memory only: no LMDB or graph file writes).
@@ -338,8 +340,27 @@ export function sumMemory(parts: readonly MemoryBytes[]): MemoryBytes {
   return out;
 }
 
+/**
+ * One thread's JavaScript memory, as its own V8 isolate reports it (process.memoryUsage): the
+ * heap it has committed and the part in use, and the off-heap memory its objects hold
+ * (`external` includes `array_buffers`; SharedArrayBuffers count in every thread that holds one).
+ */
+export interface ThreadMemory {
+  heap_total_bytes: number;
+  heap_used_bytes: number;
+  external_bytes: number;
+  array_buffers_bytes: number;
+}
+
+/** This thread's figures (see ThreadMemory). */
+export function threadMemory(): ThreadMemory {
+  const m = process.memoryUsage();
+  return { heap_total_bytes: m.heapTotal, heap_used_bytes: m.heapUsed, external_bytes: m.external, array_buffers_bytes: m.arrayBuffers };
+}
+
 export interface ResultMap {
   ping: PingResult;
+  memory: ThreadMemory;
   saveIndexes: null;
   openShards: null;
   loadShards: null;

@@ -10,6 +10,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
+import { MemoryRelease } from '../shared/memory-release.js';
 import { COUNTED_OPS, PROTOCOL_VERSION, type CatalogSnapshot, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
 import type { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
@@ -41,6 +42,9 @@ clock.mark('lmdb opened');
 await host.loadAllAsync();
 clock.mark('shards loaded');
 if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
+// The load's garbage (decoded records, rows staged until the graphs took over) goes back once
+// the thread has answered its first tasks; later bursts (ingest) when the thread is quiet.
+new MemoryRelease().collectSoon(200);
 
 const crashOnId = failpoint('crash_on_id');
 

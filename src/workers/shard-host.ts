@@ -13,7 +13,7 @@
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { copyIndexOn, effectiveReplicas } from '../shared/placement.js';
-import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
+import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, threadMemory, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';
@@ -235,6 +235,7 @@ export class ShardHost {
         startup: this.#clock.marks,
       };
     },
+    memory: () => threadMemory(),
     saveIndexes: async () => {
       // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
       // before any await lets one more step run: hnswlib aborts the process when the thread

@@ -1,12 +1,14 @@
 // Memory on show (issue 14) through a real server: each collection's estimated memory by kind in
 // GET /collections/{name} (a Quiver field the official clients pass over), as a /metrics gauge per
-// collection and kind, and summed per process in GET /telemetry beside the process's RssAnon; the
+// collection and kind, and summed per process in GET /telemetry beside the process's RssAnon and
+// each thread's V8 heap; the
 // figures grow with the data and follow where the vectors live (a graph, or a store without one).
 
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sample, scrape } from '../helpers/metrics.js';
 import { call, randomVectors, removeDir, startServer, type TestServer } from '../helpers/server.js';
+import { mallocTrim } from '../../src/shared/malloc-trim.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -105,6 +107,23 @@ describe('collection memory', () => {
     expect(t.process_memory.rss_bytes).toBeGreaterThanOrEqual(t.process_memory.rss_anon_bytes);
     // The estimates cover part of what the process holds, never more than all of it.
     expect(t.process_memory.collections.total).toBeLessThan(t.process_memory.rss_anon_bytes);
+  });
+
+  it('GET /telemetry lists the JavaScript heap of the main thread and of every worker', async () => {
+    const r = await call(server.url, 'GET', '/telemetry');
+    const threads = (r.body as { result: { process_memory: { rss_anon_bytes: number; threads: Record<string, unknown>[] } } }).result.process_memory.threads;
+    // Two workers (shards: 2), each answering for its own isolate.
+    expect(threads.map((t) => t.thread)).toEqual(['main', 'worker 0', 'worker 1']);
+    for (const t of threads) {
+      expect(Object.keys(t).sort()).toEqual(['array_buffers_bytes', 'external_bytes', 'heap_total_bytes', 'heap_used_bytes', 'thread']);
+      const total = t.heap_total_bytes as number;
+      expect(total).toBeGreaterThan(0);
+      expect(t.heap_used_bytes as number).toBeGreaterThan(0);
+      expect(t.heap_used_bytes as number).toBeLessThanOrEqual(total);
+      expect(t.array_buffers_bytes as number).toBeGreaterThanOrEqual(0);
+    }
+    // The server loads the malloc_trim addon from the same place as this process does.
+    expect((r.body as { result: { process_memory: { malloc_trim: boolean } } }).result.process_memory.malloc_trim).toBe(mallocTrim !== null);
   });
 
   it('a dropped collection leaves the gauge and the sums', async () => {

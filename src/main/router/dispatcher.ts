@@ -69,6 +69,9 @@ function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   throw QuiverError.fromWire(reply.error);
 }
 
+/** Each worker's young generation (V8 sizes its semi-spaces at about a third of it). */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 const WORKER_FILE = fileURLToPath(new URL('../../workers/entry.js', import.meta.url));
 
 /**
@@ -143,6 +146,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         concurrentTasksPerWorker: 64,
         // No blocking Atomics.wait loop in an idle worker: LMDB commits must keep resolving.
         atomics: 'disabled',
+        // V8's default young generation (up to 48 MiB at 16 MiB semi-spaces) stays committed
+        // after a burst; shard workers keep little short-lived data alive. Measured at 100k x 128,
+        // 2 workers, under search load: RssAnon 243-246 MiB against 286-296 MiB at 48 MiB, CPU
+        // per query 0.77-0.91 ms against 0.74-0.89 ms (+3%, within the noise).
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
         workerData: init,
       });
       pool.on('error', (err: unknown) => {

@@ -25,7 +25,7 @@ import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
 type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
-export type ShardOp = Exclude<Op, 'ping' | 'saveIndexes' | ControlOp>;
+export type ShardOp = Exclude<Op, 'ping' | 'memory' | 'saveIndexes' | ControlOp>;
 /**
  * A shard request without its address (collection, shard), which the router fills in. The op is
  * inferred from the literal's `op` (the `{ op: O }` half), so call sites name it once.
@@ -282,5 +282,9 @@ export class ShardRouter {
 
   ping(worker: number): Promise<ResultOf<'ping'>> {
     return this.#dispatcher.call<'ping'>(worker, { op: 'ping' });
+  }
+
+  memory(worker: number): Promise<ResultOf<'memory'>> {
+    return this.#dispatcher.call<'memory'>(worker, { op: 'memory' });
   }
 }

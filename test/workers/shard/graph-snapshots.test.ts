@@ -164,6 +164,23 @@ describe('GraphSnapshots', () => {
     expect(search(refused)).toEqual(before);
   });
 
+  it('a saved graph that passes its checksum but cannot be read is rebuilt from every stored row, not only the replayed ones', async () => {
+    fx = await filled();
+    await fx.shard.saveIndexes();
+    await fx.shard.upsert(batch([100], [vec(100)]), 3, true); // one write after the save
+    // The load skips the rows the saved graph holds; then the graph fails to load (the manifest
+    // names a label more than the file holds).
+    const m = manifest(fx);
+    m.spaces['']!.labels.push(999);
+    writeFileSync(join(fx.indexDir, '7-0.json'), JSON.stringify(m));
+    const { shard, load } = fx.reopen();
+    expect(load).toMatchObject({ points: 49, graphsRead: 0, graphsRebuilt: 1, replayed: 1 });
+    expect(load.rebuildReason).toMatch(/graph of vector '' unreadable: graph holds 50 elements, its manifest 51/);
+    expect(shard.info(0)).toMatchObject({ points: 49, indexedVectors: { '': 49 } });
+    for (const q of [[1, 0, 1], [-1, 0, -1], vec(100), vec(20)]) expect(search(shard, q)).toEqual(exact(shard, q));
+    expect(shard.retrieve([20], { kind: 'none' }, { kind: 'all' })[0]!.vector).toHaveLength(3);
+  });
+
   it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
     fx = await filled();
     const before = exact(fx.shard);

@@ -6,15 +6,17 @@ import Type from 'typebox';
 import { readCpuFlags } from '../../../shared/cpu.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../envelope.js';
-import { sumMemory } from '../../../shared/protocol.js';
+import { sumMemory, threadMemory } from '../../../shared/protocol.js';
 import { MemoryOut } from '../../../shared/schemas/responses.js';
 import { processMemory } from '../../process-memory.js';
+import { mallocTrim } from '../../../shared/malloc-trim.js';
 import { withTotal } from '../../service/collections.js';
 import { QUIVER_VERSION } from '../../version.js';
 
 // GET /telemetry: the part of Qdrant's telemetry document Quiver can fill (id, app name, version,
 // start time, system, collection count), plus which hnswlib-node build the workers loaded, the
-// collections' estimated memory summed by kind and the process's RssAnon (issue 14).
+// collections' estimated memory summed by kind, the process's RssAnon and each thread's V8 heap
+// (issue 14: what an operator needs to tell graphs from JavaScript garbage).
 
 /** Vector instruction sets worth naming, in Qdrant's comma-separated `cpu_flags` form. */
 const SIMD_FLAGS = ['sse', 'sse2', 'sse4_1', 'sse4_2', 'avx', 'avx2', 'fma', 'f16c', 'avx512f', 'avx512bw', 'avx512vl', 'avx512_vnni', 'asimd'];
@@ -24,6 +26,15 @@ const HnswBuildOut = Type.Object({
   description: Type.String(),
   flags: Type.String({ description: "The native build's compiler flags; empty for the portable one" }),
   fallback_reason: Type.Union([Type.String(), Type.Null()], { description: 'Why the portable build was loaded although auto mode prefers the native one' }),
+});
+
+const bytes = (description: string) => Type.Integer({ description });
+const ThreadMemoryOut = Type.Object({
+  thread: Type.String({ description: "'main' or 'worker <index>'" }),
+  heap_total_bytes: bytes('V8 heap committed by this thread'),
+  heap_used_bytes: bytes('Of which in use by live objects and garbage not yet collected'),
+  external_bytes: bytes('Memory outside the heap held by its objects, array buffers included'),
+  array_buffers_bytes: bytes('ArrayBuffers and SharedArrayBuffers it holds (a SharedArrayBuffer counts in every thread holding it)'),
 });
 
 export const TelemetryOut = Type.Object({
@@ -42,8 +53,10 @@ export const TelemetryOut = Type.Object({
         rss_anon_bytes: Type.Union([Type.Integer(), Type.Null()], { description: 'RssAnon from /proc/self/status (LMDB file pages not counted); null where there is no /proc' }),
         rss_bytes: Type.Integer(),
         collections: MemoryOut,
+        threads: Type.Array(ThreadMemoryOut, { description: 'The main thread, then every worker thread once the engine is ready' }),
+        malloc_trim: Type.Boolean({ description: "Whether glibc's free arena pages are handed back after bursts (the native/malloc-trim addon is built)" }),
       },
-      { description: "Quiver extension: the whole process (all threads), and every collection's estimated memory summed by kind" },
+      { description: "Quiver extension: the whole process (all threads), every collection's estimated memory summed by kind, and each thread's JavaScript heap" },
     ),
   ),
 });
@@ -63,6 +76,9 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
     // Every collection's estimate, summed for the process (a collection dropped meanwhile counts nothing).
     const collections = engine.list();
     const memory = engine.ready ? (await Promise.all(collections.map((meta) => engine.collectionMemory(meta).catch(() => null)))).filter((m) => m !== null) : [];
+    // Workers answer only once loaded: while loading only the main thread is listed.
+    const workers = engine.ready ? await engine.workerMemory().catch(() => []) : [];
+    const threads = [{ thread: 'main', ...threadMemory() }, ...workers.map((m, w) => ({ thread: `worker ${w}`, ...m }))];
     return ok(
       {
         id,
@@ -74,7 +90,7 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = as
           hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
         },
         collections: { number_of_collections: collections.length },
-        process_memory: { ...processMemory(), collections: withTotal(sumMemory(memory)) },
+        process_memory: { ...processMemory(), collections: withTotal(sumMemory(memory)), threads, malloc_trim: mallocTrim !== null },
       },
       req.t0,
     );

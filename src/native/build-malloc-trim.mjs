@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// @ts-check
+// postinstall: compile src/native/malloc-trim.c (glibc's malloc_trim for JavaScript; see
+// src/shared/malloc-trim.ts) into native/malloc-trim/ (git-ignored). Plain JavaScript on Node
+// built-ins only, like build-hnswlib.mjs. It never fails the install: without it (not Linux with
+// glibc, no toolchain, QUIVER_SKIP_NATIVE_BUILD=1) the server runs as before, only without
+// handing glibc's free arena pages back after a burst.
+
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, '..', '..');
+const OUT = process.env.QUIVER_MALLOC_TRIM_DIR ? resolve(process.env.QUIVER_MALLOC_TRIM_DIR) : join(ROOT, 'native', 'malloc-trim');
+
+/** @param {string} msg */
+function skip(msg) {
+  process.stderr.write(`quiver: native malloc_trim build skipped (${msg})\n`);
+  process.exit(0);
+}
+
+/** npm passes its bundled node-gyp to lifecycle scripts; run by hand, find npm's own copy. */
+function nodeGyp() {
+  const candidates = [process.env.npm_config_node_gyp, join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
+  for (const c of candidates) if (c && existsSync(c)) return c;
+  throw new Error('node-gyp not found (npm bundles it; set npm_config_node_gyp)');
+}
+
+/** Node's own headers, so node-gyp never downloads them (see build-hnswlib.mjs). @returns {string | null} */
+function nodeHeaders() {
+  if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
+  const prefix = dirname(dirname(process.execPath));
+  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
+}
+
+function main() {
+  if (process.env.QUIVER_SKIP_NATIVE_BUILD === '1') skip('QUIVER_SKIP_NATIVE_BUILD=1');
+  if (process.platform !== 'linux') skip(`glibc only, this is ${process.platform}`);
+  const report = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report?.getReport() ?? {});
+  if (report.header?.glibcVersionRuntime === undefined) skip('not glibc');
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  copyFileSync(join(HERE, 'malloc-trim.c'), join(OUT, 'malloc-trim.c'));
+  const gyp = { targets: [{ target_name: 'malloc_trim', sources: ['malloc-trim.c'] }] };
+  writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
+  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
+  const nodedir = nodeHeaders();
+  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
+  const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: 120_000 });
+  writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
+  if (built.error) skip(`node-gyp: ${built.error.message}; see ${join(OUT, 'build.log')}`);
+  if (built.status !== 0) skip(`node-gyp exited ${built.status ?? built.signal}; see ${join(OUT, 'build.log')}`);
+  const addon = join(OUT, 'build', 'Release', 'malloc_trim.node');
+  if (!existsSync(addon)) skip(`node-gyp made no ${addon}`);
+  const smoke = spawnSync(process.execPath, ['-e', `if (typeof require(${JSON.stringify(addon)}).trim() !== 'boolean') throw new Error('trim() gave no boolean')`], { encoding: 'utf8', timeout: 30_000 });
+  if (smoke.status !== 0) {
+    rmSync(join(OUT, 'build'), { recursive: true, force: true });
+    skip(`the built addon failed its smoke test (${smoke.stderr.trim().split('\n').pop() ?? `exit ${smoke.status}`})`);
+  }
+  process.stderr.write('quiver: native malloc_trim built\n');
+}
+
+try {
+  main();
+} catch (e) {
+  skip(e instanceof Error ? e.message : String(e));
+}
