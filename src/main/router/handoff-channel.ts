@@ -16,6 +16,9 @@ interface Waiting {
   reject: (err: QuiverError) => void;
 }
 
+/** Requests per postMessage at most. */
+const MAX_BATCH = 16;
+
 export class HandoffChannel {
   readonly #worker: number;
   readonly #port: MessagePort;
@@ -64,8 +67,13 @@ export class HandoffChannel {
     this.#outbox.push({ id, req: body === req.body ? req : ({ ...req, body } as R) });
     if (!this.#flushing) {
       this.#flushing = true;
-      // One message for every request that arrived in this turn of the event loop.
+      // One message for the requests that arrived in this turn of the event loop...
       setImmediate(() => this.#flush());
+    } else if (this.#outbox.length >= MAX_BATCH) {
+      // ... at most MAX_BATCH of them: the worker starts on a full batch while this thread reads
+      // the next requests (one batch of a whole turn would move through the threads as a convoy).
+      this.#flush();
+      this.#flushing = true;
     }
     return new Promise<HandoffReplyOf<R>>((resolve, reject) => this.#waiting.set(id, { resolve: resolve as (reply: AnyHandoffReply) => void, reject }));
   }

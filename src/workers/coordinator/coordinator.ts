@@ -15,6 +15,9 @@ import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import { WorkerEngine } from './worker-engine.js';
 
+/** Answers per postMessage to the main thread at most (see peers.ts MAX_BATCH). */
+const MAX_BATCH = 16;
+
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
   readonly #peers: PeerDispatcher;
@@ -34,10 +37,11 @@ export class Coordinator {
     this.#attached();
   }
 
-  /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn. */
+  /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn (at most MAX_BATCH per message). */
   #serveMain(port: MessagePort): void {
     let outbox: HandoffReplyBatch = [];
     const flush = (): void => {
+      if (outbox.length === 0) return;
       const batch = outbox;
       outbox = [];
       port.postMessage(batch);
@@ -47,6 +51,7 @@ export class Coordinator {
         void this.coordinate(req).then((reply) => {
           if (outbox.length === 0) setImmediate(flush);
           outbox.push({ id, reply });
+          if (outbox.length >= MAX_BATCH) flush();
         });
       }
     });

@@ -780,11 +780,14 @@ export class Shard {
   /** Records of the top (slot, score) pairs, score_threshold applied for dense ones. */
   #scored(hits: Scored[], spec: SearchSpec, higherIsBetter: boolean): ScoredPoint[] {
     const out: ScoredPoint[] = [];
+    // Most searches ask for neither payload nor vector: one literal per hit, no record to spread.
+    const bare = spec.withPayload.kind === 'none' && spec.withVector.kind === 'none';
     for (const { slot, score } of hits) {
       if (spec.scoreThreshold !== null) {
         if (higherIsBetter ? score < spec.scoreThreshold : score > spec.scoreThreshold) continue;
       }
-      out.push({ ...this.#record(slot, spec.withPayload, spec.withVector), version: this.#ids.versionOf(slot), score });
+      if (bare) out.push({ id: this.#ids.idOf(slot)!, version: this.#ids.versionOf(slot), score });
+      else out.push({ ...this.#record(slot, spec.withPayload, spec.withVector), version: this.#ids.versionOf(slot), score });
     }
     return out;
   }
