@@ -24,6 +24,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
@@ -60,28 +61,6 @@ function cpuFlags() {
   const line = text.split('\n').find((l) => /^flags\s*:/.test(l));
   if (line === undefined) throw new Error('/proc/cpuinfo has no flags line');
   return new Set(line.slice(line.indexOf(':') + 1).trim().split(/\s+/));
-}
-
-/** npm passes its bundled node-gyp to lifecycle scripts; run by hand, find npm's own copy. */
-function nodeGyp() {
-  const candidates = [
-    process.env.npm_config_node_gyp,
-    join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'),
-  ];
-  for (const c of candidates) if (c && existsSync(c)) return c;
-  throw new Error('node-gyp not found (npm bundles it; set npm_config_node_gyp)');
-}
-
-/**
- * Node's own headers, so node-gyp never downloads them: npm's nodedir setting, else the
- * include/node folder that Node's distributions install beside bin/node. null lets node-gyp
- * look in its cache (and download there as a last resort).
- * @returns {string | null}
- */
-function nodeHeaders() {
-  if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
-  const prefix = dirname(dirname(process.execPath));
-  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
 }
 
 function main() {

@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -19,20 +20,6 @@ const OUT = process.env.QUIVER_MALLOC_TRIM_DIR ? resolve(process.env.QUIVER_MALL
 function skip(msg) {
   process.stderr.write(`quiver: native malloc_trim build skipped (${msg})\n`);
   process.exit(0);
-}
-
-/** npm passes its bundled node-gyp to lifecycle scripts; run by hand, find npm's own copy. */
-function nodeGyp() {
-  const candidates = [process.env.npm_config_node_gyp, join(dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')];
-  for (const c of candidates) if (c && existsSync(c)) return c;
-  throw new Error('node-gyp not found (npm bundles it; set npm_config_node_gyp)');
-}
-
-/** Node's own headers, so node-gyp never downloads them (see build-hnswlib.mjs). @returns {string | null} */
-function nodeHeaders() {
-  if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
-  const prefix = dirname(dirname(process.execPath));
-  return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
 }
 
 function main() {
