@@ -33,8 +33,8 @@ import {
   startServer,
   stopServer,
   tracked,
-  type Server,
 } from './common.js';
+import { grpcPortOf } from './lib/server.js';
 
 const N = envInt('BENCH_N', 20_000);
 const DIM = envInt('BENCH_DIM', 128);
@@ -61,19 +61,6 @@ interface Figures {
 function cpuMsOf(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** The gRPC port, from the server's 'gRPC listening' log line (logged right after REST's). */
-async function grpcPortOf(s: Server): Promise<number> {
-  for (let i = 0; i < 200; i++) {
-    for (const line of s.logs) {
-      if (!line.includes('gRPC listening')) continue;
-      const port = (JSON.parse(line) as { grpc_port?: unknown }).grpc_port;
-      if (typeof port === 'number') return port;
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error("the server logged no 'gRPC listening' line");
 }
 
 /** `CONCURRENCY` loops, each sending the next query as soon as its last one is answered. */

@@ -35,7 +35,7 @@ let probeFile: string | null = null;
 let starts = 0;
 
 /** The gRPC port, from the server's 'gRPC listening' log line (logged right after REST's). */
-async function grpcPortOf(s: Server): Promise<number> {
+export async function grpcPortOf(s: Server): Promise<number> {
   for (let i = 0; i < 400; i++) {
     for (const line of s.logs) {
       if (!line.includes('gRPC listening')) continue;

@@ -9,15 +9,12 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import { QuiverError } from '../../shared/errors.js';
-import type { AnyHandoffReply, AnyHandoffRequest, HandoffBatch, HandoffReplyBatch, HandoffReplyOf } from '../../shared/protocol.js';
+import { MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type HandoffBatch, type HandoffReplyBatch, type HandoffReplyOf } from '../../shared/protocol.js';
 
 interface Waiting {
   resolve: (reply: AnyHandoffReply) => void;
   reject: (err: QuiverError) => void;
 }
-
-/** Requests per postMessage at most. */
-const MAX_BATCH = 16;
 
 export class HandoffChannel {
   readonly #worker: number;

@@ -10,13 +10,10 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from '../../main/coordinator/grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import type { AnyHandoffReply, AnyHandoffRequest, CatalogSnapshot, HandoffBatch, HandoffReplyBatch, PeerPort } from '../../shared/protocol.js';
+import { MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import { WorkerEngine } from './worker-engine.js';
-
-/** Answers per postMessage to the main thread at most (see peers.ts MAX_BATCH). */
-const MAX_BATCH = 16;
 
 export class Coordinator {
   readonly #catalog = new CatalogMirror();

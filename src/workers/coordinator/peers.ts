@@ -12,7 +12,7 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import { QuiverError } from '../../shared/errors.js';
-import type { Op, PeerBatch, PeerMessage, PeerPort, RequestOf, ResultOf, ShardRequest, WorkerReply } from '../../shared/protocol.js';
+import { MAX_BATCH, type Op, type PeerBatch, type PeerMessage, type PeerPort, type RequestOf, type ResultOf, type ShardRequest, type WorkerReply } from '../../shared/protocol.js';
 import type { ShardDispatcher } from '../../main/router/dispatcher.js';
 
 /** Serves one shard request of this worker (the entry's handler, failpoints included). */
@@ -22,15 +22,6 @@ interface Pending {
   resolve: (reply: WorkerReply) => void;
   reject: (err: QuiverError) => void;
 }
-
-/**
- * Messages per postMessage at most: a full batch leaves at once rather than at the end of the
- * turn, so that 64 requests arriving together do not move through the threads as one convoy,
- * each thread idle while another works through the whole batch (measured at 64 connections on
- * 2 workers: 1.1 of 2 cores busy and 3,100 searches/s with one batch per turn, 1.7 cores and
- * 5,100/s with batches of at most 16).
- */
-const MAX_BATCH = 16;
 
 class Peer {
   readonly port: MessagePort;
