@@ -2,7 +2,8 @@
 // worker's event-loop utilization (src/workers/busy-meter.ts), so that an idle server coordinates
 // on a worker holding the collection's shards (no message hop), and a shard owner saturated by
 // searches leaves parsing and serializing to a sibling with spare time. Workers about as free as
-// the freest (within TIE) take turns, so requests spread over the copies of a replicated shard.
+// the freest (within TIE) take turns, so requests spread over the copies of a replicated shard;
+// a turn lasts up to `turnLength` requests in a row (CoordinatorTurns), so that batches stay full.
 
 /** In per-mille of event-loop utilization: what a hop to the shard's worker costs (a message each way). */
 export const HOP_COST = 100;
@@ -35,4 +36,36 @@ export function pickCoordinator(workers: readonly CoordinatorView[], owners: rea
     if (score(w) <= least + TIE) return w;
   }
   return -1;
+}
+
+/**
+ * Whose turn it is. A worker keeps the turn while it stays among the freest, for at most
+ * `turnLength` requests in a row; then the turn passes on. Spread one request at a time over many
+ * workers, every request would cost the main thread a message each way; in runs, the hand-off and
+ * answer batches fill.
+ */
+export class CoordinatorTurns {
+  #next = 0;
+  #streak = 0;
+  constructor(
+    readonly workerCount: number,
+    readonly turnLength: number,
+  ) {}
+
+  /** The worker to coordinate now (pickCoordinator from the turn), or -1 when none is open. */
+  pick(workers: readonly CoordinatorView[], owners: readonly number[] | null): number {
+    const best = pickCoordinator(workers, owners, this.#next);
+    if (best < 0) return -1;
+    if (best !== this.#next) this.#streak = 0;
+    if (++this.#streak >= this.turnLength) {
+      this.#streak = 0;
+      this.#next = (best + 1) % this.workerCount;
+    } else this.#next = best;
+    return best;
+  }
+
+  /** Where the next turn starts: also the fallback when no worker is open. */
+  get next(): number {
+    return this.#next;
+  }
 }

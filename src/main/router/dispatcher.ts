@@ -11,7 +11,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
-import { pickCoordinator } from './coordinator-choice.js';
+import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import {
   BUSY,
@@ -20,6 +20,7 @@ import {
   COUNTED_OPS,
   LOAD_PROGRESS,
   LOAD_PROGRESS_SLOTS,
+  MAX_BATCH,
   PROTOCOL_VERSION,
   type CatalogSnapshot,
   type AnyHandoffRequest,
@@ -94,7 +95,9 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   #owners: (collection: string) => readonly number[] | null = () => null;
   /** WorkerInit.listening. */
   readonly #listening = new Int32Array(new SharedArrayBuffer(4));
-  #nextCoordinator = 0;
+  readonly #turns: CoordinatorTurns;
+  /** One view per worker, refreshed in place for each choice. */
+  readonly #views: CoordinatorView[];
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
   #catalog: CatalogSnapshot | null = null;
@@ -111,6 +114,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     this.workerCount = workerCount;
     this.opIds = opIds;
     this.#channels = new Array<HandoffChannel | null>(workerCount).fill(null);
+    this.#turns = new CoordinatorTurns(workerCount, MAX_BATCH);
+    this.#views = Array.from({ length: workerCount }, () => ({ open: false, busy: 1000 }));
     // Written by the workers while they load (no message: a loading worker answers none).
     // A total of -1 means "not counted yet".
     const progress = new SharedArrayBuffer(workerCount * LOAD_PROGRESS_SLOTS * 4);
@@ -263,13 +268,19 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     return age >= 0 && age <= BUSY_STALE_MS ? Atomics.load(this.#busy, at + BUSY.perMille) : 1000;
   }
 
-  /** The coordinator with the most room (coordinator-choice.ts); a thread being replaced is skipped. */
+  /**
+   * The coordinator with the most room (coordinator-choice.ts); a thread being replaced is skipped.
+   * A turn lasts up to MAX_BATCH requests, one hand-off batch.
+   */
   #pickCoordinator(owners: readonly number[] | null): number {
-    const views = this.#channels.map((c, w) => ({ open: c !== null && c.open, busy: this.#busyOf(w) }));
-    const best = pickCoordinator(views, owners, this.#nextCoordinator);
-    if (best < 0) return this.#nextCoordinator;
-    this.#nextCoordinator = (best + 1) % this.workerCount;
-    return best;
+    const views = this.#views;
+    for (let w = 0; w < views.length; w++) {
+      const c = this.#channels[w];
+      views[w]!.open = c !== null && c !== undefined && c.open;
+      views[w]!.busy = this.#busyOf(w);
+    }
+    const best = this.#turns.pick(views, owners);
+    return best < 0 ? this.#turns.next : best;
   }
 
   async publishCatalog(snapshot: CatalogSnapshot): Promise<void> {
