@@ -199,12 +199,18 @@ export class HandoffCall extends grpc.ServerInterceptingCall {
           (err: unknown) => this.#fail(err),
         );
       },
-      onCancel: noop,
+      // grpc-js calls this once the call has ended, however: after the status, a client's
+      // cancellation, or a deadline grpc-js answered itself. A reply after that is neither sent
+      // nor recorded (grpc-js's own status is not recorded either, as before).
+      onCancel: () => {
+        this.#done = true;
+      },
     };
     this.#call.start(listener);
   }
 
   #reply(reply: Buffer): void {
+    if (this.#done) return;
     if (reply.length > this.#gate.maxSendBytes) {
       // grpc-js would refuse it in sendMessage and end the call itself, past this record
       this.sendStatus({ code: grpc.status.RESOURCE_EXHAUSTED, details: `Sent message larger than max (${reply.length + 5} vs. ${this.#gate.maxSendBytes})` });

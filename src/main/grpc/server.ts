@@ -2,7 +2,8 @@
 // @grpc/grpc-js beside fastify, over the same service layer. One interceptor admits each call
 // before its message is read (readiness, then the permission table through the same
 // AuthService.guard as REST); one wrapper (unary.ts) maps failures to statuses via GRPC_STATUS.
-// The hot Points methods are handed off undecoded to the coordinating workers (handoff.ts).
+// The hot Points methods are handed off undecoded to the coordinating workers, and their calls
+// are served by that interceptor itself (handoff.ts, HandoffCall).
 
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
