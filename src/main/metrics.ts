@@ -23,7 +23,8 @@ export class Metrics {
   /** REST responses by `method status route`: counted in plain numbers, read at scrape time. */
   readonly #rest = new Map<string, { total: number; byStatus: { method: string; route: string; status: string }; byRoute: { method: string; route: string } }>();
   readonly #restSeconds: client.Histogram<'method' | 'route'>;
-  readonly #grpcTotal: client.Counter<'method' | 'code'>;
+  /** gRPC calls by `code method`, counted the same way as #rest. */
+  readonly #grpc = new Map<string, { total: number; byCode: { method: string; code: string }; byMethod: { method: string } }>();
   readonly #grpcSeconds: client.Histogram<'method'>;
   readonly #workerRestarts: client.Counter<'worker'>;
   /** Hand-offs per coordinating worker (index), counted on the hot path, read at scrape time. */
@@ -57,7 +58,17 @@ export class Metrics {
       buckets: LATENCY_BUCKETS,
       registers,
     });
-    this.#grpcTotal = new client.Counter({ name: 'quiver_grpc_responses_total', help: 'gRPC calls by final status code', labelNames: ['method', 'code'], registers });
+    const grpc = this.#grpc;
+    new client.Counter({
+      name: 'quiver_grpc_responses_total',
+      help: 'gRPC calls by final status code',
+      labelNames: ['method', 'code'],
+      registers,
+      collect() {
+        this.reset();
+        for (const r of grpc.values()) this.inc(r.byCode, r.total);
+      },
+    });
     this.#grpcSeconds = new client.Histogram({
       name: 'quiver_grpc_response_duration_seconds',
       help: 'gRPC time from call to status',
@@ -193,8 +204,14 @@ export class Metrics {
   }
 
   grpc(method: string, code: string, seconds: number): void {
-    this.#grpcTotal.inc({ method, code });
-    this.#grpcSeconds.observe({ method }, seconds);
+    const key = `${code} ${method}`;
+    let r = this.#grpc.get(key);
+    if (r === undefined) {
+      r = { total: 0, byCode: { method, code }, byMethod: { method } };
+      this.#grpc.set(key, r);
+    }
+    r.total++;
+    this.#grpcSeconds.observe(r.byMethod, seconds);
     this.#qdrant.grpc(method, code === 'OK', seconds);
   }
 

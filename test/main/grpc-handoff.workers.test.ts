@@ -4,8 +4,12 @@
 // does, that a message which cannot be decoded answers INVALID_ARGUMENT naming the method, that
 // over-size and invalid messages keep their statuses, that a collection with read copies is
 // served too, and that the access log still names the collection read from the raw message.
+// The hand-off calls are served by the admission interceptor rather than grpc-js's unary
+// handling (HandoffCall): a call with no message or with two is refused as grpc-js refuses it, a
+// reply's message, headers and status trailers all arrive, and each call is counted once.
 
 import { ConnectErrorCode as Code, Distance, type QdrantClient } from '@qdrant/js-client-grpc';
+import { connect } from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, grpcClient, id, idOf, payload, vectors } from '../helpers/grpc.js';
@@ -24,6 +28,43 @@ function rawCall(server: TestServer, path: string, bytes: Buffer): Promise<{ cod
       client.close();
       resolve(err === null ? { code: grpc.status.OK, details: '', ...(reply === undefined ? {} : { reply }) } : { code: err.code, details: err.details });
     });
+  });
+}
+
+/** One gRPC frame: the uncompressed flag, the length, the message. */
+const frame = (message: Buffer): Buffer => {
+  const b = Buffer.alloc(5 + message.length);
+  b.writeUInt32BE(message.length, 1);
+  message.copy(b, 5);
+  return b;
+};
+
+/** One call over node:http2 with exactly `body` as the request body: what came back, headers, data and trailers. */
+function h2Call(server: TestServer, path: string, body: Buffer): Promise<{ status: string | undefined; message: string | undefined; data: Buffer; trailersSeen: boolean }> {
+  return new Promise((resolve, reject) => {
+    const session = connect(`http://127.0.0.1:${server.grpcPort}`);
+    session.on('error', reject);
+    const req = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers' });
+    let status: string | undefined;
+    let message: string | undefined;
+    let trailersSeen = false;
+    const chunks: Buffer[] = [];
+    const take = (h: Record<string, unknown>): void => {
+      if (h['grpc-status'] !== undefined) status = String(h['grpc-status']);
+      if (h['grpc-message'] !== undefined) message = decodeURIComponent(String(h['grpc-message']));
+    };
+    req.on('response', take);
+    req.on('trailers', (h) => {
+      trailersSeen = true;
+      take(h);
+    });
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('error', reject);
+    req.on('end', () => {
+      session.close();
+      resolve({ status, message, data: Buffer.concat(chunks), trailersSeen });
+    });
+    req.end(body);
   });
 }
 
@@ -158,5 +199,46 @@ describe('gRPC hand-off to coordinating workers', () => {
       if (line === undefined) await new Promise((res) => setTimeout(res, 20));
     }
     expect(line).toMatchObject({ method: 'gRPC', collection: 'g' });
+  });
+});
+
+describe('hand-off calls served by the admission interceptor', () => {
+  // Count {collection_name: 'g', exact: true}
+  const countG = Buffer.from([0x0a, 0x01, 0x67, 0x18, 0x01]);
+
+  it('answers a reply with its message, then grpc-status 0 in the trailers, counted once', async () => {
+    const before = await scrape(server.url);
+    const r = await h2Call(server, '/qdrant.Points/Count', frame(countG));
+    expect(r).toMatchObject({ status: '0', trailersSeen: true });
+    // one framed CountResponse
+    expect(r.data.readUInt8(0)).toBe(0);
+    expect(r.data.readUInt32BE(1)).toBe(r.data.length - 5);
+    const after = await scrape(server.url);
+    const ok = { method: '/qdrant.Points/Count', code: 'OK' };
+    expect((sample(after, 'quiver_grpc_responses_total', ok) ?? 0) - (sample(before, 'quiver_grpc_responses_total', ok) ?? 0)).toBe(1);
+  });
+
+  it('refuses a call without a message, and one with two, as grpc-js refuses them for a unary method', async () => {
+    const before = await scrape(server.url);
+    const none = await h2Call(server, '/qdrant.Points/Count', Buffer.alloc(0));
+    expect(none).toMatchObject({ status: String(grpc.status.UNIMPLEMENTED), message: 'Received no request message for server streaming method /qdrant.Points/Count' });
+    const two = await h2Call(server, '/qdrant.Points/Count', Buffer.concat([frame(countG), frame(countG)]));
+    expect(two).toMatchObject({ status: String(grpc.status.UNIMPLEMENTED), message: 'Received a second request message for server streaming method /qdrant.Points/Count' });
+    const after = await scrape(server.url);
+    const refused = { method: '/qdrant.Points/Count', code: 'UNIMPLEMENTED' };
+    expect((sample(after, 'quiver_grpc_responses_total', refused) ?? 0) - (sample(before, 'quiver_grpc_responses_total', refused) ?? 0)).toBe(2);
+    // neither reached a worker
+    expect(coordinated(after, 0) + coordinated(after, 1)).toBe(coordinated(before, 0) + coordinated(before, 1));
+  });
+
+  it('answers a failure from the worker as a trailers-only status, counted under its code', async () => {
+    const before = await scrape(server.url);
+    // Count {collection_name: 'nope'}
+    const r = await h2Call(server, '/qdrant.Points/Count', frame(Buffer.from([0x0a, 0x04, ...Buffer.from('nope')])));
+    expect(r).toMatchObject({ status: String(grpc.status.NOT_FOUND), message: 'Collection not found: nope', trailersSeen: false });
+    expect(r.data.length).toBe(0);
+    const after = await scrape(server.url);
+    const nf = { method: '/qdrant.Points/Count', code: 'NOT_FOUND' };
+    expect((sample(after, 'quiver_grpc_responses_total', nf) ?? 0) - (sample(before, 'quiver_grpc_responses_total', nf) ?? 0)).toBe(1);
   });
 });

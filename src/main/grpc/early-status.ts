@@ -26,13 +26,19 @@ function http2ServersOf(server: grpc.Server): Http2Server[] {
   return [...servers.keys()].filter((s): s is Http2Server => typeof (s as Partial<Http2Server>).prependListener === 'function');
 }
 
-function holdEarlyStatus(stream: ServerHttp2Stream, maxHoldMs: number): void {
-  const respond = stream.respond.bind(stream);
-  stream.respond = (headers?: OutgoingHttpHeaders, options?: ServerStreamResponseOptions) => {
-    if (options?.endStream !== true || stream.readableEnded || stream.destroyed) {
-      respond(headers, options);
+/**
+ * The `respond` every stream of a server gets: one function per server rather than a bound copy
+ * and a closure per stream, since it runs on every call and holds only the rare trailers-only one.
+ */
+function holdingRespond(maxHoldMs: number) {
+  return function respond(this: ServerHttp2Stream, headers?: OutgoingHttpHeaders, options?: ServerStreamResponseOptions): void {
+    // The class's own respond, under this instance's patch.
+    const original = (Object.getPrototypeOf(this) as ServerHttp2Stream).respond;
+    if (options?.endStream !== true || this.readableEnded || this.destroyed) {
+      original.call(this, headers, options);
       return;
     }
+    const stream = this;
     let timer: NodeJS.Timeout | undefined;
     const release = (): void => {
       clearTimeout(timer);
@@ -42,7 +48,7 @@ function holdEarlyStatus(stream: ServerHttp2Stream, maxHoldMs: number): void {
       // it) gets nothing; respond() would throw on a closed stream, inside an 'end' event.
       if (stream.destroyed || stream.closed || stream.headersSent) return;
       try {
-        respond(headers, options);
+        original.call(stream, headers, options);
       } catch {
         // the stream went away between the check and the call: nothing to answer
       }
@@ -62,6 +68,11 @@ function holdEarlyStatus(stream: ServerHttp2Stream, maxHoldMs: number): void {
  */
 export function holdEarlyStatuses(server: grpc.Server, maxHoldMs = MAX_HOLD_MS): number {
   const servers = http2ServersOf(server);
-  for (const s of servers) s.prependListener('stream', (stream: ServerHttp2Stream) => holdEarlyStatus(stream, maxHoldMs));
+  const respond = holdingRespond(maxHoldMs);
+  for (const s of servers) {
+    s.prependListener('stream', (stream: ServerHttp2Stream) => {
+      stream.respond = respond;
+    });
+  }
   return servers.length;
 }

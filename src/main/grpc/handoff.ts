@@ -5,11 +5,15 @@
 // coordinating worker through the same Coordinators as REST hand-offs, and the encoded reply is
 // written back as it came, or the worker's failure mapped to a status by toStatus (unary.ts).
 //
+// The hand-off methods' calls are served by the admission interceptor itself (HandoffCall, made
+// by server.ts's gate), not by grpc-js's unary handling; the registered handlers do the same work
+// for a server without that interceptor.
+//
 // The one thing read from the message here is its collection name (field 1 of every hand-off
 // method's request), by walking the top-level field tags without decoding anything: routing by
 // collection (collections with read copies, replica-aware.ts) needs it, and so does the access log.
 
-import type * as grpc from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import { QuiverError } from '../../shared/errors.js';
 import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/protocol.js';
@@ -79,23 +83,34 @@ export interface GrpcHandoffDeps {
   log: FastifyBaseLogger;
 }
 
-/** The handlers of the hand-off methods: bytes in, bytes (or a status) out. */
-export function handoffHandlers({ coordinators, metrics, log }: GrpcHandoffDeps): Record<GrpcHandoffMethod, grpc.handleUnaryCall<Buffer, Buffer>> {
+/** The hand-off itself: the message to a coordinating worker, its reply bytes back (or its failure thrown). */
+export type ServeHandoff = (method: GrpcHandoffMethod, body: Buffer, collection: string | undefined) => Promise<Buffer>;
+
+export function serveHandoff({ coordinators, metrics }: Pick<GrpcHandoffDeps, 'coordinators' | 'metrics'>): ServeHandoff {
+  return (method, body, collection) =>
+    coordinators
+      .handoff({ kind: 'grpc', method, params: collection === undefined ? {} : { collection_name: collection }, body, t0: performance.timeOrigin + performance.now() })
+      .then(({ reply, worker }) => {
+        metrics.coordinated(worker);
+        if (!reply.ok) throw QuiverError.fromWire(reply.error);
+        return Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
+      });
+}
+
+/**
+ * The handlers of the hand-off methods: bytes in, bytes (or a status) out. The admission
+ * interceptor serves these methods itself (HandoffCall), so these run only on a server built
+ * without it; they serve the calls the same way.
+ */
+export function handoffHandlers(deps: GrpcHandoffDeps): Record<GrpcHandoffMethod, grpc.handleUnaryCall<Buffer, Buffer>> {
+  const serve = serveHandoff(deps);
   const handler =
     (method: GrpcHandoffMethod): grpc.handleUnaryCall<Buffer, Buffer> =>
     (call, callback) => {
-      const body = call.request;
-      const name = collectionNameOf(body);
-      coordinators
-        .handoff({ kind: 'grpc', method, params: name === undefined ? {} : { collection_name: name }, body, t0: performance.timeOrigin + performance.now() })
-        .then(
-          ({ reply, worker }) => {
-            metrics.coordinated(worker);
-            if (reply.ok) callback(null, Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength));
-            else callback(toStatus(QuiverError.fromWire(reply.error), call.getPath(), log));
-          },
-          (err: unknown) => callback(toStatus(err, call.getPath(), log)),
-        );
+      serve(method, call.request, collectionNameOf(call.request)).then(
+        (reply) => callback(null, reply),
+        (err: unknown) => callback(toStatus(err, call.getPath(), deps.log)),
+      );
     };
   return {
     Search: handler('Search'),
@@ -107,4 +122,112 @@ export function handoffHandlers({ coordinators, metrics, log }: GrpcHandoffDeps)
     Count: handler('Count'),
     Scroll: handler('Scroll'),
   };
+}
+
+/** What a HandoffCall asks of the interceptor that made it: admission and the record of the outcome. */
+export interface CallGate {
+  /** Resolves when the call is admitted; rejects with the refusal. */
+  admit(path: string, metadata: grpc.Metadata): Promise<void>;
+  /** The call's final status, for the metrics and the access log; `t0` from performance.now() at its start. */
+  record(path: string, code: grpc.status, t0: number, collection: string | undefined): void;
+  log: FastifyBaseLogger;
+  /** grpc.max_send_message_length */
+  maxSendBytes: number;
+}
+
+type BaseListener = Parameters<grpc.ServerInterceptingCallInterface['start']>[0];
+
+const noop = (): void => undefined;
+
+/**
+ * A hand-off method's call, served by the admission interceptor on the call grpc-js made for the
+ * stream (which reads, size-checks and decompresses the message), without grpc-js's unary
+ * handling: that builds a Writable stream object per call for the handler, and sends the status
+ * only once the reply's write has completed, so the trailers leave in a second socket write, one
+ * event-loop turn later. Here the reply and the OK status are queued together and leave in one
+ * write. The handler grpc-js registered for the method is never reached; the steps it takes
+ * (one message, then the half-close) and its refusals are the same.
+ */
+export class HandoffCall extends grpc.ServerInterceptingCall {
+  readonly #call: grpc.ServerInterceptingCallInterface;
+  readonly #path: string;
+  readonly #method: GrpcHandoffMethod;
+  readonly #gate: CallGate;
+  readonly #serve: ServeHandoff;
+  readonly #t0 = performance.now();
+  #body: Buffer | null = null;
+  #collection: string | undefined;
+  #done = false;
+
+  constructor(call: grpc.ServerInterceptingCallInterface, path: string, method: GrpcHandoffMethod, gate: CallGate, serve: ServeHandoff) {
+    // A ServerInterceptingCall because grpc-js's interceptor type asks for one; of its own
+    // behaviour only the pass-through of what is not overridden here is used.
+    super(call);
+    this.#call = call;
+    this.#path = path;
+    this.#method = method;
+    this.#gate = gate;
+    this.#serve = serve;
+  }
+
+  override start(_handler: BaseListener): void {
+    const listener: BaseListener = {
+      onReceiveMetadata: (metadata: grpc.Metadata) => {
+        this.#gate.admit(this.#path, metadata).then(
+          () => this.#call.startRead(),
+          (err: unknown) => this.#fail(err),
+        );
+      },
+      onReceiveMessage: (message: Buffer) => {
+        if (this.#body !== null) {
+          // grpc-js's unary handling answers a second message so
+          this.sendStatus({ code: grpc.status.UNIMPLEMENTED, details: `Received a second request message for server streaming method ${this.#path}` });
+          return;
+        }
+        this.#body = message;
+        this.#collection = collectionNameOf(message);
+        this.#call.startRead();
+      },
+      onReceiveHalfClose: () => {
+        const body = this.#body;
+        if (body === null) {
+          this.sendStatus({ code: grpc.status.UNIMPLEMENTED, details: `Received no request message for server streaming method ${this.#path}` });
+          return;
+        }
+        this.#serve(this.#method, body, this.#collection).then(
+          (reply) => this.#reply(reply),
+          (err: unknown) => this.#fail(err),
+        );
+      },
+      // grpc-js calls this once the call has ended, however: after the status, a client's
+      // cancellation, or a deadline grpc-js answered itself. A reply after that is neither sent
+      // nor recorded (grpc-js's own status is not recorded either, as before).
+      onCancel: () => {
+        this.#done = true;
+      },
+    };
+    this.#call.start(listener);
+  }
+
+  #reply(reply: Buffer): void {
+    if (this.#done) return;
+    if (reply.length > this.#gate.maxSendBytes) {
+      // grpc-js would refuse it in sendMessage and end the call itself, past this record
+      this.sendStatus({ code: grpc.status.RESOURCE_EXHAUSTED, details: `Sent message larger than max (${reply.length + 5} vs. ${this.#gate.maxSendBytes})` });
+      return;
+    }
+    this.#call.sendMessage(reply, noop);
+    this.sendStatus({ code: grpc.status.OK, details: 'OK' });
+  }
+
+  #fail(err: unknown): void {
+    this.sendStatus(toStatus(err, this.#path, this.#gate.log));
+  }
+
+  override sendStatus(status: Parameters<grpc.ServerInterceptingCallInterface['sendStatus']>[0]): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#gate.record(this.#path, status.code, this.#t0, this.#collection);
+    this.#call.sendStatus(status);
+  }
 }

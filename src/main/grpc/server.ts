@@ -2,12 +2,14 @@
 // @grpc/grpc-js beside fastify, over the same service layer. One interceptor admits each call
 // before its message is read (readiness, then the permission table through the same
 // AuthService.guard as REST); one wrapper (unary.ts) maps failures to statuses via GRPC_STATUS.
-// The hot Points methods are handed off undecoded to the coordinating workers (handoff.ts).
+// The hot Points methods are handed off undecoded to the coordinating workers, and their calls
+// are served by that interceptor itself (handoff.ts, HandoffCall).
 
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
+import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/protocol.js';
 import { forbidden } from '../auth/context.js';
 import { grpcAccess } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';
@@ -18,7 +20,7 @@ import type { Coordinators } from '../router/dispatcher.js';
 import { collectionHandlers } from './collections.js';
 import type { ProtoGrpcType } from './generated/qdrant.js';
 import { holdEarlyStatuses } from './early-status.js';
-import { collectionNameOf, handoffHandlers, withRawHandoffMethods } from './handoff.js';
+import { handoffHandlers, HandoffCall, serveHandoff, withRawHandoffMethods, type CallGate, type ServeHandoff } from './handoff.js';
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
 import { LOADER_OPTIONS, PROTO_DIR } from './proto.js';
@@ -43,51 +45,57 @@ async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: str
   await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
 }
 
-/** Admits each call (see admit) and records every call's final status in the metrics. */
-function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger, metrics: Metrics, accessLog: boolean): grpc.ServerInterceptor {
+/** Records each call's final status: the metrics, and the access log line when it is on. */
+function recorder(log: FastifyBaseLogger, metrics: Metrics, accessLog: boolean): CallGate['record'] {
   let nextId = 0;
+  return (path, code, t0, collection) => {
+    const seconds = (performance.now() - t0) / 1000;
+    const name = grpc.status[code] ?? String(code);
+    metrics.grpc(path, name, seconds);
+    // The REST access line's fields: the method path is the route, the gRPC code the status.
+    if (accessLog) {
+      log.info(
+        { reqId: `grpc-${++nextId}`, method: 'gRPC', route: path, status: name, ms: Math.round(seconds * 1e6) / 1e3, ...(collection !== undefined ? { collection } : {}) },
+        'access',
+      );
+    }
+  };
+}
+
+/** The hand-off methods by their paths. */
+const HANDOFF_PATHS = new Map<string, GrpcHandoffMethod>(GRPC_HANDOFF_METHODS.map((m) => [`/qdrant.Points/${m}`, m]));
+
+/**
+ * Admits each call (see admit) and records every call's final status. The hand-off methods'
+ * calls are also served here (HandoffCall), past grpc-js's unary handling.
+ */
+function gate(gate: CallGate, serve: ServeHandoff): grpc.ServerInterceptor {
   return (method, call) => {
+    const handoff = HANDOFF_PATHS.get(method.path);
+    if (handoff !== undefined) return new HandoffCall(call, method.path, handoff, gate, serve);
     const t0 = performance.now();
-    let collection: unknown;
-    const record = (code: grpc.status): void => {
-      const seconds = (performance.now() - t0) / 1000;
-      const name = grpc.status[code] ?? String(code);
-      metrics.grpc(method.path, name, seconds);
-      // The REST access line's fields: the method path is the route, the gRPC code the status.
-      if (accessLog) {
-        log.info(
-          { reqId: `grpc-${++nextId}`, method: 'gRPC', route: method.path, status: name, ms: Math.round(seconds * 1e6) / 1e3, ...(typeof collection === 'string' ? { collection } : {}) },
-          'access',
-        );
-      }
-    };
+    let collection: string | undefined;
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
-          // Only the access log looks at the message (for its collection name).
-          ...(accessLog
-            ? {
-                onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
-                  // A hand-off method's message is still bytes here.
-                  if (message instanceof Uint8Array) collection = collectionNameOf(message);
-                  else if (typeof message === 'object' && message !== null && 'collection_name' in message) collection = message.collection_name;
-                  pass(message);
-                },
-              }
-            : {}),
+          onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
+            // for the access log
+            if (typeof message === 'object' && message !== null && 'collection_name' in message && typeof message.collection_name === 'string') collection = message.collection_name;
+            pass(message);
+          },
           onReceiveMetadata: (metadata, accept) => {
-            admit(engine, auth, method.path, metadata).then(
+            gate.admit(method.path, metadata).then(
               () => accept(metadata),
               (err: unknown) => {
-                const status = toStatus(err, method.path, log);
-                record(status.code);
+                const status = toStatus(err, method.path, gate.log);
+                gate.record(method.path, status.code, t0, collection);
                 call.sendStatus(status);
               },
             );
           },
         }),
       sendStatus: (status, next) => {
-        record(status.code);
+        gate.record(method.path, status.code, t0, collection);
         next(status);
       },
     });
@@ -116,7 +124,15 @@ export async function startGrpcServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxBytes,
     'grpc.max_send_message_length': maxBytes,
-    interceptors: [gate(engine, auth, log, metrics, accessLogEnabled(config))],
+    // On by default in grpc-js: counters, timestamps and trackers per call and per connection,
+    // read only through a channelz service, which Quiver does not serve.
+    'grpc.enable_channelz': 0,
+    interceptors: [
+      gate(
+        { admit: (path, metadata) => admit(engine, auth, path, metadata), record: recorder(log, metrics, accessLogEnabled(config)), log, maxSendBytes: maxBytes },
+        serveHandoff({ coordinators, metrics }),
+      ),
+    ],
   });
   const ctx: GrpcContext = { engine, log };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));
