@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import { QUIVER_VERSION } from '../version.js';
+import { failpoint } from '../../workers/failpoints.js';
 import type { ClusterStatusEnabled, ClusterView } from './view.js';
 import { nowMs, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
 
@@ -80,8 +81,11 @@ export class ClusterNode implements ClusterView {
       case 'registered':
         this.#lostReason = null;
         this.log.info({ node_id: this.nodeId, lease: m.lease }, 'cluster: registered');
-        this.#registered?.();
-        this.#registered = null;
+        if (this.#registered !== null) {
+          this.#registered();
+          this.#registered = null;
+          this.#blockMainOnce();
+        }
         break;
       case 'lease-lost':
         this.#lostReason = `lease lost: ${m.reason}`;
@@ -115,6 +119,18 @@ export class ClusterNode implements ClusterView {
       case 'failed':
         break;
     }
+  }
+
+  /** The cluster_block_main_ms failpoint: a busy main loop, as a huge request or a GC pause makes one. */
+  #blockMainOnce(): void {
+    const ms = failpoint('cluster_block_main_ms');
+    if (ms === null) return;
+    setTimeout(() => {
+      this.log.info({ ms }, 'failpoint: blocking the main loop');
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+      this.log.info({ ms, lease_held: this.leaseHeld() }, 'failpoint: main loop unblocked');
+    }, 1000);
   }
 
   #post(m: ToEtcdThread): void {
