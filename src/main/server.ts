@@ -120,7 +120,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
-  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators);
+  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators, cluster);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   clock.mark('grpc listening');
   if (cluster !== null) {

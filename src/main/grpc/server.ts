@@ -4,6 +4,7 @@
 // AuthService.guard as REST); one wrapper (unary.ts) maps failures to statuses via GRPC_STATUS.
 // The hot Points methods are handed off undecoded to the coordinating workers (handoff.ts).
 
+import type { ClusterView } from '../cluster/view.js';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { FastifyBaseLogger } from 'fastify';
@@ -36,15 +37,24 @@ export interface GrpcServer {
  * same guard as REST with the call's metadata as headers (`authorization: Bearer <token>` or
  * `api-key: <token>`). Throws the refusal.
  */
-async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata): Promise<void> {
+async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata, cluster: ClusterView | null): Promise<void> {
   if (path !== HEALTH_CHECK_PATH && !engine.ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  // Cluster mode: a node without its lease refuses the data services, as REST's collections routes.
+  if (cluster !== null && !path.startsWith('/qdrant.Qdrant/') && !cluster.leaseHeld()) throw new QuiverError('ShardUnavailable', cluster.notServingReason());
   const access = grpcAccess(path);
   if (access === undefined) throw forbidden(`Forbidden: ${path} has no access rule`);
   await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
 }
 
 /** Admits each call (see admit) and records every call's final status in the metrics. */
-function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBaseLogger, metrics: Metrics, accessLog: boolean): grpc.ServerInterceptor {
+function gate(
+  engine: Engine,
+  auth: Pick<AuthService, 'guard'>,
+  log: FastifyBaseLogger,
+  metrics: Metrics,
+  accessLog: boolean,
+  cluster: ClusterView | null,
+): grpc.ServerInterceptor {
   let nextId = 0;
   return (method, call) => {
     const t0 = performance.now();
@@ -76,7 +86,7 @@ function gate(engine: Engine, auth: Pick<AuthService, 'guard'>, log: FastifyBase
               }
             : {}),
           onReceiveMetadata: (metadata, accept) => {
-            admit(engine, auth, method.path, metadata).then(
+            admit(engine, auth, method.path, metadata, cluster).then(
               () => accept(metadata),
               (err: unknown) => {
                 const status = toStatus(err, method.path, log);
@@ -109,6 +119,7 @@ export async function startGrpcServer(
   log: FastifyBaseLogger,
   metrics: Metrics,
   coordinators: Coordinators,
+  cluster: ClusterView | null = null,
 ): Promise<GrpcServer> {
   const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
@@ -116,7 +127,7 @@ export async function startGrpcServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxBytes,
     'grpc.max_send_message_length': maxBytes,
-    interceptors: [gate(engine, auth, log, metrics, accessLogEnabled(config))],
+    interceptors: [gate(engine, auth, log, metrics, accessLogEnabled(config), cluster)],
   });
   const ctx: GrpcContext = { engine, log };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));

@@ -4,6 +4,8 @@
 // 503 and Retry-After when it resumes, until it has registered again, then serves.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
+import { failure, grpcClient } from '../../helpers/grpc.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 import { etcdMissing, freePort, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
@@ -100,9 +102,12 @@ describe.skipIf(etcdMissing() !== null)('three nodes', () => {
     ids = restIds;
   });
 
-  it('a node paused past its lease answers 503 with Retry-After on resuming, until registered again, then serves', async () => {
+  it('a node paused past its lease answers 503 with Retry-After (gRPC: UNAVAILABLE) on resuming, until registered again, then serves', async () => {
     const [paused, other] = [nodes[0]!, nodes[1]!];
     expect((await call(paused.url, 'GET', '/collections')).status).toBe(200);
+    // A gRPC connection opened before the pause, for a call sent during it.
+    const g = grpcClient(paused);
+    await g.api('collections').list({});
     paused.proc.kill('SIGSTOP');
     // Gone from the other node's view once its lease lapsed.
     await until('the paused node to leave the peers', async () => {
@@ -111,8 +116,12 @@ describe.skipIf(etcdMissing() !== null)('three nodes', () => {
     });
     // Sent while it is stopped: the request waits in the socket and is the first thing it reads.
     const pending = fetch(`${paused.url}/collections/anything/exists`);
+    const pendingGrpc = failure(g.api('collections').list({}));
     await new Promise((r) => setTimeout(r, 200));
     paused.proc.kill('SIGCONT');
+    const grpcRefused = await pendingGrpc;
+    expect(grpcRefused.code).toBe(Code.Unavailable);
+    expect(grpcRefused.message).toMatch(/^This node is not serving: /);
     const refused = await pending;
     expect(refused.status).toBe(503);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
