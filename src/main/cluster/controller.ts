@@ -2,10 +2,11 @@
 // Election, keys under /quiver/election/controller/): every node campaigns with its node id, the
 // oldest key wins. The winner's FenceToken (its key and that key's create revision) conditions
 // every assignment write it makes (fenced.ts). Every node also observes the election, for
-// GET /cluster's `leader`. A campaign that fails (its lease lost, etcd unreachable) is started
-// again after a pause; a node that was controller stops being one at once.
+// GET /cluster's `leader` (by its own watch: see #observe). A campaign that fails (its lease
+// lost, etcd unreachable) is started again after a pause; a node that was controller stops
+// being one at once.
 
-import type { Campaign, ElectionObserver, Namespace } from 'etcd3';
+import type { Campaign, Namespace, Watcher } from 'etcd3';
 import type { FenceToken } from './fenced.js';
 import type { FromEtcdThread } from './messages.js';
 
@@ -17,7 +18,7 @@ export class ControllerElection {
   readonly #ttl: number;
   readonly #emit: (m: FromEtcdThread) => void;
   #campaign: Campaign | null = null;
-  #observer: ElectionObserver | null = null;
+  #watcher: Watcher | null = null;
   #token: FenceToken | null = null;
   #stopped = false;
 
@@ -71,22 +72,38 @@ export class ControllerElection {
     setTimeout(() => this.#campaignNow(), RETRY_MS);
   }
 
+  /**
+   * The controller is the oldest key under the election prefix. etcd3's ElectionObserver is not
+   * used: when several campaigns' keys arrive in one watch batch it takes the last (newest) as
+   * leader and then watches only that key, so a node could name a wrong controller for as long as
+   * that node lived (seen in the three-node test). Here every change under the prefix re-reads the
+   * oldest key.
+   */
   async #observe(): Promise<void> {
+    const prefix = 'election/controller/';
+    const read = async (): Promise<string> => {
+      const r = await this.#ns.getAll().prefix(prefix).sort('Create', 'Ascend').limit(1).exec();
+      const kv = r.kvs[0];
+      this.#emit({ type: 'leader', id: kv === undefined ? null : Number(kv.value.toString('utf8')) });
+      return r.header.revision;
+    };
     while (!this.#stopped) {
       try {
-        const observer = await this.#ns.election('controller', this.#ttl).observe();
-        this.#observer = observer;
-        const publish = (): void => {
-          const v = observer.leader();
-          this.#emit({ type: 'leader', id: v === undefined ? null : Number(v) });
+        const rev = await read();
+        const watcher = await this.#ns.watch().prefix(prefix).startRevision((BigInt(rev) + 1n).toString()).create();
+        this.#watcher = watcher;
+        // One re-read at a time, in order, so the last answer is the newest.
+        let chain: Promise<unknown> = Promise.resolve();
+        const reread = (): void => {
+          chain = chain.then(read).catch(() => undefined);
         };
-        publish();
-        observer.on('change', publish);
+        watcher.on('data', reread);
+        watcher.on('connected', reread);
         await new Promise<void>((res) => {
-          observer.once('error', () => res());
-          observer.once('disconnected', () => res());
+          watcher.once('error', () => res());
+          watcher.once('end', () => res());
         });
-        await observer.cancel().catch(() => undefined);
+        await watcher.cancel().catch(() => undefined);
       } catch {
         // etcd unreachable: try again
       }
@@ -100,6 +117,6 @@ export class ControllerElection {
     this.#token = null;
     const c = this.#campaign;
     this.#campaign = null;
-    await Promise.all([c?.resign().catch(() => undefined), this.#observer?.cancel().catch(() => undefined)]);
+    await Promise.all([c?.resign().catch(() => undefined), this.#watcher?.cancel().catch(() => undefined)]);
   }
 }

@@ -39,7 +39,8 @@ async function until<T>(what: string | (() => string), probe: () => Promise<T | 
 async function agreed(nodes: TestServer[], ids: number[]): Promise<ClusterResult[]> {
   const want = ids.map(String).sort();
   let last: unknown = null;
-  return until(() => `${nodes.length} nodes to agree on peers ${want.join(',')} and a controller (last seen: ${JSON.stringify(last)})`, async () => {
+  const events = (): string[] => nodes.map((n) => n.logs.filter((l) => /cluster[:]| failed|retrying/.test(l)).join('\n'));
+  return until(() => `${nodes.length} nodes to agree on peers ${want.join(',')} and a controller (last seen: ${JSON.stringify(last)}; events: ${JSON.stringify(events())})`, async () => {
     const views = await Promise.all(nodes.map(clusterOf));
     last = views.map((v) => v && { peer_id: v.peer_id, peers: Object.keys(v.peers), leader: v.raft_info.leader });
     if (views.some((v) => v === undefined)) return undefined;
