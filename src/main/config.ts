@@ -9,6 +9,27 @@ import { fileURLToPath } from 'node:url';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
+/** `host:port`, optionally with an http(s):// scheme: an etcd endpoint or NATS server. */
+const ENDPOINT = '^(https?://|nats://)?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}$';
+const Endpoint = Type.String({ pattern: ENDPOINT });
+
+/** Cluster mode (CLUSTER.md): on when `etcd` lists at least one endpoint; otherwise nothing of it runs. */
+export const ClusterSchema = Type.Object(
+  {
+    /** etcd client endpoints (SERVICE_CLUSTER_ETCD); empty: single-node mode. */
+    etcd: Type.Array(Endpoint, { maxItems: 64 }),
+    /** NATS servers (SERVICE_CLUSTER_NATS). */
+    nats: Type.Array(Endpoint, { maxItems: 64 }),
+    /** Internal gRPC port for node-to-node worker requests (0 picks a free one). */
+    port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    /** host:port the other nodes use to reach this one; default host:port. */
+    advertise: Type.Optional(Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}$' })),
+    /** TTL of this node's membership lease; etcd raises it to its own minimum (2 s by default). */
+    lease_seconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  },
+  { additionalProperties: false },
+);
+
 const LogLevel = Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)));
 
 export const ConfigSchema = Type.Object(
@@ -38,15 +59,25 @@ export const ConfigSchema = Type.Object(
     graph_save_writes: Type.Integer({ minimum: 0 }),
     /** ... or when this many seconds passed since its last save and it was written since (0: never by time). */
     graph_save_seconds: Type.Number({ minimum: 0 }),
+    cluster: ClusterSchema,
   },
   { additionalProperties: false },
 );
 export type FileConfig = Static<typeof ConfigSchema>;
 
+export type ClusterConfig = Static<typeof ClusterSchema>;
+
 /** The resolved configuration the server runs with. */
 export interface Config extends FileConfig {
   /** Resolved worker count (never 0). */
   workers: number;
+  /** advertise resolved (host:port when not set). */
+  cluster: ClusterConfig & { advertise: string };
+}
+
+/** Whether this node runs in cluster mode: the only switch, so single-node loads none of it. */
+export function clusterEnabled(config: Pick<Config, 'cluster'>): boolean {
+  return config.cluster.etcd.length > 0;
 }
 
 const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'number' | 'bool' }> = {
@@ -69,6 +100,15 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
 };
 
+/** The cluster section's variables; lists are comma-separated. */
+const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | 'int' | 'list' }> = {
+  SERVICE_CLUSTER_ETCD: { key: 'etcd', kind: 'list' },
+  SERVICE_CLUSTER_NATS: { key: 'nats', kind: 'list' },
+  SERVICE_CLUSTER_PORT: { key: 'port', kind: 'int' },
+  SERVICE_CLUSTER_ADVERTISE: { key: 'advertise', kind: 'string' },
+  SERVICE_CLUSTER_LEASE_SECONDS: { key: 'lease_seconds', kind: 'int' },
+};
+
 /** The spellings a boolean variable takes; anything else stops start-up. */
 const BOOL: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, on: true, off: false };
 
@@ -84,6 +124,10 @@ function readJson(path: string, what: string): Record<string, unknown> {
   } catch (e) {
     throw new ConfigError(`${what} (${path}): ${e instanceof Error ? e.message : String(e)}`);
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** The folder holding package.json, whether this runs from src/ (tests) or dist/src/ (built). */
@@ -104,7 +148,12 @@ export function loadConfig(
 ): Config {
   const merged: Record<string, unknown> = readJson(join(PROJECT_ROOT, 'config', 'default.json'), 'config/default.json');
   const file = env.SERVICE_CONFIG;
-  if (file !== undefined && file !== '') Object.assign(merged, readJson(resolve(file), 'SERVICE_CONFIG'));
+  if (file !== undefined && file !== '') {
+    const fromFile = readJson(resolve(file), 'SERVICE_CONFIG');
+    // A file's cluster section names only what it changes; the rest keeps the defaults.
+    if (isObject(fromFile.cluster) && isObject(merged.cluster)) fromFile.cluster = { ...merged.cluster, ...fromFile.cluster };
+    Object.assign(merged, fromFile);
+  }
   for (const [name, { key, kind }] of Object.entries(ENV)) {
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
@@ -122,18 +171,48 @@ export function loadConfig(
       merged[key] = n;
     }
   }
+  // A cluster section that is not an object is left for the schema check to name.
+  const cluster: Record<string, unknown> = isObject(merged.cluster) ? { ...merged.cluster } : {};
+  for (const [name, { key, kind }] of Object.entries(CLUSTER_ENV)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    if (kind === 'string') cluster[key] = raw;
+    else if (kind === 'int') {
+      const n = Number(raw);
+      if (!Number.isInteger(n)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not an integer`);
+      cluster[key] = n;
+    } else {
+      const items = raw.split(',').map((x) => x.trim());
+      const bad = items.find((x) => !new RegExp(ENDPOINT).test(x) || Number(x.slice(x.lastIndexOf(':') + 1)) > 65535);
+      if (bad !== undefined) {
+        throw new ConfigError(`${name}=${JSON.stringify(raw)}: ${bad === '' ? 'an empty item' : JSON.stringify(bad)} is not a host:port endpoint (e.g. http://127.0.0.1:2379, comma-separated)`);
+      }
+      cluster[key] = items;
+    }
+  }
+  if (isObject(merged.cluster)) merged.cluster = cluster;
   Object.assign(merged, overrides);
   if (!check.Check(merged)) {
     const first = check.Errors(merged)[0];
     const where = first?.instancePath ? first.instancePath.slice(1) : '';
-    const envName = (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ?? Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    // cluster/etcd/0 is named by its variable, SERVICE_CLUSTER_ETCD.
+    const clusterKey = where.startsWith('cluster/') ? where.split('/')[1] : undefined;
+    const envName =
+      (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ??
+      Object.entries(ENV).find(([, v]) => v.key === where)?.[0] ??
+      (clusterKey === undefined ? undefined : Object.entries(CLUSTER_ENV).find(([, v]) => v.key === clusterKey)?.[0]);
     const allowed = first?.keyword === 'enum' ? (first.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     throw new ConfigError(
       `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}${allowed ? ` (${allowed.join(', ')})` : ''}`,
     );
   }
   const cfg = merged as FileConfig;
-  return { ...cfg, data_dir: resolve(cfg.data_dir), workers: cfg.shards === 0 ? availableParallelism() : cfg.shards };
+  return {
+    ...cfg,
+    data_dir: resolve(cfg.data_dir),
+    workers: cfg.shards === 0 ? availableParallelism() : cfg.shards,
+    cluster: { ...cfg.cluster, advertise: cfg.cluster.advertise ?? `${cfg.host}:${cfg.cluster.port}` },
+  };
 }
 
 /** Whether access lines are written: switched on, and the log level lets info lines through. */

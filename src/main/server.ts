@@ -4,7 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from './auth/service.js';
 import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
-import { ConfigError, type Config } from './config.js';
+import { clusterEnabled, ConfigError, type Config } from './config.js';
+import type { ClusterNode } from './cluster/node.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
 import type { Engine } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
@@ -71,11 +72,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
 }
 
+async function startCluster(config: Config): Promise<ClusterNode> {
+  const [{ ClusterNode }, { readOrCreateNodeId }] = await Promise.all([import('./cluster/node.js'), import('./cluster/node-id.js')]);
+  return ClusterNode.start(config, readOrCreateNodeId(config.data_dir));
+}
+
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher): Promise<RunningServer> {
   const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
+  // Cluster mode only, and only then are its modules loaded: etcd must answer within a bounded
+  // time or start-up is refused naming the endpoints (exit 2, as a bad setting).
+  const cluster = clusterEnabled(config) ? await startCluster(config) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -91,7 +100,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   dispatcher.setOwners((name) => engine.copyHolders(name));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike.
   const coordinators = new ReplicaAwareCoordinators(engine, dispatcher);
-  const app = await buildApp(config, engine, auth, metrics, coordinators);
+  const app = await buildApp(config, engine, auth, metrics, coordinators, cluster);
+  if (cluster !== null) cluster.log = app.log;
   clock.mark('routes built');
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
@@ -110,9 +120,13 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
-  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators);
+  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators, cluster);
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   clock.mark('grpc listening');
+  if (cluster !== null) {
+    await cluster.register({ rest: restPort, grpc: grpc.port });
+    app.log.info({ node_id: cluster.nodeId, advertise: config.cluster.advertise }, 'cluster: joined');
+  }
   const t0 = performance.now();
   // This thread's start-up garbage (schemas compiled, protos loaded), and later bursts, go back
   // to the system when the thread is quiet (see memory-release.ts).
@@ -159,6 +173,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     close: () => {
       closing ??= (async () => {
         release.stop();
+        // Leave the cluster first, so the other nodes stop routing here before intake stops.
+        await cluster?.close();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
         await engine.close();

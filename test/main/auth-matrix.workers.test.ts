@@ -78,6 +78,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /metrics': 'read',
     // Telemetry counts collections and describes the host, as the metrics do.
     'GET /telemetry': 'read',
+    // Cluster status names the nodes and their addresses, as the telemetry describes the host.
+    'GET /cluster': 'read',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',
@@ -130,6 +132,7 @@ function sample(method: string, url: string): Sample {
     'GET /healthz': () => ({ path: '/healthz', expect: 200 }),
     'GET /livez': () => ({ path: '/livez', expect: 200 }),
     'GET /readyz': () => ({ path: '/readyz', expect: 200 }),
+    'GET /cluster': () => ({ path: '/cluster', expect: 200 }),
     'POST /auth/login': () => ({ path: '/auth/login', body: { username: 'admin', password }, expect: 200 }),
     'POST /auth/admin': () => ({ path: '/auth/admin', body: { password }, expect: 200 }),
     'POST /auth/admin/reset-password': () => ({ path: '/auth/admin/reset-password', body: { password }, expect: 200 }),

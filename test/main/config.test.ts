@@ -41,6 +41,7 @@ describe('loadConfig: defaults', () => {
       ...defaults,
       data_dir: resolve(defaults.data_dir as string),
       workers: shards === 0 ? availableParallelism() : shards,
+      cluster: { ...(defaults.cluster as object), advertise: `${defaults.host as string}:${(defaults.cluster as { port: number }).port}` },
     });
     expect(isAbsolute(cfg.data_dir)).toBe(true);
   });
@@ -90,6 +91,11 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_HNSW_BUILD: 'portable',
       SERVICE_GRAPH_SAVE_WRITES: '500',
       SERVICE_GRAPH_SAVE_SECONDS: '2.5',
+      SERVICE_CLUSTER_ETCD: 'http://10.0.0.1:2379, 10.0.0.2:2379',
+      SERVICE_CLUSTER_NATS: 'nats://10.0.0.1:4222',
+      SERVICE_CLUSTER_PORT: '7003',
+      SERVICE_CLUSTER_ADVERTISE: 'node1.example:7003',
+      SERVICE_CLUSTER_LEASE_SECONDS: '4',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -109,6 +115,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4 },
       workers: 3,
     });
   });
@@ -218,6 +225,16 @@ describe('loadConfig: bad values name the variable', () => {
     ['SERVICE_GRAPH_SAVE_WRITES', '1.5', /integer/],
     ['SERVICE_GRAPH_SAVE_SECONDS', '-2', />= 0/],
     ['SERVICE_GRAPH_SAVE_SECONDS', 'soon', /number/],
+    ['SERVICE_CLUSTER_ETCD', 'localhost', /"localhost" is not a host:port endpoint/],
+    ['SERVICE_CLUSTER_ETCD', 'http://127.0.0.1:2379,,127.0.0.1:2380', /an empty item is not a host:port endpoint/],
+    ['SERVICE_CLUSTER_ETCD', '127.0.0.1:99999', /"127.0.0.1:99999" is not a host:port endpoint/],
+    ['SERVICE_CLUSTER_ETCD', 'ftp://127.0.0.1:2379', /not a host:port endpoint/],
+    ['SERVICE_CLUSTER_NATS', 'nats://a b:4222', /not a host:port endpoint/],
+    ['SERVICE_CLUSTER_PORT', '70000', /65535/],
+    ['SERVICE_CLUSTER_PORT', 'x', /integer/],
+    ['SERVICE_CLUSTER_ADVERTISE', 'no-port', /cluster\/advertise/],
+    ['SERVICE_CLUSTER_LEASE_SECONDS', '0', />= 1/],
+    ['SERVICE_CLUSTER_LEASE_SECONDS', '2.5', /integer/],
   ])('%s=%s', (name, value, detail) => {
     bad({ [name]: value }, new RegExp(name), detail);
   });
@@ -236,6 +253,21 @@ describe('loadConfig: bad values name the variable', () => {
     expect(loadConfig({}).hnsw_build).toBe('auto');
     for (const mode of ['auto', 'native', 'portable']) expect(loadConfig({ SERVICE_HNSW_BUILD: mode }).hnsw_build).toBe(mode);
     bad({ SERVICE_HNSW_BUILD: 'avx2' }, "invalid configuration 'hnsw_build' (SERVICE_HNSW_BUILD): must be equal to one of the allowed values (auto, native, portable)");
+  });
+
+  it('cluster mode is off by default; the advertised address defaults to host and cluster port', async () => {
+    const { clusterEnabled } = await import('../../src/main/config.js');
+    expect(clusterEnabled(loadConfig({}))).toBe(false);
+    const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379' });
+    expect(clusterEnabled(cfg)).toBe(true);
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: [], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10 });
+  });
+
+  it("a file's cluster section keeps the defaults it does not name; a bad one names the key", () => {
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { lease_seconds: 3 } }) }).cluster).toMatchObject({ etcd: [], port: 6575, lease_seconds: 3 });
+    bad({ SERVICE_CONFIG: file({ cluster: { etcd: ['nowhere'] } }) }, /'cluster\/etcd\/0' \(SERVICE_CLUSTER_ETCD\)/);
+    bad({ SERVICE_CONFIG: file({ cluster: { leases: 3 } }) }, /cluster/, /leases/);
+    bad({ SERVICE_CONFIG: file({ cluster: 5 }) }, /'cluster'/);
   });
 
   it('accepts every documented log level', () => {

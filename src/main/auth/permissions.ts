@@ -40,6 +40,8 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /metrics': 'read',
   // telemetry: version, start time and the hnswlib build; read, as the metrics
   'GET /telemetry': 'read',
+  // cluster status: node ids and addresses; read, as the telemetry
+  'GET /cluster': 'read',
 
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',

@@ -5,6 +5,7 @@
 // The hot Points methods are handed off undecoded to the coordinating workers, and their calls
 // are served by that interceptor itself (handoff.ts, HandoffCall).
 
+import type { ClusterView } from '../cluster/view.js';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import type { FastifyBaseLogger } from 'fastify';
@@ -38,8 +39,10 @@ export interface GrpcServer {
  * same guard as REST with the call's metadata as headers (`authorization: Bearer <token>` or
  * `api-key: <token>`). Throws the refusal.
  */
-async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata): Promise<void> {
+async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata, cluster: ClusterView | null): Promise<void> {
   if (path !== HEALTH_CHECK_PATH && !engine.ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
+  // Cluster mode: a node without its lease refuses the data services, as REST's collections routes.
+  if (cluster !== null && !path.startsWith('/qdrant.Qdrant/') && !cluster.leaseHeld()) throw new QuiverError('ShardUnavailable', cluster.notServingReason());
   const access = grpcAccess(path);
   if (access === undefined) throw forbidden(`Forbidden: ${path} has no access rule`);
   await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
@@ -117,6 +120,7 @@ export async function startGrpcServer(
   log: FastifyBaseLogger,
   metrics: Metrics,
   coordinators: Coordinators,
+  cluster: ClusterView | null = null,
 ): Promise<GrpcServer> {
   const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
   const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
@@ -129,7 +133,7 @@ export async function startGrpcServer(
     'grpc.enable_channelz': 0,
     interceptors: [
       gate(
-        { admit: (path, metadata) => admit(engine, auth, path, metadata), record: recorder(log, metrics, accessLogEnabled(config)), log, maxSendBytes: maxBytes },
+        { admit: (path, metadata) => admit(engine, auth, path, metadata, cluster), record: recorder(log, metrics, accessLogEnabled(config)), log, maxSendBytes: maxBytes },
         serveHandoff({ coordinators, metrics }),
       ),
     ],

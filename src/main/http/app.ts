@@ -21,7 +21,9 @@ import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
 import { failure, toFailure } from './envelope.js';
 import { installRouteDocs, TAGS } from './route-docs.js';
+import type { ClusterView } from '../cluster/view.js';
 import { authRoutes } from './routes/auth.js';
+import { clusterRoutes } from './routes/cluster.js';
 import { collectionRoutes } from './routes/collections.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
@@ -67,6 +69,7 @@ export async function buildApp(
   auth: AuthService,
   metrics: Metrics,
   coordinators: Coordinators = new InProcessCoordinators(engine),
+  cluster: ClusterView | null = null,
 ): Promise<FastifyInstance> {
   // The access log replaces fastify's two request lines with one compact line (onResponse below);
   // the decision to write it is taken once, so with it off (or the level above info) it costs nothing.
@@ -134,6 +137,16 @@ export async function buildApp(
     if (!engine.ready && !BEFORE_READY_PATHS.has(req.routeOptions.url ?? '')) done(QuiverError.precondition(ENGINE_NOT_INITIALIZED));
     else done();
   });
+  if (cluster !== null) {
+    // Cluster mode only: a node without its lease (paused past it, cut off from etcd) may hold
+    // stale assignments, so it refuses the collections' routes until it has registered again.
+    app.addHook('onRequest', (req, reply, done) => {
+      if (!cluster.leaseHeld() && (req.routeOptions.url ?? '').startsWith('/collections')) {
+        void reply.header('retry-after', String(cluster.retryAfterSeconds));
+        done(new QuiverError('ShardUnavailable', cluster.notServingReason()));
+      } else done();
+    });
+  }
   app.addHook('onResponse', (req, reply, done) => {
     const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
     const route = req.routeOptions.url;
@@ -173,6 +186,7 @@ export async function buildApp(
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
   await app.register(telemetryRoutes, { engine });
+  await app.register(clusterRoutes, { cluster });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine, coordinators, metrics });

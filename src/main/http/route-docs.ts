@@ -30,6 +30,7 @@ import {
   UpdateResultOut,
   VersionOut,
 } from '../../shared/schemas/responses.js';
+import { ClusterStatusOut } from './routes/cluster.js';
 import { TelemetryOut } from './routes/telemetry.js';
 import { UNIMPLEMENTED } from './routes/unimplemented.js';
 
@@ -64,6 +65,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /livez': { tag: 'Service', operationId: 'livez', summary: 'Kubernetes livez endpoint', text: true },
   'GET /readyz': { tag: 'Service', operationId: 'readyz', summary: 'Kubernetes readyz endpoint: 503 until every shard is loaded', text: true },
   'GET /metrics': { tag: 'Service', operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)', text: true },
+  'GET /cluster': { tag: 'Service', operationId: 'cluster_status', summary: "The cluster's state and members, from this node's view (disabled on a single node)", result: ClusterStatusOut },
   'GET /telemetry': { tag: 'Service', operationId: 'telemetry', summary: 'Version, start time, system and the hnswlib-node build the workers loaded', result: TelemetryOut },
 
   'POST /auth/login': { tag: 'Auth', operationId: 'login', summary: 'Log in as the admin user: an admin JWT', body: LoginOut },

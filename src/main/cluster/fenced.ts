@@ -1,0 +1,30 @@
+// Fenced writes of the controller (CLUSTER.md sections 1 and 7): etcd locks alone are unsafe, so
+// every assignment write is a transaction that holds only while the controller's own election key
+// still exists with the create revision it won with. A controller deposed while paused (its lease
+// lapsed, another node elected) finds its key gone or recreated, and its write is refused instead
+// of overwriting the new controller's.
+
+import type { Etcd3, IOperation, Namespace } from 'etcd3';
+
+/** What a controller won: its election key and that key's create revision. */
+export interface FenceToken {
+  key: string;
+  revision: string;
+}
+
+export class FencedOutError extends Error {
+  constructor(token: FenceToken) {
+    super(`not the controller any more: election key ${token.key} no longer has create revision ${token.revision}`);
+    this.name = 'FencedOutError';
+  }
+}
+
+/**
+ * Runs `ops` in one transaction conditioned on `token`; resolves with the commit's revision, or
+ * rejects with FencedOutError when the token is stale (nothing is written).
+ */
+export async function fencedTxn(client: Etcd3 | Namespace, token: FenceToken, ...ops: IOperation[]): Promise<string> {
+  const r = await client.if(token.key, 'Create', '==', token.revision).then(...ops).commit();
+  if (!r.succeeded) throw new FencedOutError(token);
+  return r.header.revision;
+}

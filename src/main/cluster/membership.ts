@@ -1,0 +1,85 @@
+// This node's membership (CLUSTER.md section 7): a lease on /quiver/nodes/<id> holding the node's
+// addresses and capacity, kept alive by etcd3's keep-alive stream on the etcd thread, never on the
+// main thread (a 3 s busy main loop lost a 2 s lease there; see node.ts).
+// Invariants: `expiry` never claims more than etcd grants: it is set from the time a keep-alive
+// was sent (etcd restarts the TTL when it receives it, later), and zeroed when the lease is lost,
+// before anything else runs. A lost lease is replaced by a new one and the key written again;
+// until then the main thread, which reads `expiry`, answers data requests 503.
+
+import type { Lease, Namespace } from 'etcd3';
+import { nowMs, type FromEtcdThread, type NodeRecord } from './messages.js';
+
+const RETRY_MS = 500;
+
+export class Membership {
+  readonly #ns: Namespace;
+  readonly #ttl: number;
+  readonly #expiry: BigInt64Array;
+  readonly #emit: (m: FromEtcdThread) => void;
+  #node: NodeRecord | null = null;
+  #lease: Lease | null = null;
+  #stopped = false;
+
+  constructor(ns: Namespace, ttlSeconds: number, expiry: BigInt64Array, emit: (m: FromEtcdThread) => void) {
+    this.#ns = ns;
+    this.#ttl = ttlSeconds;
+    this.#expiry = expiry;
+    this.#emit = emit;
+  }
+
+  /** Registers (first call) and keeps re-registering after every loss until stop(). */
+  async register(node: NodeRecord): Promise<void> {
+    this.#node = node;
+    await this.#attempt();
+  }
+
+  async #attempt(): Promise<void> {
+    const node = this.#node;
+    if (node === null || this.#stopped) return;
+    const lease = this.#ns.lease(this.#ttl);
+    this.#lease = lease;
+    // Keep-alives in flight, oldest first: the answer to one extends the lease from its send time.
+    const sent: number[] = [];
+    lease.on('keepaliveFired', () => sent.push(nowMs()));
+    lease.on('keepaliveSucceeded', (res) => {
+      const at = sent.shift();
+      if (at !== undefined && this.#lease === lease) this.#extend(at + Number(res.TTL) * 1000);
+      this.#emit({ type: 'raft', term: res.header.raft_term, commit: res.header.revision, at: new Date().toISOString() });
+    });
+    lease.on('lost', (err) => {
+      if (this.#lease !== lease) return;
+      Atomics.store(this.#expiry, 0, 0n);
+      this.#lease = null;
+      if (this.#stopped) return;
+      this.#emit({ type: 'lease-lost', reason: err.message });
+      setTimeout(() => void this.#attempt(), RETRY_MS);
+    });
+    const t0 = nowMs();
+    try {
+      await lease.put(`nodes/${node.id}`).value(JSON.stringify(node));
+      if (this.#lease !== lease) return;
+      this.#extend(t0 + this.#ttl * 1000);
+      this.#emit({ type: 'registered', lease: await lease.grant() });
+    } catch (e) {
+      if (this.#lease !== lease) return; // 'lost' already retries
+      this.#lease = null;
+      lease.release();
+      this.#emit({ type: 'log', level: 'warn', msg: 'cluster registration failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
+      if (!this.#stopped) setTimeout(() => void this.#attempt(), RETRY_MS);
+    }
+  }
+
+  #extend(until: number): void {
+    const cur = Atomics.load(this.#expiry, 0);
+    if (BigInt(Math.floor(until)) > cur) Atomics.store(this.#expiry, 0, BigInt(Math.floor(until)));
+  }
+
+  /** Revokes the lease, so the node leaves at once rather than after the TTL. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    Atomics.store(this.#expiry, 0, 0n);
+    const lease = this.#lease;
+    this.#lease = null;
+    await lease?.revoke().catch(() => undefined);
+  }
+}

@@ -1,0 +1,207 @@
+// This node's side of the cluster control plane, on the main thread: it starts the etcd thread
+// (etcd-thread.ts), refuses start-up when etcd cannot be reached in time, registers the node once
+// its ports are known, and keeps what GET /cluster shows (peers, controller, etcd's term and
+// revision) from the thread's messages. `leaseHeld()` is read on every data request: it compares
+// the lease expiry the thread writes into shared memory with the clock, so a node resumed after a
+// pause longer than its lease refuses data at once, before the thread has even noticed the loss.
+
+import { totalmem } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import { ConfigError } from '../config.js';
+import { QUIVER_VERSION } from '../version.js';
+import { failpoint } from '../../workers/failpoints.js';
+import type { ClusterStatusEnabled, ClusterView } from './view.js';
+import { nowMs, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
+
+/** How long start-up waits for etcd before refusing to start. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
+export interface ClusterLog {
+  info(fields: Record<string, unknown>, msg: string): void;
+  warn(fields: Record<string, unknown>, msg: string): void;
+  error(fields: Record<string, unknown>, msg: string): void;
+}
+
+const line = (level: string) => (fields: Record<string, unknown>, msg: string): void => {
+  process.stderr.write(`${JSON.stringify({ level, msg, ...fields })}\n`);
+};
+const STDERR_LOG: ClusterLog = { info: line('info'), warn: line('warn'), error: line('error') };
+
+export class ClusterNode implements ClusterView {
+  readonly nodeId: number;
+  readonly #config: Config;
+  readonly #worker: Worker;
+  readonly #expiry: BigInt64Array;
+  /** Where the node's events are logged: stderr lines until the server's logger exists. */
+  log: ClusterLog;
+  #nodes: NodeRecord[] = [];
+  #leader: number | null = null;
+  #term = '0';
+  #commit = '0';
+  #lastUpdate = new Date().toISOString();
+  #lostReason: string | null = 'not registered yet';
+  #registered: (() => void) | null = null;
+  #stopped: (() => void) | null = null;
+
+  private constructor(config: Config, nodeId: number, worker: Worker, expiry: BigInt64Array, log: ClusterLog) {
+    this.#config = config;
+    this.nodeId = nodeId;
+    this.#worker = worker;
+    this.#expiry = expiry;
+    this.log = log;
+  }
+
+  /** Starts the etcd thread; rejects with a ConfigError naming the endpoints when etcd does not answer in time. */
+  static async start(config: Config, nodeId: number, log: ClusterLog = STDERR_LOG): Promise<ClusterNode> {
+    const shared = new SharedArrayBuffer(8);
+    const data: EtcdThreadData = {
+      endpoints: config.cluster.etcd.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`)),
+      nodeId,
+      leaseSeconds: config.cluster.lease_seconds,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      leaseExpiry: shared,
+    };
+    const worker = new Worker(new URL('./etcd-thread.js', import.meta.url), { workerData: data, name: 'quiver-etcd' });
+    const node = new ClusterNode(config, nodeId, worker, new BigInt64Array(shared), log);
+    await new Promise<void>((res, rej) => {
+      worker.on('message', (m: FromEtcdThread) => {
+        if (m.type === 'connected') res();
+        else if (m.type === 'failed') rej(new ConfigError(m.message));
+        else node.#onMessage(m);
+      });
+      worker.once('error', (err) => rej(err));
+    });
+    worker.on('error', (err) => node.log.error({ err }, 'etcd thread failed'));
+    return node;
+  }
+
+  #onMessage(m: FromEtcdThread): void {
+    switch (m.type) {
+      case 'registered':
+        this.#lostReason = null;
+        this.log.info({ node_id: this.nodeId, lease: m.lease }, 'cluster: registered');
+        if (this.#registered !== null) {
+          this.#registered();
+          this.#registered = null;
+          this.#blockMainOnce();
+        }
+        break;
+      case 'lease-lost':
+        this.#lostReason = `lease lost: ${m.reason}`;
+        this.log.warn({ node_id: this.nodeId, reason: m.reason }, 'cluster: lease lost; data requests answer 503 until registered again');
+        break;
+      case 'nodes':
+        this.#nodes = m.nodes;
+        break;
+      case 'raft':
+        // Keep-alive and watch answers may arrive out of order: the revision only grows.
+        if (BigInt(m.commit) >= BigInt(this.#commit)) {
+          this.#commit = m.commit;
+          this.#term = m.term;
+        }
+        this.#lastUpdate = m.at;
+        break;
+      case 'leader':
+        if (m.id !== this.#leader) this.log.info({ controller: m.id }, 'cluster: controller changed');
+        this.#leader = m.id;
+        break;
+      case 'controller':
+        this.log.info({ node_id: this.nodeId, elected: m.elected, revision: m.revision }, m.elected ? 'cluster: this node is the controller' : 'cluster: this node is no longer the controller');
+        break;
+      case 'log':
+        this.log[m.level](m.fields, m.msg);
+        break;
+      case 'stopped':
+        this.#stopped?.();
+        break;
+      case 'connected':
+      case 'failed':
+        break;
+    }
+  }
+
+  /** The cluster_block_main_ms failpoint: a busy main loop, as a huge request or a GC pause makes one. */
+  #blockMainOnce(): void {
+    const ms = failpoint('cluster_block_main_ms');
+    if (ms === null) return;
+    setTimeout(() => {
+      this.log.info({ ms }, 'failpoint: blocking the main loop');
+      const until = Date.now() + ms;
+      while (Date.now() < until);
+      this.log.info({ ms, lease_held: this.leaseHeld() }, 'failpoint: main loop unblocked');
+    }, 1000);
+  }
+
+  #post(m: ToEtcdThread): void {
+    this.#worker.postMessage(m);
+  }
+
+  /** Publishes this node under /quiver/nodes/<id>; resolves once it is registered. */
+  register(ports: { rest: number; grpc: number }): Promise<void> {
+    const node: NodeRecord = {
+      id: this.nodeId,
+      advertise: this.#config.cluster.advertise,
+      rest_port: ports.rest,
+      grpc_port: ports.grpc,
+      workers: this.#config.workers,
+      memory_bytes: totalmem(),
+      version: QUIVER_VERSION,
+    };
+    const done = new Promise<void>((res, rej) => {
+      const timer = setTimeout(() => rej(new ConfigError(`could not register in etcd at ${this.#config.cluster.etcd.join(', ')} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
+      this.#registered = () => {
+        clearTimeout(timer);
+        res();
+      };
+    });
+    this.#post({ type: 'register', node });
+    return done;
+  }
+
+  /** Whether this node holds its lease now: data requests are refused while it does not. */
+  leaseHeld(): boolean {
+    return Number(Atomics.load(this.#expiry, 0)) > nowMs();
+  }
+
+  /** Why data requests are refused, for the 503's message. */
+  notServingReason(): string {
+    return `This node is not serving: ${this.#lostReason ?? 'its cluster lease has lapsed'}`;
+  }
+
+  /** Retry-After for a refused request: about one lease renewal. */
+  get retryAfterSeconds(): number {
+    return Math.max(1, Math.ceil(this.#config.cluster.lease_seconds / 3));
+  }
+
+  status(): ClusterStatusEnabled {
+    const held = this.leaseHeld();
+    const peers: Record<string, { uri: string }> = {};
+    for (const n of this.#nodes) peers[String(n.id)] = { uri: `http://${n.advertise}/` };
+    return {
+      status: 'enabled',
+      peer_id: this.nodeId,
+      peers,
+      raft_info: {
+        term: Number(this.#term),
+        commit: Number(this.#commit),
+        pending_operations: 0,
+        leader: this.#leader,
+        role: this.#leader === null ? null : this.#leader === this.nodeId ? 'Leader' : 'Follower',
+        is_voter: true,
+      },
+      consensus_thread_status: held
+        ? { consensus_thread_status: 'working', last_update: this.#lastUpdate }
+        : { consensus_thread_status: 'stopped_with_err', err: this.#lostReason ?? 'cluster lease lapsed' },
+      message_send_failures: {},
+    };
+  }
+
+  /** Leaves the cluster at once (lease revoked, campaign resigned), then ends the thread. */
+  async close(): Promise<void> {
+    const stopped = new Promise<void>((res) => (this.#stopped = res));
+    this.#post({ type: 'stop' });
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 3000))]);
+    await this.#worker.terminate();
+  }
+}

@@ -1,0 +1,57 @@
+// The etcd catalog's primitives against a real etcd: one winner among concurrent creates of a
+// name, a delete that marks then removes, and a mirror that sees existing entries and changes.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Etcd3, type Namespace } from 'etcd3';
+import { createIfAbsent, markDeleting, mirrorCatalog, removeEntry, type CatalogEntry } from '../../../src/main/cluster/catalog.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+
+describe.skipIf(etcdMissing() !== null)('catalog in etcd', () => {
+  let etcd: EtcdCluster;
+  let clients: Etcd3[];
+  let ns: Namespace[];
+  beforeAll(async () => {
+    etcd = await startEtcd(1);
+    clients = [new Etcd3({ hosts: etcd.endpoints }), new Etcd3({ hosts: etcd.endpoints })];
+    ns = clients.map((c) => c.namespace('/quiver/'));
+  });
+  afterAll(async () => {
+    for (const c of clients ?? []) c.close();
+    await etcd?.stop();
+  });
+
+  it('two nodes creating one name at once: one creates, the other gets the existing entry', async () => {
+    const [a, b] = await Promise.all([createIfAbsent(ns[0]!, 'docs', { size: 4 }), createIfAbsent(ns[1]!, 'docs', { size: 8 })]);
+    const winners = [a, b].filter((r) => r.created);
+    expect(winners).toHaveLength(1);
+    const loser = [a, b].find((r) => !r.created);
+    const won = winners[0]!;
+    if (!won.created || loser === undefined || loser.created) throw new Error('unreachable');
+    expect(loser.existing).toEqual(won.entry);
+    expect(won.entry.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(JSON.parse((await clients[0]!.get('/quiver/catalog/docs').string()) ?? 'null')).toEqual(won.entry);
+  });
+
+  it('a mirror sees the entries there, then a create, a deleting mark and a removal; the name is then free', async () => {
+    const seen: string[] = [];
+    const watcher = await mirrorCatalog(ns[1]!, {
+      put: (name: string, e: CatalogEntry) => seen.push(`put ${name}${e.deleting ? ' deleting' : ''}`),
+      delete: (name: string) => seen.push(`delete ${name}`),
+    });
+    try {
+      expect(seen).toEqual(['put docs']);
+      const created = await createIfAbsent(ns[0]!, 'images', { size: 2 });
+      if (!created.created) throw new Error('images existed');
+      expect(await markDeleting(ns[0]!, 'images')).toBe(true);
+      // A removal naming another collection id (a newer collection of the same name) does nothing.
+      expect(await removeEntry(ns[0]!, 'images', 'someone-else')).toBe(false);
+      expect(await removeEntry(ns[0]!, 'images', created.entry.id)).toBe(true);
+      expect(await markDeleting(ns[0]!, 'images')).toBe(false);
+      for (let i = 0; i < 100 && seen.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(seen).toEqual(['put docs', 'put images', 'put images deleting', 'delete images']);
+      expect((await createIfAbsent(ns[1]!, 'images', { size: 3 })).created).toBe(true);
+    } finally {
+      await watcher.cancel();
+    }
+  });
+});
