@@ -14,7 +14,7 @@ const meta: CollectionMeta = {
   created_at: '2026-01-01T00:00:00Z',
   config: {
     vectors: { a: { size: 2, distance: 'Dot' }, b: { size: 3, distance: 'Cosine' } },
-    sparse_vectors: { s: {} },
+    sparse_vectors: { s: { modifier: 'none' } },
     shard_number: 2,
     hnsw_config: { ...DEFAULT_HNSW },
     on_disk_payload: false,
