@@ -10,10 +10,13 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from '../../main/coordinator/grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import { MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
+import { isGrpcHandoff, MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
+import type { WriteGarbage } from '../write-garbage.js';
 import { WorkerEngine } from './worker-engine.js';
+
+const UPSERT_ROUTE = 'PUT /collections/:collection_name/points';
 
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
@@ -21,8 +24,11 @@ export class Coordinator {
   readonly #engine: WorkerEngine;
   #attached!: () => void;
   readonly #ready = new Promise<void>((resolve) => (this.#attached = resolve));
+  /** This thread's (see write-garbage.ts), charged with each upsert body. */
+  readonly #writeGarbage: WriteGarbage | null;
 
-  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard) {
+  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard, writeGarbage: WriteGarbage | null = null) {
+    this.#writeGarbage = writeGarbage;
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
     this.#engine = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
   }
@@ -63,6 +69,10 @@ export class Coordinator {
   /** A REST request (requests.ts) or a gRPC call (grpc-requests.ts), answered with its kind's reply. */
   async coordinate(req: AnyHandoffRequest): Promise<AnyHandoffReply> {
     await this.#ready;
-    return handleAnyRequest(this.#engine, req);
+    // Read now: requests.ts drops the body once parsed.
+    const upsertBytes = req.body !== null && (isGrpcHandoff(req) ? req.method === 'Upsert' : req.route === UPSERT_ROUTE) ? req.body.byteLength : 0;
+    const reply = await handleAnyRequest(this.#engine, req);
+    if (upsertBytes > 0) this.#writeGarbage?.charge(upsertBytes);
+    return reply;
   }
 }
