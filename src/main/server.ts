@@ -29,6 +29,7 @@ async function serving() {
   ]);
   return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware };
 }
+import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
 
 export interface RunningServer {
@@ -54,6 +55,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw new ConfigError(e instanceof Error ? e.message : String(e));
     }
   }
+  // Process-wide, before the worker threads allocate anything (see malloc-trim.ts).
+  fixMmapThreshold();
   // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
   const lock = await lockDataDir(config.data_dir);
   // First, so the workers load their modules and shards while this thread loads its own.

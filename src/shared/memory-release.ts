@@ -49,15 +49,24 @@ function collectable(): number {
 }
 
 /**
- * Collects now (twice: see the file comment), then hands glibc's free arena pages back
- * (malloc-trim.ts) where the addon is built. False when gc() is out of reach.
+ * Collects now (twice by default: see the file comment; once where the next collection comes
+ * soon anyway), then hands glibc's free arena pages back (malloc-trim.ts) where the addon is
+ * built. False when gc() is out of reach.
  */
-export function collectGarbage(): boolean {
+export function collectGarbage(passes: 1 | 2 = 2): boolean {
   const gc = gcFunction();
   if (gc === null) return false;
   gc();
-  gc();
+  if (passes === 2) gc();
   mallocTrim?.();
+  return true;
+}
+
+/** A scavenge only (V8's young generation): cheap, frees what died young. False when gc() is out of reach. */
+export function collectYoung(): boolean {
+  const gc = gcFunction() as ((options?: { type: 'minor' }) => void) | null;
+  if (gc === null) return false;
+  gc({ type: 'minor' });
   return true;
 }
 

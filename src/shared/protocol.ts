@@ -411,7 +411,7 @@ export interface HandoffRequest {
   /** Path parameters and query string, already checked against their schemas by the main thread. */
   params: Record<string, unknown>;
   query: Record<string, unknown>;
-  /** The raw body (null: the request had none). Moved, never cloned. */
+  /** The raw body (null: the request had none). Moved, never cloned; the coordinator drops it (null) once parsed. */
   body: Uint8Array | null;
   /** Arrival time, epoch milliseconds (performance.timeOrigin differs per thread). */
   t0: number;

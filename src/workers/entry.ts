@@ -10,7 +10,7 @@ import { openDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
-import { MemoryRelease } from '../shared/memory-release.js';
+import { MemoryRelease, collectGarbage } from '../shared/memory-release.js';
 import { COUNTED_OPS, PROTOCOL_VERSION, type CatalogSnapshot, type ShardRequest, type WorkerInit, type WorkerReply, type WorkerTask } from '../shared/protocol.js';
 import type { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
@@ -18,6 +18,10 @@ import { ShardHost } from './shard-host.js';
 import { StartupClock } from '../shared/startup-clock.js';
 import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
+import { WriteGarbage } from '../shared/write-garbage.js';
+
+/** Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see write-garbage.ts). */
+const WRITE_GARBAGE_BUDGET_BYTES = 16 * 1024 * 1024;
 
 const init = workerData as WorkerInit;
 // The module graph above evaluated (the main thread marks when it spawned this thread).
@@ -45,6 +49,17 @@ if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 // The load's garbage (decoded records, rows staged until the graphs took over) goes back once
 // the thread has answered its first tasks; later bursts (ingest) when the thread is quiet.
 new MemoryRelease().collectSoon(200);
+// An ingest's garbage, collected every few MiB of writes rather than when V8 gets to it.
+const writeGarbage = new WriteGarbage(WRITE_GARBAGE_BUDGET_BYTES, () => collectGarbage(1));
+
+/** The vector bytes a write moved to this thread (its columns), dead once it is answered. */
+function writeBytes(req: ShardRequest): number {
+  if (req.op !== 'upsert' && req.op !== 'updateVectors') return 0;
+  let n = 0;
+  for (const col of Object.values(req.batch.vectors)) n += col.data.byteLength;
+  for (const col of Object.values(req.batch.sparse)) n += col.values.byteLength + col.indices.byteLength;
+  return n;
+}
 
 const crashOnId = failpoint('crash_on_id');
 
@@ -65,6 +80,7 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
     });
     return new Promise<never>(() => undefined);
   }
+  const bytes = writeBytes(req);
   try {
     return { ok: true, result: await host.handle(req) };
   } catch (err) {
@@ -75,6 +91,8 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
       }, 10);
     }
     return { ok: false, error: QuiverError.toWire(err) };
+  } finally {
+    if (bytes > 0) writeGarbage.charge(bytes);
   }
 }
 
@@ -85,7 +103,7 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
 let coordinator: Coordinator | null = null;
 let heldCatalog: CatalogSnapshot | null = null;
 const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordinator }) => {
-  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard);
+  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard, writeGarbage);
   if (heldCatalog !== null) coordinator.catalog(heldCatalog);
   heldCatalog = null;
   return coordinator;

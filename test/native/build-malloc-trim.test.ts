@@ -1,6 +1,7 @@
 // The malloc_trim addon's postinstall build never fails an install (skipped on request, a failing
 // compile ends in one line and exit 0, leaving no addon), and where it builds (a few seconds),
-// its trim() answers and src/shared/malloc-trim.ts loads it from the folder it was built in.
+// its trim() answers and src/shared/malloc-trim.ts loads it from the folder it was built in, where
+// fixMmapThreshold sets glibc's mmap threshold.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,10 +46,15 @@ describe('src/native/build-malloc-trim.mjs', () => {
     expect(r.stderr).toBe('quiver: native malloc_trim built\n');
     // The loader reads QUIVER_MALLOC_TRIM_DIR once, at import: a child process with it set.
     const loader = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'shared', 'malloc-trim.js');
-    const probe = `import(${JSON.stringify(loader)}).then((m) => console.log(typeof m.mallocTrim, typeof m.mallocTrim?.()))`;
+    // fixMmapThreshold: set (true) with the addon, nothing (false) without.
+    const probe = `import(${JSON.stringify(loader)}).then((m) => console.log(typeof m.mallocTrim, typeof m.mallocTrim?.(), m.fixMmapThreshold()))`;
     const withAddon = spawnSync(process.execPath, ['-e', probe], { env: { ...process.env, QUIVER_MALLOC_TRIM_DIR: out }, encoding: 'utf8' });
-    expect(withAddon.stdout.trim()).toBe('function boolean');
+    expect(withAddon.stdout.trim()).toBe('function boolean true');
     const without = spawnSync(process.execPath, ['-e', probe], { env: { ...process.env, QUIVER_MALLOC_TRIM_DIR: join(tmp, 'skipped') }, encoding: 'utf8' });
-    expect(without.stdout.trim()).toBe('object undefined');
+    expect(without.stdout.trim()).toBe('object undefined false');
+    // A threshold out of glibc's range is refused, not passed on.
+    const addon = join(out, 'build', 'Release', 'malloc_trim.node');
+    const range = spawnSync(process.execPath, ['-e', `try { require(${JSON.stringify(addon)}).mmapThreshold(64 * 1024 * 1024) } catch (e) { console.log(e.name, e.message) }`], { encoding: 'utf8' });
+    expect(range.stdout.trim()).toBe('RangeError mmapThreshold takes a byte count from 0 to 32 MiB');
   });
 });

@@ -13,6 +13,7 @@ import type { OpIdCounter } from '../../shared/op-ids.js';
 import { MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
+import { upsertBodyBytes, type WriteGarbage } from '../../shared/write-garbage.js';
 import { WorkerEngine } from './worker-engine.js';
 
 export class Coordinator {
@@ -21,8 +22,11 @@ export class Coordinator {
   readonly #engine: WorkerEngine;
   #attached!: () => void;
   readonly #ready = new Promise<void>((resolve) => (this.#attached = resolve));
+  /** This thread's (see write-garbage.ts), charged with each upsert body. */
+  readonly #writeGarbage: WriteGarbage | null;
 
-  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard) {
+  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard, writeGarbage: WriteGarbage | null = null) {
+    this.#writeGarbage = writeGarbage;
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
     this.#engine = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
   }
@@ -63,6 +67,10 @@ export class Coordinator {
   /** A REST request (requests.ts) or a gRPC call (grpc-requests.ts), answered with its kind's reply. */
   async coordinate(req: AnyHandoffRequest): Promise<AnyHandoffReply> {
     await this.#ready;
-    return handleAnyRequest(this.#engine, req);
+    // Read now: requests.ts drops the body once parsed.
+    const upsertBytes = upsertBodyBytes(req);
+    const reply = await handleAnyRequest(this.#engine, req);
+    if (upsertBytes > 0) this.#writeGarbage?.charge(upsertBytes);
+    return reply;
   }
 }
