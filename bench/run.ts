@@ -348,6 +348,7 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
   }
   const peakAtLatencyEf = perEf.find((e) => e.ef === CFG.latencyEf)!.peak.load.qps;
   const halfRate = Math.max(1, peakAtLatencyEf / 2);
+  const logMark = q.server.logs.length;
   // h2load when installed (a C generator, see h2load-paced.ts); the paced node:http child otherwise
   const half: Measured =
     H2LOAD.path !== null
@@ -365,6 +366,8 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
   progress(
     `  half peak (${halfRate.toFixed(0)}/s, ef ${CFG.latencyEf}, ${half.load.generator}): ${half.load.qps.toFixed(0)} QPS, p50 ${half.load.latencyMs.p50.toFixed(2)} ms p90 ${half.load.latencyMs.p90.toFixed(2)} ms p99 ${half.load.latencyMs.p99.toFixed(2)} ms max ${half.load.latencyMs.max.toFixed(2)} ms${pf === undefined ? '' : `, p99.9 ${pf.p999.toFixed(2)} ms, ${pf.overInterval} slower than a client's interval (${pf.plan.intervalMs.toFixed(1)} ms)`}${half.load.failed > 0 ? `, FAILED ${half.load.failed}: ${half.load.firstError ?? ''}` : ''}`,
   );
+  // QUIVER_LATENCY_PROBE=1 (src/shared/latency-probe.ts): the server's own split of the half-peak run
+  if (process.env.QUIVER_LATENCY_PROBE === '1') for (const l of q.server.logs.slice(logMark)) if (l.startsWith('latency-probe')) progress(`  ${l}`);
   let grpc: Measured | null = null;
   let grpcError: string | null = null;
   try {

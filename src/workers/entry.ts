@@ -18,6 +18,7 @@ import { ShardHost } from './shard-host.js';
 import { StartupClock } from '../shared/startup-clock.js';
 import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
+import { startLatencyProbe } from '../shared/latency-probe.js';
 
 const init = workerData as WorkerInit;
 // The module graph above evaluated (the main thread marks when it spawned this thread).
@@ -45,6 +46,7 @@ if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 // The load's garbage (decoded records, rows staged until the graphs took over) goes back once
 // the thread has answered its first tasks; later bursts (ingest) when the thread is quiet.
 new MemoryRelease().collectSoon(200);
+startLatencyProbe(`worker${init.workerIndex}`);
 
 const crashOnId = failpoint('crash_on_id');
 
