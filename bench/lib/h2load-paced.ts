@@ -18,7 +18,7 @@
 // counted (`overInterval`): when it is 0, no send was delayed and the percentiles are exact.
 
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { trackChild } from '../common.js';
 import { summarize, type LoadResult } from './child-io.js';
@@ -125,8 +125,11 @@ export interface PacedFigures {
 /** The load result of a paced run's logs (figures taken over the whole measured run). */
 export function pacedResult(logs: LogFigures, plan: PacedPlan, rate: number, clientCpuS: number): LoadResult & { paced: PacedFigures } {
   const ok = logs.latencyMs.length;
-  const total = Object.values(logs.statusCodes).reduce((a, b) => a + b, 0);
-  const failed = total - ok;
+  const logged = Object.values(logs.statusCodes).reduce((a, b) => a + b, 0);
+  // requests the plan sent but no log line tells of (a process that died, a log that was not written) failed too
+  const unlogged = Math.max(0, plan.requests.reduce((a, b) => a + b, 0) - logged);
+  if (unlogged > 0) logs.statusCodes['not logged'] = unlogged;
+  const failed = logged + unlogged - ok;
   const durationS = ok === 0 ? Number.NaN : (logs.lastEndUs - logs.firstStartUs) / 1e6;
   const statusCodes: Record<string, number> = {};
   for (const [k, n] of Object.entries(logs.statusCodes)) statusCodes[k === '-1' ? 'failed stream' : k] = n;
@@ -220,6 +223,7 @@ export async function runPacedRest(o: PacedRestConfig, scratch: string, target: 
   const before = sampleCpu(target.pid, target.tidFile);
   const cpuS = await all(plan, logs);
   const after = sampleCpu(target.pid, target.tidFile);
-  const load = pacedResult(parseLogs(logs.map((f) => readFileSync(f, 'utf8'))), plan, o.rate, cpuS);
+  // a missing log file counts its process's requests as failed (pacedResult), not as none sent
+  const load = pacedResult(parseLogs(logs.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : ''))), plan, o.rate, cpuS);
   return { load, serverCpu: cpuPerRequest(before, after, load.ok) };
 }

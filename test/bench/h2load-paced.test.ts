@@ -80,7 +80,7 @@ describe('percentile and histogram', () => {
 describe('pacedResult', () => {
   it('reports the failures by status, the rate reached, and the requests slower than a client interval', () => {
     const plan = pacedPlan(2000, 64, 8, 5);
-    const r = pacedResult(parseLogs([LOG_A, LOG_B]), { ...plan, intervalMs: 10 }, 2000, 0.5);
+    const r = pacedResult(parseLogs([LOG_A, LOG_B]), { ...plan, intervalMs: 10, requests: [7] }, 2000, 0.5);
     expect(r.ok).toBe(5);
     expect(r.failed).toBe(2);
     expect(r.statusCodes).toEqual({ '200': 5, 'failed stream': 1, '400': 1 });
@@ -91,5 +91,14 @@ describe('pacedResult', () => {
     expect(r.latencyMs.max).toBeCloseTo(26.798, 9);
     expect(r.clientCpuMsPerRequest).toBeCloseTo(100, 9);
     expect(r.targetRate).toBe(2000);
+  });
+
+  it('counts the requests planned but missing from the logs as failed', () => {
+    const plan = pacedPlan(2000, 64, 8, 5);
+    const r = pacedResult(parseLogs([LOG_A, '']), { ...plan, requests: [4, 6] }, 2000, 0);
+    expect(r.ok).toBe(4);
+    expect(r.failed).toBe(6);
+    expect(r.statusCodes).toEqual({ '200': 4, 'not logged': 6 });
+    expect(r.firstError).toMatch(/not logged/);
   });
 });
