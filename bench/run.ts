@@ -21,7 +21,7 @@ import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, 
 import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
 import { makeDataset, recallAtK, rowOf, type Dataset } from './lib/dataset.js';
 import { H2LOAD } from './lib/h2load.js';
-import { runPacedRest } from './lib/h2load-paced.js';
+import { runPacedGrpc, runPacedRest } from './lib/h2load-paced.js';
 import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
 import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
 import { rawHnswlib } from './lib/raw.js';
@@ -392,6 +392,35 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
     grpcError = e instanceof Error ? e.message : String(e);
     progress(`  gRPC load failed: ${grpcError.slice(0, 300)}`);
   }
+  // gRPC at half its own peak, paced the same way (h2load only)
+  let grpcHalf: Measured | null = null;
+  if (grpc !== null && H2LOAD.path !== null && grpc.load.qps > 0) {
+    try {
+      grpcHalf = await runPacedGrpc(
+        {
+          target: `127.0.0.1:${q.grpcPort}`,
+          restUrl: q.url,
+          collection: COLLECTION,
+          vectors: ctx.queryRows,
+          limit: CFG.k,
+          hnswEf: CFG.latencyEf,
+          rate: Math.max(1, grpc.load.qps / 2),
+          clients: CFG.pacedClients,
+          procs: CFG.h2loadProcs,
+          seconds: CFG.seconds,
+          warmupSeconds: CFG.warmupS,
+        },
+        ctx.scratch,
+        target,
+      );
+      const g = grpcHalf.load;
+      progress(
+        `  gRPC half peak (${(grpc.load.qps / 2).toFixed(0)}/s): ${g.qps.toFixed(0)} QPS, p50 ${g.latencyMs.p50.toFixed(2)} ms p90 ${g.latencyMs.p90.toFixed(2)} ms p99 ${g.latencyMs.p99.toFixed(2)} ms max ${g.latencyMs.max.toFixed(2)} ms${g.failed > 0 ? `, FAILED ${g.failed}: ${g.firstError ?? ''}` : ''}`,
+      );
+    } catch (e) {
+      progress(`  gRPC half-peak load failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`);
+    }
+  }
   const mem = memoryOf(q.pid);
   const engineReady = q.engineReady;
   const readyMs = q.readyMs;
@@ -408,6 +437,7 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
     latencyEf: CFG.latencyEf,
     halfPeak: half,
     grpc,
+    grpcHalfPeak: grpcHalf,
     grpcError,
     ingest: { rate: ing.rate, workers: ing.workers, cpu: ing.cpu, ingestedNow },
     rssAnon: mem.rssAnon,

@@ -1,8 +1,9 @@
-// Fixed-rate REST latency with h2load (C) instead of a node:http generator on the same cores, so
+// Fixed-rate latency with h2load (C) instead of a node:http generator on the same cores, so
 // that the p50/p99 at half the peak rate are the server's and not the generator's event loop and
 // GC. h2load --h1 --rps=R sends R requests a second on each of its clients (one HTTP/1.1
 // connection each, one request in flight since -d sets pipelining to 1) and --log-file writes one
 // line per request: start (us since epoch), HTTP status, microseconds until the response ended.
+// gRPC runs the same way over HTTP/2 with one stream per connection (runPacedGrpc).
 //
 // The plan (pacedPlan): `clients` connections share the rate, spread over `procs` processes, each
 // posting another query body (h2load sends one body per process; a single query would run a hot
@@ -22,9 +23,10 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { trackChild } from '../common.js';
 import { summarize, type LoadResult } from './child-io.js';
-import { H2LOAD, parseTimes } from './h2load.js';
+import { grpcCodes, H2LOAD, parseTimes, probe } from './h2load.js';
+import { encodeSearches, grpcFrame, SEARCH_PATH } from './grpc-search.js';
 import type { Measured, Target } from './load.js';
-import { cpuPerRequest, sampleCpu } from './proc.js';
+import { cpuPerRequest, sampleCpu, type CpuSample } from './proc.js';
 
 export interface PacedPlan {
   /** clients per process */
@@ -153,6 +155,15 @@ export function pacedResult(logs: LogFigures, plan: PacedPlan, rate: number, cli
   };
 }
 
+/** What a paced run sends: to `url`, with `headers`, one body file per process. */
+interface PacedTarget {
+  url: string;
+  headers: string[];
+  /** HTTP/1.1 (REST); otherwise HTTP/2 without TLS (gRPC), one stream per connection */
+  h1: boolean;
+  bodyFile: (proc: number, procs: number) => string;
+}
+
 export interface PacedRestConfig {
   url: string;
   path: string;
@@ -181,49 +192,122 @@ function runProc(path: string, args: string[], delayMs: number): Promise<number>
   });
 }
 
-/** A paced REST run (see the file comment): warm-up, then the measured run with per-request logs. */
-export async function runPacedRest(o: PacedRestConfig, scratch: string, target: Target): Promise<Measured> {
+/** Warm-up, then the measured run with per-request logs; the server's CPU around the latter. */
+async function runPaced(t: PacedTarget, rate: number, clients: number, procs: number, seconds: number, warmupSeconds: number, scratch: string, target: Target): Promise<{ load: LoadResult & { paced: PacedFigures }; before: CpuSample; after: CpuSample }> {
   const path = H2LOAD.path;
   if (path === null) throw new Error('h2load is not installed');
   const run = ++runs;
-  const plan = pacedPlan(o.rate, o.clients, o.procs, o.seconds);
-  // bodies spread over the whole query set, one per process
-  const files = plan.clients.map((_, i) => {
-    const file = join(scratch, `paced-${run}-body-${i}.json`);
-    writeFileSync(file, o.bodies[Math.floor((i * o.bodies.length) / plan.clients.length)]!);
-    return file;
-  });
-  const url = `${o.url}${o.path}`;
+  const plan = pacedPlan(rate, clients, procs, seconds);
+  const files = plan.clients.map((_, i) => t.bodyFile(i, plan.clients.length));
   const all = async (p: PacedPlan, logs: string[] | null): Promise<number> => {
     const cpu = await Promise.all(
       p.clients.map((c, i) => {
         const log = logs?.[i];
         if (log !== undefined) rmSync(log, { force: true }); // h2load appends to its log file
         const args = [
-          '--h1',
+          ...(t.h1 ? ['--h1'] : ['-m1']),
           `-c${c}`,
           `--rps=${p.rpsPerClient}`,
           `-n${p.requests[i]!}`,
           '-r1',
           `--rate-period=${p.clientStaggerMs}ms`,
-          '-H',
-          'content-type: application/json',
+          ...t.headers.flatMap((h) => ['-H', h]),
           '-d',
           files[i]!,
           ...(log === undefined ? [] : [`--log-file=${log}`]),
-          url,
+          t.url,
         ];
         return runProc(path, args, i * p.procOffsetMs);
       }),
     );
     return cpu.reduce((a, b) => a + b, 0);
   };
-  if (o.warmupSeconds > 0) await all(pacedPlan(o.rate, o.clients, o.procs, o.warmupSeconds), null);
+  if (warmupSeconds > 0) await all(pacedPlan(rate, clients, procs, warmupSeconds), null);
   const logs = plan.clients.map((_, i) => join(scratch, `paced-${run}-${i}.log`));
   const before = sampleCpu(target.pid, target.tidFile);
   const cpuS = await all(plan, logs);
   const after = sampleCpu(target.pid, target.tidFile);
   // a missing log file counts its process's requests as failed (pacedResult), not as none sent
-  const load = pacedResult(parseLogs(logs.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : ''))), plan, o.rate, cpuS);
+  const load = pacedResult(parseLogs(logs.map((f) => (existsSync(f) ? readFileSync(f, 'utf8') : ''))), plan, rate, cpuS);
+  return { load, before, after };
+}
+
+/** A paced REST run (see the file comment). */
+export async function runPacedRest(o: PacedRestConfig, scratch: string, target: Target): Promise<Measured> {
+  const run = ++runs;
+  const t: PacedTarget = {
+    url: `${o.url}${o.path}`,
+    headers: ['content-type: application/json'],
+    h1: true,
+    // bodies spread over the whole query set, one per process
+    bodyFile: (i, n) => {
+      const file = join(scratch, `paced-${run}-body-${i}.json`);
+      writeFileSync(file, o.bodies[Math.floor((i * o.bodies.length) / n)]!);
+      return file;
+    },
+  };
+  const { load, before, after } = await runPaced(t, o.rate, o.clients, o.procs, o.seconds, o.warmupSeconds, scratch, target);
   return { load, serverCpu: cpuPerRequest(before, after, load.ok) };
+}
+
+export interface PacedGrpcConfig {
+  /** host:port of the gRPC server */
+  target: string;
+  /** the server's REST base URL, for /metrics */
+  restUrl: string;
+  collection: string;
+  vectors: number[][];
+  limit: number;
+  hnswEf: number;
+  rate: number;
+  clients: number;
+  procs: number;
+  seconds: number;
+  warmupSeconds: number;
+}
+
+/**
+ * A paced gRPC Search run over HTTP/2, one stream per connection. A gRPC error is an HTTP 200
+ * with a grpc-status trailer, which h2load's log cannot tell: as in the peak runs (h2load.ts), each
+ * body is sent once first and must succeed, and the server's quiver_grpc_responses_total must have
+ * grown by the logged 200s with code OK only; the calls it cannot account OK count as failed.
+ */
+export async function runPacedGrpc(o: PacedGrpcConfig, scratch: string, target: Target): Promise<Measured> {
+  const run = ++runs;
+  // one query per process, each checked once before the run
+  const procs = Math.min(o.procs, o.clients);
+  const files: string[] = [];
+  for (let i = 0; i < procs; i++) {
+    const v = o.vectors[Math.floor((i * o.vectors.length) / procs)]!;
+    const frame = grpcFrame(encodeSearches(o.collection, [v], o.limit, o.hnswEf)[0]!);
+    await probe(`http://${o.target}`, frame, o.limit);
+    const file = join(scratch, `paced-${run}-grpc-${i}.bin`);
+    writeFileSync(file, frame);
+    files.push(file);
+  }
+  const t: PacedTarget = {
+    url: `http://${o.target}${SEARCH_PATH}`,
+    headers: ['content-type: application/grpc', 'te: trailers'],
+    h1: false,
+    bodyFile: (i) => files[i]!,
+  };
+  const codes0 = await grpcCodes(o.restUrl);
+  const { load, before, after } = await runPaced(t, o.rate, o.clients, o.procs, o.seconds, o.warmupSeconds, scratch, target);
+  const codes1 = await grpcCodes(o.restUrl);
+  const delta: Record<string, number> = {};
+  for (const [code, n] of codes1) if (n - (codes0.get(code) ?? 0) > 0) delta[`grpc ${code}`] = n - (codes0.get(code) ?? 0);
+  // the deltas also hold the warm-up's calls: only the non-OK ones can be charged to this run
+  const notOk = Object.entries(delta).reduce((s, [k, n]) => (k === 'grpc OK' ? s : s + n), 0);
+  const ok = Math.max(0, Math.min(load.ok - notOk, delta['grpc OK'] ?? 0));
+  const failed = load.failed + (load.ok - ok);
+  const result: LoadResult & { paced: PacedFigures } = {
+    ...load,
+    generator: load.generator.replace('--h1 ', ''),
+    ok,
+    failed,
+    qps: ok / load.durationS,
+    statusCodes: { ...load.statusCodes, ...delta },
+    firstError: failed > 0 ? `statuses ${JSON.stringify(load.statusCodes)}, server gRPC codes ${JSON.stringify(delta)}` : null,
+  };
+  return { load: result, serverCpu: cpuPerRequest(before, after, ok) };
 }
