@@ -21,6 +21,7 @@ import { cleanups, envInt, gitCommit, progress, RESULTS_DIR, runBench, stopAll, 
 import { Batches, countPoints, createCollection, ingest, missingIds, searchAll, searchBody, type IngestResult } from './lib/client.js';
 import { makeDataset, recallAtK, rowOf, type Dataset } from './lib/dataset.js';
 import { H2LOAD } from './lib/h2load.js';
+import { runPacedGrpc, runPacedRest } from './lib/h2load-paced.js';
 import { grpcLoad, httpLoad, WRK, type Measured } from './lib/load.js';
 import { cpuPerRequest, memoryOf, sampleCpu, type CpuPerRequest } from './lib/proc.js';
 import { rawHnswlib } from './lib/raw.js';
@@ -81,6 +82,8 @@ const CFG = {
   // h2load (gRPC peak runs when installed): processes, each with its own query, and streams per connection
   h2loadProcs: envInt('BENCH_H2LOAD_PROCS', 8),
   h2loadStreams: envInt('BENCH_H2LOAD_STREAMS', 1),
+  // the fixed-rate (half-peak) run with h2load --rps: connections sharing the rate, over h2loadProcs processes
+  pacedClients: envInt('BENCH_PACED_CLIENTS', 64),
   rawSeconds: envNumber('BENCH_RAW_SECONDS', 2),
   batch: envInt('BENCH_BATCH', 1000),
   ingestConcurrency: envInt('BENCH_INGEST_CONCURRENCY', 4),
@@ -356,12 +359,27 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
     );
   }
   const peakAtLatencyEf = perEf.find((e) => e.ef === CFG.latencyEf)!.peak.load.qps;
-  const half: Measured = await httpLoad(
-    { url: q.url, path, bodies: ctx.bodies.get(CFG.latencyEf)!, connections: CFG.connections, seconds: CFG.seconds, warmupSeconds: CFG.warmupS, overallRate: Math.max(1, peakAtLatencyEf / 2) },
-    ctx.scratch,
-    target,
+  const halfRate = Math.max(1, peakAtLatencyEf / 2);
+  const logMark = q.server.logs.length;
+  // h2load when installed (a C generator, see h2load-paced.ts); the paced node:http child otherwise
+  const half: Measured =
+    H2LOAD.path !== null
+      ? await runPacedRest(
+          { url: q.url, path, bodies: ctx.bodies.get(CFG.latencyEf)!, rate: halfRate, clients: CFG.pacedClients, procs: CFG.h2loadProcs, seconds: CFG.seconds, warmupSeconds: CFG.warmupS },
+          ctx.scratch,
+          target,
+        )
+      : await httpLoad(
+          { url: q.url, path, bodies: ctx.bodies.get(CFG.latencyEf)!, connections: CFG.connections, seconds: CFG.seconds, warmupSeconds: CFG.warmupS, overallRate: halfRate },
+          ctx.scratch,
+          target,
+        );
+  const pf = half.load.paced;
+  progress(
+    `  half peak (${halfRate.toFixed(0)}/s, ef ${CFG.latencyEf}, ${half.load.generator}): ${half.load.qps.toFixed(0)} QPS, p50 ${half.load.latencyMs.p50.toFixed(2)} ms p90 ${half.load.latencyMs.p90.toFixed(2)} ms p99 ${half.load.latencyMs.p99.toFixed(2)} ms max ${half.load.latencyMs.max.toFixed(2)} ms${pf === undefined ? '' : `, p99.9 ${pf.p999.toFixed(2)} ms, ${pf.overInterval} slower than a client's interval (${pf.plan.intervalMs.toFixed(1)} ms)`}${half.load.failed > 0 ? `, FAILED ${half.load.failed}: ${half.load.firstError ?? ''}` : ''}`,
   );
-  progress(`  half peak (${(peakAtLatencyEf / 2).toFixed(0)}/s, ef ${CFG.latencyEf}): ${half.load.qps.toFixed(0)} QPS, p50 ${half.load.latencyMs.p50.toFixed(2)} ms p99 ${half.load.latencyMs.p99.toFixed(2)} ms`);
+  // QUIVER_LATENCY_PROBE=1 (src/shared/latency-probe.ts): the server's own split of the half-peak run
+  if (process.env.QUIVER_LATENCY_PROBE === '1') for (const l of q.server.logs.slice(logMark)) if (l.startsWith('latency-probe')) progress(`  ${l}`);
   let grpc: Measured | null = null;
   let grpcError: string | null = null;
   try {
@@ -386,6 +404,35 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
     grpcError = e instanceof Error ? e.message : String(e);
     progress(`  gRPC load failed: ${grpcError.slice(0, 300)}`);
   }
+  // gRPC at half its own peak, paced the same way (h2load only)
+  let grpcHalf: Measured | null = null;
+  if (grpc !== null && H2LOAD.path !== null && grpc.load.qps > 0) {
+    try {
+      grpcHalf = await runPacedGrpc(
+        {
+          target: `127.0.0.1:${q.grpcPort}`,
+          restUrl: q.url,
+          collection: COLLECTION,
+          vectors: ctx.queryRows,
+          limit: CFG.k,
+          hnswEf: CFG.latencyEf,
+          rate: Math.max(1, grpc.load.qps / 2),
+          clients: CFG.pacedClients,
+          procs: CFG.h2loadProcs,
+          seconds: CFG.seconds,
+          warmupSeconds: CFG.warmupS,
+        },
+        ctx.scratch,
+        target,
+      );
+      const g = grpcHalf.load;
+      progress(
+        `  gRPC half peak (${(grpc.load.qps / 2).toFixed(0)}/s): ${g.qps.toFixed(0)} QPS, p50 ${g.latencyMs.p50.toFixed(2)} ms p90 ${g.latencyMs.p90.toFixed(2)} ms p99 ${g.latencyMs.p99.toFixed(2)} ms max ${g.latencyMs.max.toFixed(2)} ms${g.failed > 0 ? `, FAILED ${g.failed}: ${g.firstError ?? ''}` : ''}`,
+      );
+    } catch (e) {
+      progress(`  gRPC half-peak load failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`);
+    }
+  }
   const mem = memoryOf(q.pid);
   const engineReady = q.engineReady;
   const readyMs = q.readyMs;
@@ -402,6 +449,7 @@ async function measureSetting(s: Setting, ctx: Ctx, q: Quiver, layout: { sn: num
     latencyEf: CFG.latencyEf,
     halfPeak: half,
     grpc,
+    grpcHalfPeak: grpcHalf,
     grpcError,
     ingest: { rate: ing.rate, workers: ing.workers, cpu: ing.cpu, ingestedNow },
     rssAnon: mem.rssAnon,
@@ -490,8 +538,8 @@ async function main(): Promise<void> {
       commit: gitCommit(),
       loadGenerator:
         WRK.path === null
-          ? 'autocannon (peak), paced node:http (fixed rate), child processes'
-          : `wrk ${WRK.path} (peak${WRK.hasRate ? ' and fixed rate, -R' : '; fixed rate: paced node:http'})`,
+          ? `autocannon (peak), ${H2LOAD.path === null ? 'paced node:http' : `h2load --h1 --rps, ${CFG.pacedClients} connections`} (fixed rate), child processes`
+          : `wrk ${WRK.path} (peak${WRK.hasRate ? ' and fixed rate, -R' : `; fixed rate: ${H2LOAD.path === null ? 'paced node:http' : `h2load --h1 --rps, ${CFG.pacedClients} connections`}`})`,
       grpcLoadGenerator: H2LOAD.path === null ? 'grpc-js child process' : `h2load ${H2LOAD.path} (${CFG.h2loadProcs} processes, ${CFG.h2loadStreams} stream(s) per connection)`,
       loadAverage: loadavg(),
     },

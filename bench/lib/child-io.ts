@@ -3,6 +3,7 @@
 // starts (after its warm-up), then one line "result <json>" and exits.
 
 import { readFileSync } from 'node:fs';
+import type { PacedFigures } from './h2load-paced.js';
 
 export function readConfig<T>(): T {
   const file = process.argv[2];
@@ -41,4 +42,6 @@ export interface LoadResult {
   clientCpuMsPerRequest: number;
   firstError: string | null;
   statusCodes: Record<string, number>;
+  /** fixed-rate runs by h2load (h2load-paced.ts): its plan, p99.9, histogram and coordinated-omission count */
+  paced?: PacedFigures;
 }

@@ -102,14 +102,15 @@ export function counterBy(metrics: string, name: string, by: string, where: Reco
   return out;
 }
 
-async function grpcCodes(restUrl: string): Promise<Map<string, number>> {
+/** The server's gRPC status counts for Search so far (GET /metrics). */
+export async function grpcCodes(restUrl: string): Promise<Map<string, number>> {
   const res = await fetch(`${restUrl}/metrics`);
   if (res.status !== 200) throw new Error(`GET /metrics answered ${res.status}`);
   return counterBy(await res.text(), 'quiver_grpc_responses_total', 'code', { method: SEARCH_PATH });
 }
 
 /** One call with exactly the bytes h2load will send, over HTTP/2 as h2load sends them. */
-function probe(authority: string, frame: Buffer, limit: number): Promise<void> {
+export function probe(authority: string, frame: Buffer, limit: number): Promise<void> {
   return new Promise<void>((res, rej) => {
     const session = connect(authority);
     session.on('error', rej);

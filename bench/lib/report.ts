@@ -19,6 +19,8 @@ export interface SettingResult {
   latencyEf: number;
   halfPeak: Measured;
   grpc: Measured | null;
+  /** gRPC at half its own peak, paced by h2load (absent from runs before it existed) */
+  grpcHalfPeak?: Measured | null;
   grpcError: string | null;
   ingest: { rate: number; workers: number; cpu: CpuPerRequest; ingestedNow: boolean };
   rssAnon: number;
@@ -256,6 +258,52 @@ function sweepTable(title: string, keys: string[], r: Report): string[] {
         'RssAnon',
       ],
       rows2,
+    ),
+  );
+  // the half-peak latency in detail: with h2load, its histogram and the coordinated-omission count
+  const rows3: string[][] = [];
+  let le: number[] | null = null;
+  for (const k of keys) {
+    const s = res[k];
+    if (!ok(s)) continue;
+    const runs: [string, Measured][] = [['REST', s.halfPeak]];
+    if (s.grpcHalfPeak !== undefined && s.grpcHalfPeak !== null) runs.push(['gRPC', s.grpcHalfPeak]);
+    for (const [api, m] of runs) {
+      const l = m.load;
+      const pf = l.paced;
+      le ??= pf?.histogram.leMs ?? null;
+      rows3.push([
+        `W=${s.workers} sn=${s.shardNumber} rf=${s.replicationFactor} ${api}`,
+        `${fmt(l.targetRate)} -> ${fmt(l.qps)}`,
+        l.generator.split(' (')[0]!,
+        fmt(l.latencyMs.p50, 2),
+        fmt(l.latencyMs.p90, 2),
+        fmt(l.latencyMs.p99, 2),
+        pf === undefined ? 'n/a' : fmt(pf.p999, 2),
+        fmt(l.latencyMs.max, 1),
+        pf === undefined ? 'n/a' : pf.histogram.counts.join(' '),
+        pf === undefined ? 'n/a' : `${pf.overInterval} (> ${fmt(pf.plan.intervalMs, 1)} ms)`,
+        l.failed > 0 ? String(l.failed) : '',
+      ]);
+    }
+  }
+  out.push('');
+  out.push(
+    ...table(
+      [
+        `half peak, ef ${r.config.latencyEf}`,
+        'rate -> got',
+        'generator',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'p99.9 ms',
+        'max ms',
+        le === null ? 'histogram' : `requests per ms bucket (<= ${le.join(', ')}, more)`,
+        'sends maybe delayed',
+        'failed',
+      ],
+      rows3,
     ),
   );
   return out;

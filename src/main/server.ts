@@ -31,6 +31,7 @@ async function serving() {
 }
 import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
+import { startLatencyProbe } from '../shared/latency-probe.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -134,6 +135,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // This thread's start-up garbage (schemas compiled, protos loaded), and later bursts, go back
   // to the system when the thread is quiet (see memory-release.ts).
   const release = new MemoryRelease();
+  startLatencyProbe('main');
   const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
     clock.mark('shards ready');
     release.collectSoon(200);

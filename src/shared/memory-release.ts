@@ -21,6 +21,7 @@ import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { mallocTrim } from './malloc-trim.js';
+import { PROBE_ON, probeRecord } from './latency-probe.js';
 
 /** Share of a check interval this thread's event loop may have been busy for it to count as quiet. */
 const QUIET_UTILIZATION = 0.05;
@@ -56,9 +57,15 @@ function collectable(): number {
 export function collectGarbage(passes: 1 | 2 = 2): boolean {
   const gc = gcFunction();
   if (gc === null) return false;
+  const t0 = PROBE_ON ? performance.now() : 0;
   gc();
   if (passes === 2) gc();
+  const t1 = PROBE_ON ? performance.now() : 0;
   mallocTrim?.();
+  if (PROBE_ON) {
+    probeRecord('release-gc', t1 - t0);
+    probeRecord('release-trim', performance.now() - t1);
+  }
   return true;
 }
 
@@ -117,7 +124,9 @@ export class MemoryRelease {
       const trim = this.#options.trim;
       if (trim !== null && Date.now() - this.#trimmedAt >= this.#options.busyTrimMs) {
         this.#trimmedAt = Date.now();
+        const t0 = PROBE_ON ? performance.now() : 0;
         trim();
+        if (PROBE_ON) probeRecord('release-busy-trim', performance.now() - t0);
         this.busyTrims++;
       }
       return;

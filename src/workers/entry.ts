@@ -19,6 +19,7 @@ import { StartupClock } from '../shared/startup-clock.js';
 import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
 import { WriteGarbage } from '../shared/write-garbage.js';
+import { startLatencyProbe } from '../shared/latency-probe.js';
 
 /** Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see write-garbage.ts). */
 const WRITE_GARBAGE_BUDGET_BYTES = 16 * 1024 * 1024;
@@ -60,6 +61,7 @@ function writeBytes(req: ShardRequest): number {
   for (const col of Object.values(req.batch.sparse)) n += col.values.byteLength + col.indices.byteLength;
   return n;
 }
+startLatencyProbe(`worker${init.workerIndex}`);
 
 const crashOnId = failpoint('crash_on_id');
 

@@ -12,6 +12,7 @@ import type { HandoffRoute } from '../../shared/protocol.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
+import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,6 +48,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
     opts: { config: { handoff: true }, validatorCompiler: handoffValidatorCompiler },
     handler: async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const body = req.body instanceof Uint8Array ? req.body : null;
+      const sent = PROBE_ON ? performance.now() : 0;
       const { reply: out, worker } = await coordinators.handoff({
         route,
         params: req.params as Record<string, unknown>,
@@ -55,10 +57,15 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
         t0: performance.timeOrigin + req.t0,
       });
       metrics.coordinated(worker);
+      if (PROBE_ON) {
+        probeRecord('req-before-handoff', sent - req.t0);
+        probeRecord(`req-handoff-w${worker}`, performance.now() - sent);
+      }
       // As the error handler logs the failures it answers (app.ts).
       if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
       else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
       await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
+      if (PROBE_ON) probeRecord('req-total', performance.now() - req.t0);
     },
   };
 }

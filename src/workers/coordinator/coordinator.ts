@@ -15,6 +15,7 @@ import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import { upsertBodyBytes, type WriteGarbage } from '../../shared/write-garbage.js';
 import { WorkerEngine } from './worker-engine.js';
+import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
@@ -49,7 +50,11 @@ export class Coordinator {
     };
     port.on('message', (batch: HandoffBatch) => {
       for (const { id, req } of batch) {
+        // the request's start on the main thread is an absolute time (ms since the epoch)
+        const start = PROBE_ON ? performance.timeOrigin + performance.now() : 0;
+        if (PROBE_ON) probeRecord('co-arrival', start - req.t0);
         void this.coordinate(req).then((reply) => {
+          if (PROBE_ON) probeRecord('co-answer', performance.timeOrigin + performance.now() - start);
           if (outbox.length === 0) setImmediate(flush);
           outbox.push({ id, reply });
           if (outbox.length >= MAX_BATCH) flush();
