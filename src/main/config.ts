@@ -38,6 +38,18 @@ export const ConfigSchema = Type.Object(
     graph_save_writes: Type.Integer({ minimum: 0 }),
     /** ... or when this many seconds passed since its last save and it was written since (0: never by time). */
     graph_save_seconds: Type.Number({ minimum: 0 }),
+    /** Cluster mode (issue 16, CLUSTER.md): absent or `nats` empty, the node runs alone. */
+    cluster: Type.Optional(
+      Type.Object(
+        {
+          /** NATS servers holding the shards' write logs, comma-separated (`nats://host:port` or `host:port`). */
+          nats: Type.Optional(Type.String()),
+          /** Replicas of each shard's stream (3 in production; 1 on a one-server NATS). */
+          stream_replicas: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -67,6 +79,12 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_HNSW_BUILD: { key: 'hnsw_build', kind: 'string' },
   SERVICE_GRAPH_SAVE_WRITES: { key: 'graph_save_writes', kind: 'int' },
   SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
+};
+
+/** Variables of the `cluster` section. */
+const CLUSTER_ENV: Record<string, { key: string; kind: 'string' | 'int' }> = {
+  SERVICE_CLUSTER_NATS: { key: 'nats', kind: 'string' },
+  SERVICE_CLUSTER_STREAM_REPLICAS: { key: 'stream_replicas', kind: 'int' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */
@@ -122,11 +140,21 @@ export function loadConfig(
       merged[key] = n;
     }
   }
+  for (const [name, { key, kind }] of Object.entries(CLUSTER_ENV)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const section = (typeof merged.cluster === 'object' && merged.cluster !== null ? merged.cluster : {}) as Record<string, unknown>;
+    if (kind === 'int' && !Number.isInteger(Number(raw))) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not an integer`);
+    merged.cluster = { ...section, [key]: kind === 'int' ? Number(raw) : raw };
+  }
   Object.assign(merged, overrides);
   if (!check.Check(merged)) {
     const first = check.Errors(merged)[0];
     const where = first?.instancePath ? first.instancePath.slice(1) : '';
-    const envName = (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ?? Object.entries(ENV).find(([, v]) => v.key === where)?.[0];
+    const envName =
+      (where in overrides ? flagNames[where as keyof FileConfig] : undefined) ??
+      Object.entries(ENV).find(([, v]) => v.key === where)?.[0] ??
+      Object.entries(CLUSTER_ENV).find(([, v]) => `cluster/${v.key}` === where)?.[0];
     const allowed = first?.keyword === 'enum' ? (first.params as { allowedValues?: unknown[] }).allowedValues : undefined;
     throw new ConfigError(
       `invalid configuration${where ? ` '${where}'${envName ? ` (${envName})` : ''}` : ''}: ${first?.message ?? 'unknown error'}${allowed ? ` (${allowed.join(', ')})` : ''}`,
@@ -134,6 +162,12 @@ export function loadConfig(
   }
   const cfg = merged as FileConfig;
   return { ...cfg, data_dir: resolve(cfg.data_dir), workers: cfg.shards === 0 ? availableParallelism() : cfg.shards };
+}
+
+/** The NATS servers of cluster mode, or null when the node runs alone (config `cluster.nats` empty or absent). */
+export function clusterNats(config: Pick<Config, 'cluster'>): string[] | null {
+  const servers = (config.cluster?.nats ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return servers.length === 0 ? null : servers;
 }
 
 /** Whether access lines are written: switched on, and the log level lets info lines through. */

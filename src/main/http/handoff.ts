@@ -12,6 +12,7 @@ import type { HandoffRoute } from '../../shared/protocol.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
+import { RETRY_AFTER_SECONDS } from './envelope.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,6 +59,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
       // As the error handler logs the failures it answers (app.ts).
       if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
       else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
+      if (out.status === 503) void reply.header('retry-after', RETRY_AFTER_SECONDS);
       await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
     },
   };
