@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 
 export const NATS_SERVER_BIN = process.env.NATS_SERVER_BIN ?? 'nats-server';
 
@@ -53,8 +53,10 @@ export interface NatsCluster {
   resume(i: number): void;
   /** A client connection to every server (closed by the caller). */
   connect(): Promise<NatsConnection>;
-  /** Index of the server that leads the stream's Raft group (null: none known). */
+  /** Index of the server that leads the stream's Raft group (null: none known). Retries while NATS elects. */
   streamLeader(stream: string): Promise<number | null>;
+  /** The stream's last sequence. Retries while NATS elects. */
+  lastSeq(stream: string): Promise<number>;
   /** Stops every server and removes the temp dir. */
   close(): Promise<void>;
 }
@@ -85,7 +87,8 @@ async function jetStreamReady(servers: string[], timeoutMs: number, logs: () => 
   while (Date.now() < deadline) {
     let nc: NatsConnection | null = null;
     try {
-      nc = await connect({ servers, timeout: 1000, reconnect: false });
+      // Only the servers named, never others the cluster gossips: each server is checked itself.
+      nc = await connect({ servers, timeout: 1000, reconnect: false, ignoreClusterUpdates: true });
       const jsm = await jetstreamManager(nc, { timeout: 1000 });
       await jsm.getAccountInfo();
       return;
@@ -102,14 +105,25 @@ async function jetStreamReady(servers: string[], timeoutMs: number, logs: () => 
 export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-nats-'));
   const nodes: NatsNode[] = [];
+  // The OS may hand out a port again once it is closed: each of ours is distinct.
+  const taken = new Set<number>();
+  const port = async (): Promise<number> => {
+    for (;;) {
+      const p = await freePort();
+      if (!taken.has(p)) {
+        taken.add(p);
+        return p;
+      }
+    }
+  };
   for (let i = 0; i < size; i++) {
-    const port = await freePort();
+    const clientPort = await port();
     nodes.push({
       name: `n${i + 1}`,
-      port,
-      httpPort: await freePort(),
-      clusterPort: await freePort(),
-      url: `nats://127.0.0.1:${port}`,
+      port: clientPort,
+      httpPort: await port(),
+      clusterPort: await port(),
+      url: `nats://127.0.0.1:${clientPort}`,
       configFile: join(dir, `n${i + 1}.conf`),
       storeDir: join(dir, `n${i + 1}`),
       proc: null,
@@ -125,6 +139,22 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
     proc.stdout!.on('data', (d: Buffer) => n.logs.push(d.toString()));
     proc.stderr!.on('data', (d: Buffer) => n.logs.push(d.toString()));
     n.proc = proc;
+  };
+
+  // Stream info, retried for a while: right after a server is killed the request may time out.
+  const streamInfo = async (stream: string): Promise<StreamInfo> => {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const nc = await cluster.connect();
+      try {
+        return await (await jetstreamManager(nc, { timeout: 2000 })).streams.info(stream);
+      } catch (err) {
+        if (Date.now() > deadline) throw err;
+      } finally {
+        await nc.close();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
   };
 
   const cluster: NatsCluster = {
@@ -156,17 +186,13 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
       return connect({ servers: urls, timeout: 2000 });
     },
     async streamLeader(stream) {
-      const nc = await cluster.connect();
-      try {
-        const jsm = await jetstreamManager(nc, { timeout: 2000 });
-        const info = await jsm.streams.info(stream);
-        const leader = info.cluster?.leader;
-        if (leader === undefined) return null;
-        const i = nodes.findIndex((n) => n.name === leader);
-        return i < 0 ? null : i;
-      } finally {
-        await nc.close();
-      }
+      const leader = (await streamInfo(stream)).cluster?.leader;
+      if (leader === undefined) return null;
+      const i = nodes.findIndex((n) => n.name === leader);
+      return i < 0 ? null : i;
+    },
+    async lastSeq(stream) {
+      return (await streamInfo(stream)).state.last_seq;
     },
     async close() {
       for (const n of nodes) {
@@ -183,7 +209,8 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
   };
   for (const n of nodes) spawnNode(n);
   try {
-    await jetStreamReady(urls, 20_000, allLogs);
+    // Every server, each on its own: a cluster missing one would pass a check through any of them.
+    await Promise.all(nodes.map((n) => jetStreamReady([n.url], 20_000, allLogs)));
   } catch (err) {
     await cluster.close();
     throw err;

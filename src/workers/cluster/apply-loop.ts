@@ -4,10 +4,12 @@
 // one LMDB transaction (applier.ts). Loaded only in cluster mode (entry.ts imports it lazily).
 //
 // The v3 client recreates an ordered consumer itself after most faults, but it can stay silent
-// (CLUSTER.md section 2): a watchdog of our own stops a consumer that has shown no message and no
-// heartbeat for WATCHDOG_MS and starts a new one from applied_seq + 1. Each start, and each quiet
-// watchdog tick, compares applied_seq with the stream's last sequence: a log behind applied_seq
-// went backwards, and the shard is marked Dead.
+// (CLUSTER.md section 2; seen here after the stream leader's server was killed: heartbeats and
+// notifications went on, entries did not). A watchdog of our own replaces a consumer session that
+// delivered nothing for WATCHDOG_MS while the stream holds entries past applied_seq, starting a new
+// one from applied_seq + 1; so does a session told of missed heartbeats or a deleted consumer.
+// Each start, and each quiet watchdog tick, compares applied_seq with the stream's last sequence:
+// a log behind applied_seq went backwards, and the shard is marked Dead.
 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
@@ -40,8 +42,11 @@ class ShardFollow {
   readonly #jsm: JetStreamManager;
   readonly #stream: string;
   #stopped = false;
+  /** The consumer session that feeds the shard; an older one's messages are ignored. */
+  #gen = 0;
   #messages: ConsumerMessages | null = null;
-  #lastSign = Date.now();
+  /** When the current session started or last delivered an entry. */
+  #lastMessage = Date.now();
   #timer: NodeJS.Timeout;
   /** The batch being gathered, and the chain of batches applied in order. */
   #pending: LogEntry[] = [];
@@ -55,52 +60,82 @@ class ShardFollow {
     this.#stream = streamName(target.applier.collection, target.applier.shard);
     this.#timer = setInterval(() => void this.#watch(), WATCHDOG_MS / 2);
     this.#timer.unref();
-    void this.#run();
+    this.#start();
   }
 
   stop(): void {
     this.#stopped = true;
+    this.#gen++;
     clearInterval(this.#timer);
     this.#messages?.stop();
   }
 
-  async #run(): Promise<void> {
-    while (!this.#stopped && this.#target.applier.dead === null) {
-      try {
-        if (await this.#behind()) return;
-        // Wait for earlier batches: the new consumer starts after what they applied.
-        await this.#chain;
-        const consumer = await this.#js.consumers.get(this.#stream, { opt_start_seq: this.#target.applier.applied + 1 });
-        const messages = await consumer.consume({ max_messages: BATCH * 2, idle_heartbeat: IDLE_HEARTBEAT_MS, expires: 5000 });
-        this.#messages = messages;
-        this.#lastSign = Date.now();
-        void (async () => {
-          for await (const s of messages.status()) {
-            this.#lastSign = Date.now();
-            if (s.type === 'stream_not_found' || s.type === 'consumer_deleted') messages.stop();
-          }
-        })().catch(() => undefined);
-        if (this.#stopped) messages.stop();
-        for await (const m of messages) {
-          this.#lastSign = Date.now();
-          this.#pending.push({ seq: m.seq, data: m.data });
-          if (this.#pending.length >= BATCH) this.#flush();
-          else if (!this.#flushScheduled) {
-            this.#flushScheduled = true;
-            // What arrived in this read from the socket goes in one batch.
-            setImmediate(() => this.#flush());
-          }
-        }
-      } catch (err) {
-        if (!this.#stopped && !(err instanceof JetStreamApiError && err.status === 404)) {
-          log('warn', 'shard log consumer failed; starting a new one', { collection: this.#target.applier.collection, shard: this.#target.applier.shard, err: String(err) });
-        }
-      } finally {
-        this.#messages = null;
-        this.#flush();
+  #fields(): Record<string, unknown> {
+    return { collection: this.#target.applier.collection, shard: this.#target.applier.shard, applied_seq: this.#target.applier.applied };
+  }
+
+  #start(): void {
+    const gen = ++this.#gen;
+    void this.#session(gen);
+  }
+
+  /**
+   * Ends the current session (whether or not its iterator ever returns) and starts another from
+   * applied_seq + 1 once what was received is applied.
+   */
+  #restart(gen: number): void {
+    if (gen !== this.#gen || this.#stopped) return;
+    this.#flush();
+    this.#messages?.stop();
+    this.#messages = null;
+    this.#start();
+  }
+
+  async #session(gen: number): Promise<void> {
+    try {
+      // What earlier sessions received is applied first: this one starts after it.
+      await this.#chain;
+      if (gen !== this.#gen || this.#target.applier.dead !== null) return;
+      if (await this.#behind()) return;
+      const consumer = await this.#js.consumers.get(this.#stream, { opt_start_seq: this.#target.applier.applied + 1 });
+      const messages = await consumer.consume({ max_messages: BATCH * 2, idle_heartbeat: IDLE_HEARTBEAT_MS, expires: 5000 });
+      if (gen !== this.#gen) {
+        messages.stop();
+        return;
       }
-      if (!this.#stopped) await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
+      this.#messages = messages;
+      this.#lastMessage = Date.now();
+      void (async () => {
+        for await (const st of messages.status()) {
+          if (gen !== this.#gen) return;
+          if (st.type === 'stream_not_found' || st.type === 'consumer_deleted' || (st.type === 'heartbeats_missed' && st.count >= 2)) {
+            log('warn', `shard log consumer: ${st.type}; starting a new one`, this.#fields());
+            this.#restart(gen);
+            return;
+          }
+        }
+      })().catch(() => undefined);
+      for await (const m of messages) {
+        if (gen !== this.#gen) break;
+        this.#lastMessage = Date.now();
+        this.#pending.push({ seq: m.seq, data: m.data });
+        if (this.#pending.length >= BATCH) this.#flush();
+        else if (!this.#flushScheduled) {
+          this.#flushScheduled = true;
+          // What arrived in this read from the socket goes in one batch.
+          setImmediate(() => this.#flush());
+        }
+      }
+    } catch (err) {
+      if (gen === this.#gen && !this.#stopped && !(err instanceof JetStreamApiError && err.status === 404)) {
+        log('warn', 'shard log consumer failed; starting a new one', { ...this.#fields(), err: String(err) });
+      }
     }
+    if (gen !== this.#gen || this.#stopped || this.#target.applier.dead !== null) return;
+    this.#flush();
+    this.#messages = null;
+    await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
+    if (gen === this.#gen && !this.#stopped) this.#start();
   }
 
   #flush(): void {
@@ -110,30 +145,41 @@ class ShardFollow {
     this.#pending = [];
     this.#chain = this.#chain
       .then(() => this.#target.apply(batch))
-      .catch((err: unknown) => log('error', 'shard log batch not applied', { collection: this.#target.applier.collection, shard: this.#target.applier.shard, err: String(err) }));
+      .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }));
   }
 
   /** True (and the shard marked Dead) when the stream's last sequence is below applied_seq. */
-  async #behind(): Promise<boolean> {
+  async #behind(last?: number): Promise<boolean> {
     const a = this.#target.applier;
-    const last = (await this.#jsm.streams.info(this.#stream)).state.last_seq;
+    last ??= (await this.#jsm.streams.info(this.#stream)).state.last_seq;
     if (a.applied <= last) return false;
     const reason = `shard ${a.collection}/${a.shard} is Dead: applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`;
     a.markDead(reason);
-    log('error', reason, { collection: a.collection, shard: a.shard, applied_seq: a.applied, last_seq: last });
+    log('error', reason, { ...this.#fields(), last_seq: last });
     this.stop();
     return true;
   }
 
+  /**
+   * Every WATCHDOG_MS / 2: a session that delivered nothing for WATCHDOG_MS while the stream holds
+   * entries past applied_seq is stuck, whatever its own notifications say, and is replaced; a
+   * stream that ends below applied_seq marks the shard Dead.
+   */
   async #watch(): Promise<void> {
-    if (this.#stopped) return;
-    if (Date.now() - this.#lastSign > WATCHDOG_MS && this.#messages !== null) {
-      log('warn', 'shard log consumer silent; starting a new one', { collection: this.#target.applier.collection, shard: this.#target.applier.shard });
-      this.#messages.stop();
+    if (this.#stopped || this.#pending.length > 0 || Date.now() - this.#lastMessage < WATCHDOG_MS) return;
+    const gen = this.#gen;
+    let last: number;
+    try {
+      last = (await this.#jsm.streams.info(this.#stream)).state.last_seq;
+    } catch {
       return;
     }
-    // A quiet consumer: is the log still ahead of us?
-    if (this.#pending.length === 0) await this.#behind().catch(() => undefined);
+    if (gen !== this.#gen || (await this.#behind(last))) return;
+    if (last > this.#target.applier.applied && Date.now() - this.#lastMessage >= WATCHDOG_MS) {
+      log('warn', 'shard log consumer silent while the log is ahead; starting a new one', { ...this.#fields(), last_seq: last });
+      this.#lastMessage = Date.now();
+      this.#restart(gen);
+    }
   }
 }
 

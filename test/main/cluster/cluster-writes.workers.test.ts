@@ -91,7 +91,7 @@ describe('cluster writes through the shard logs', () => {
     await s.stop('SIGTERM');
   });
 
-  it('resumes from applied_seq after kill -9 mid-ingest: every acknowledged point, no entry applied twice', async () => {
+  it('resumes from applied_seq after kill -9 mid-ingest: every acknowledged point, no entry applied twice', { timeout: 120_000 }, async () => {
     let s = await start();
     const c = new QdrantClient({ url: s.url });
     await c.createCollection('k', { vectors: { size: 3, distance: 'Dot' }, shard_number: 2 });
