@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../../src/main/config.js';
+import { clusterNats, ConfigError, loadConfig, PROJECT_ROOT } from '../../src/main/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-config-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -90,6 +90,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_HNSW_BUILD: 'portable',
       SERVICE_GRAPH_SAVE_WRITES: '500',
       SERVICE_GRAPH_SAVE_SECONDS: '2.5',
+      SERVICE_CLUSTER_NATS: '127.0.0.1:4222',
+      SERVICE_CLUSTER_STREAM_REPLICAS: '1',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -109,6 +111,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
+      cluster: { nats: '127.0.0.1:4222', stream_replicas: 1 },
       workers: 3,
     });
   });
@@ -236,6 +239,19 @@ describe('loadConfig: bad values name the variable', () => {
     expect(loadConfig({}).hnsw_build).toBe('auto');
     for (const mode of ['auto', 'native', 'portable']) expect(loadConfig({ SERVICE_HNSW_BUILD: mode }).hnsw_build).toBe(mode);
     bad({ SERVICE_HNSW_BUILD: 'avx2' }, "invalid configuration 'hnsw_build' (SERVICE_HNSW_BUILD): must be equal to one of the allowed values (auto, native, portable)");
+  });
+
+  it('cluster: off by default; SERVICE_CLUSTER_NATS and SERVICE_CLUSTER_STREAM_REPLICAS reach cluster.nats and cluster.stream_replicas; bad values named', () => {
+    expect(clusterNats(loadConfig({}))).toBeNull();
+    expect(loadConfig({}).cluster).toEqual({ nats: '', stream_replicas: 3 });
+    const cfg = loadConfig({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222, 127.0.0.1:4223', SERVICE_CLUSTER_STREAM_REPLICAS: '1' });
+    expect(cfg.cluster).toEqual({ nats: 'nats://127.0.0.1:4222, 127.0.0.1:4223', stream_replicas: 1 });
+    expect(clusterNats(cfg)).toEqual(['nats://127.0.0.1:4222', '127.0.0.1:4223']);
+    // A file's section keeps what the environment does not set.
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { nats: 'h:1', stream_replicas: 5 } }), SERVICE_CLUSTER_STREAM_REPLICAS: '3' }).cluster).toEqual({ nats: 'h:1', stream_replicas: 3 });
+    bad({ SERVICE_CLUSTER_STREAM_REPLICAS: 'two' }, 'SERVICE_CLUSTER_STREAM_REPLICAS="two" is not an integer');
+    bad({ SERVICE_CLUSTER_STREAM_REPLICAS: '0' }, "invalid configuration 'cluster/stream_replicas' (SERVICE_CLUSTER_STREAM_REPLICAS)");
+    bad({ SERVICE_CONFIG: file({ cluster: { nats: 'h:1', etc: 1 } }) }, /cluster/);
   });
 
   it('accepts every documented log level', () => {
