@@ -20,12 +20,12 @@ import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard, type GraphSavePolicy, type ShardLoad } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
 import { StartupClock } from '../shared/startup-clock.js';
-import { ShardApplier, type LogEntry } from './cluster/applier.js';
-import type { FollowTarget } from './cluster/apply-loop.js';
+import type { ShardApplier } from './cluster/applier.js';
 
 /** Cluster mode's apply loops (src/workers/cluster/apply-loop.ts, loaded only then). */
 export interface LogFollowers {
-  follow(target: FollowTarget): { stop(): void };
+  /** Starts applying the shard's log to the shard `current()` returns (undefined: dropped). */
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void };
 }
 
 export interface ShardHostOptions {
@@ -60,7 +60,7 @@ export class ShardHost {
   #timer: NodeJS.Timeout | null = null;
   /** Cluster mode: each primary's position in its log, and its apply loop (see startFollowing). */
   #followers: LogFollowers | null = null;
-  readonly #appliers = new Map<string, { applier: ShardApplier; loop: { stop(): void } }>();
+  readonly #appliers = new Map<string, { applier: ShardApplier; stop(): void }>();
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
     this.#indexDir = indexDir;
@@ -182,20 +182,11 @@ export class ShardHost {
   #follow(collection: number, shard: number): void {
     const key = `${collection}/${shard}`;
     if (this.#followers === null || this.#appliers.has(key)) return;
-    const applier = new ShardApplier(this.#db, collection, shard);
-    const apply = async (entries: LogEntry[]): Promise<void> => {
-      const s = this.#shards.get(key);
-      if (s === undefined) return;
-      // After a graph save holding the shard's writes; then the whole batch in this one turn.
-      let hold: Promise<void> | null;
-      while ((hold = s.writeHold) !== null) await hold;
-      await applier.apply(s, entries);
-    };
-    this.#appliers.set(key, { applier, loop: this.#followers.follow({ applier, apply }) });
+    this.#appliers.set(key, this.#followers.follow(this.#db, collection, shard, () => this.#shards.get(key)));
   }
 
   #unfollow(key: string): void {
-    this.#appliers.get(key)?.loop.stop();
+    this.#appliers.get(key)?.stop();
     this.#appliers.delete(key);
   }
 

@@ -14,7 +14,9 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../shared/log-entry.js';
-import type { LogEntry, ShardApplier } from './applier.js';
+import type { QuiverDb } from '../../shared/db.js';
+import type { Shard } from '../shard/shard.js';
+import { ShardApplier, type LogEntry } from './applier.js';
 
 /** Entries applied in one LMDB transaction at most. */
 const BATCH = 256;
@@ -24,8 +26,8 @@ const WATCHDOG_MS = 4000;
 /** Between two starts of a consumer that failed. */
 const RESTART_PAUSE_MS = 250;
 
-/** What the loop needs from the shard's host. */
-export interface FollowTarget {
+/** What a loop feeds. */
+interface FollowTarget {
   applier: ShardApplier;
   /** Applies entries to the shard (after any graph save holding its writes); resolves once flushed. */
   apply(entries: LogEntry[]): Promise<void>;
@@ -200,8 +202,18 @@ export class LogFollower {
     return new LogFollower(nc, await jetstreamManager(nc));
   }
 
-  follow(target: FollowTarget): { stop(): void } {
-    return new ShardFollow(target, this.#js, this.#jsm);
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void } {
+    const applier = new ShardApplier(db, collection, shard);
+    const apply = async (entries: LogEntry[]): Promise<void> => {
+      const s = current();
+      if (s === undefined) return;
+      // After a graph save holding the shard's writes; then the whole batch in this one turn.
+      let hold: Promise<void> | null;
+      while ((hold = s.writeHold) !== null) await hold;
+      await applier.apply(s, entries);
+    };
+    const follow = new ShardFollow({ applier, apply }, this.#js, this.#jsm);
+    return { applier, stop: () => follow.stop() };
   }
 
   async close(): Promise<void> {
