@@ -26,6 +26,8 @@ export const ClusterSchema = Type.Object(
     advertise: Type.Optional(Type.String({ pattern: '^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}$' })),
     /** TTL of this node's membership lease; etcd raises it to its own minimum (2 s by default). */
     lease_seconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+    /** Replicas of each shard's JetStream stream (3 in production; 1 on a one-server NATS). */
+    stream_replicas: Type.Integer({ minimum: 1, maximum: 5 }),
   },
   { additionalProperties: false },
 );
@@ -107,6 +109,7 @@ const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | '
   SERVICE_CLUSTER_PORT: { key: 'port', kind: 'int' },
   SERVICE_CLUSTER_ADVERTISE: { key: 'advertise', kind: 'string' },
   SERVICE_CLUSTER_LEASE_SECONDS: { key: 'lease_seconds', kind: 'int' },
+  SERVICE_CLUSTER_STREAM_REPLICAS: { key: 'stream_replicas', kind: 'int' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */
@@ -213,6 +216,11 @@ export function loadConfig(
     workers: cfg.shards === 0 ? availableParallelism() : cfg.shards,
     cluster: { ...cfg.cluster, advertise: cfg.cluster.advertise ?? `${cfg.host}:${cfg.cluster.port}` },
   };
+}
+
+/** The NATS servers holding the shards' write logs, or null when writes are not logged (config `cluster.nats` empty). */
+export function clusterNats(config: Pick<Config, 'cluster'>): string[] | null {
+  return config.cluster.nats.length === 0 ? null : config.cluster.nats;
 }
 
 /** Whether access lines are written: switched on, and the log level lets info lines through. */

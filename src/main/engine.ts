@@ -32,6 +32,7 @@ import { OpIdCounter } from '../shared/op-ids.js';
 import type { StartupMark } from '../shared/startup-clock.js';
 import type { PointEngine } from './point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
+import type { WriteLog } from './cluster/logged-writes.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
@@ -83,6 +84,8 @@ export interface EngineOptions {
   publishCatalog?: (snapshot: CatalogSnapshot) => Promise<void>;
   /** What a create request leaves out (default_shard_number, default_replication_factor). */
   defaults?: CollectionDefaults;
+  /** Cluster mode: point writes go through the shards' write logs (src/main/cluster/logged-writes.ts). */
+  writeLog?: WriteLog;
 }
 
 export class Engine implements PointEngine {
@@ -92,6 +95,7 @@ export class Engine implements PointEngine {
   readonly #catalog = new Map<string, CatalogEntry>();
   readonly #opIds: OpIdCounter;
   readonly #publish: ((snapshot: CatalogSnapshot) => Promise<void>) | null;
+  readonly #log: WriteLog | null;
   #catalogVersion = 0;
   readonly #drops = new Set<Promise<void>>();
   readonly #creating = new Map<string, Promise<void>>();
@@ -121,6 +125,7 @@ export class Engine implements PointEngine {
     this.defaults = opts.defaults ?? { shard_number: 1, replication_factor: 1 };
     this.#opIds = opts.opIds ?? new OpIdCounter();
     this.#publish = opts.publishCatalog ?? null;
+    this.#log = opts.writeLog ?? null;
     this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));
     this.#router.onDiverged = (meta, shard, worker, why) => this.#diverged(meta, shard, worker, why);
   }
@@ -282,7 +287,17 @@ export class Engine implements PointEngine {
 
   /** One request to one shard of the collection. */
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    if (this.#log !== null) {
+      const logged = this.#log.write(meta, shard, req, (seq, timeoutMs) => this.#router.call(meta, shard, { op: 'awaitApplied', seq, timeoutMs }));
+      // The log answers each write op with that op's result (logged-writes.ts).
+      if (logged !== null) return logged as Promise<ResultOf<O>>;
+    }
     return this.#router.call(meta, shard, req, transfer);
+  }
+
+  /** The operation id a finished write answers: in cluster mode the largest log sequence of its parts. */
+  operationId(opId: number): number {
+    return this.#log === null ? opId : this.#log.operationId(opId);
   }
 
   /** The same request to every shard of the collection, results in shard order. */
@@ -346,6 +361,7 @@ export class Engine implements PointEngine {
         void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId);
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
+        await this.#log?.createStreams(entry);
         await this.#router.control(entry, (shards, secondary) => ({ op: 'openShards', meta: entry, shards, secondary }), this.#newTable(entry));
         if (this.effectiveReplicas(entry) > 1) this.#logCopies(entry, 'created');
         await this.#publishCatalog();
@@ -618,6 +634,7 @@ export class Engine implements PointEngine {
     // Without a table (a drop resumed at start) every configured copy's worker is told: one that
     // holds nothing deletes the primary's files, which is what the drop wants.
     await this.#router.control(entry, (shards) => ({ op: 'dropShards', collection: entry.id, shards }), table);
+    await this.#log?.deleteStreams(entry);
     for (;;) {
       let last: Promise<boolean> | null = null;
       let n = 0;
@@ -640,6 +657,7 @@ export class Engine implements PointEngine {
       await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.saveIndexes(w)));
     }
     await this.#dispatcher.close();
+    await this.#log?.close().catch(() => undefined);
     await this.#db.root.close();
   }
 }

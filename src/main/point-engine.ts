@@ -14,6 +14,11 @@ export interface PointEngine {
   collection(name: string): CollectionMeta;
   /** An operation id for a write to the collection: grows per collection. */
   nextOpId(collection: number): number;
+  /**
+   * The operation id a finished write answers (cluster mode: the largest log sequence of its
+   * parts); absent, the id from nextOpId.
+   */
+  operationId?(opId: number): number;
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]>;
   partition(meta: CollectionMeta, ids: readonly PointId[]): Map<number, number[]>;

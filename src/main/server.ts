@@ -4,12 +4,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthService } from './auth/service.js';
 import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
-import { clusterEnabled, ConfigError, type Config } from './config.js';
+import { clusterEnabled, clusterNats, ConfigError, type Config } from './config.js';
 import type { ClusterNode } from './cluster/node.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
 import type { Engine } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
+import type { WriteLog } from './cluster/logged-writes.js';
 import { StartupClock } from '../shared/startup-clock.js';
 
 /**
@@ -18,7 +19,7 @@ import { StartupClock } from '../shared/startup-clock.js';
  * (their modules, then their shards) runs beside this thread's rather than after it.
  */
 async function serving() {
-  const [db, authService, engine, metrics, grpc, app, replicaAware] = await Promise.all([
+  const [db, authService, engine, metrics, grpc, app, replicaAware, inProcess] = await Promise.all([
     import('../shared/db.js'),
     import('./auth/service.js'),
     import('./engine.js'),
@@ -26,8 +27,9 @@ async function serving() {
     import('./grpc/server.js'),
     import('./http/app.js'),
     import('./coordinator/replica-aware.js'),
+    import('./coordinator/in-process.js'),
   ]);
-  return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware };
+  return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware, ...inProcess };
 }
 import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
@@ -60,17 +62,33 @@ export async function startServer(config: Config): Promise<RunningServer> {
   fixMmapThreshold();
   // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
   const lock = await lockDataDir(config.data_dir);
+  const nats = clusterNats(config);
+  let writeLog: WriteLog | null = null;
+  if (nats !== null) {
+    // Cluster mode: its modules load only here. An unreachable NATS stops start-up, named.
+    try {
+      writeLog = await openWriteLog(nats, config.cluster.stream_replicas);
+    } catch (err) {
+      await lock.release();
+      throw err;
+    }
+  }
   // First, so the workers load their modules and shards while this thread loads its own.
-  const dispatcher = new PiscinaDispatcher(config.workers, config.data_dir, config.hnsw_build, {
-    everyWrites: config.graph_save_writes,
-    everySeconds: config.graph_save_seconds,
-  });
+  const dispatcher = new PiscinaDispatcher(
+    config.workers,
+    config.data_dir,
+    config.hnsw_build,
+    { everyWrites: config.graph_save_writes, everySeconds: config.graph_save_seconds },
+    undefined,
+    nats === null ? undefined : { nats },
+  );
   clock.mark('workers spawned');
   try {
-    return await serve(config, clock, lock, dispatcher);
+    return await serve(config, clock, lock, dispatcher, writeLog);
   } catch (err) {
     // A setting only start-up can check (the auth secrets) failed: the workers stop with it.
     await dispatcher.close().catch(() => undefined);
+    await writeLog?.close().catch(() => undefined);
     await lock.release();
     throw err;
   }
@@ -81,8 +99,19 @@ async function startCluster(config: Config): Promise<ClusterNode> {
   return ClusterNode.start(config, readOrCreateNodeId(config.data_dir));
 }
 
-async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher): Promise<RunningServer> {
-  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators } = await serving();
+/** Connects to the shards' write logs on NATS (cluster mode); ConfigError when NATS cannot be used. */
+async function openWriteLog(servers: string[], replicas: number): Promise<WriteLog> {
+  const [{ ShardLog, ShardLogUnreachable }, { LoggedWrites }] = await Promise.all([import('./cluster/shard-log.js'), import('./cluster/logged-writes.js')]);
+  try {
+    return new LoggedWrites(await ShardLog.open({ servers, replicas }));
+  } catch (err) {
+    if (err instanceof ShardLogUnreachable) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
+  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
@@ -99,11 +128,13 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     defaults: { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor },
     opIds: dispatcher.opIds,
     publishCatalog: (c) => dispatcher.publishCatalog(c),
+    ...(writeLog === null ? {} : { writeLog }),
   });
   const metrics = new Metrics(engine);
   dispatcher.setOwners((name) => engine.copyHolders(name));
-  // One set for REST and gRPC hand-offs, so both route a collection's requests alike.
-  const coordinators = new ReplicaAwareCoordinators(engine, dispatcher);
+  // One set for REST and gRPC hand-offs, so both route a collection's requests alike. With the
+  // shard write logs on, point requests run on this thread, whose Engine writes through them.
+  const coordinators = writeLog === null ? new ReplicaAwareCoordinators(engine, dispatcher) : new InProcessCoordinators(engine);
   const app = await buildApp(config, engine, auth, metrics, coordinators, cluster);
   if (cluster !== null) cluster.log = app.log;
   clock.mark('routes built');

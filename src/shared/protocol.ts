@@ -46,6 +46,11 @@ export interface WorkerInit {
   listening?: SharedArrayBuffer;
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
   processOrigin?: number;
+  /**
+   * Cluster mode (config `cluster.nats`): the NATS servers whose shard streams this worker's
+   * primaries apply (src/workers/cluster/). Absent in single-node mode: nothing of it loads.
+   */
+  cluster?: { nats: string[] };
 }
 
 /** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */
@@ -258,7 +263,12 @@ export type ShardRequest =
   | ({ op: 'sample'; limit: number; filter: Filter | null; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
   | ({ op: 'sparseStats'; vector: string; terms: number[] } & ShardAddress)
   | ({ op: 'deleteVectors'; opId: number; wait: boolean; names: string[]; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
-  | ({ op: 'shardInfo' } & ShardAddress);
+  | ({ op: 'shardInfo' } & ShardAddress)
+  /**
+   * Cluster mode: answers once the shard has applied log entry `seq` with LMDB flushed, with that
+   * entry's outcome (the write op's result, or its error); ShardUnavailable after `timeoutMs`.
+   */
+  | ({ op: 'awaitApplied'; seq: number; timeoutMs: number } & ShardAddress);
 
 export type Op = ShardRequest['op'];
 
@@ -384,6 +394,8 @@ export interface ResultMap {
   facet: { values: FacetValue[]; counts: number[] };
   scroll: PointRecord[];
   shardInfo: ShardInfo;
+  /** The entry's result as its write op answers it (null: no longer kept, or applied before this thread started). */
+  awaitApplied: { result: unknown };
 }
 export type ResultOf<O extends Op> = ResultMap[O];
 

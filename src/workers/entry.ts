@@ -46,6 +46,11 @@ clock.mark('lmdb opened');
 // Top-level await: piscina holds every task until the shards are loaded.
 await host.loadAllAsync();
 clock.mark('shards loaded');
+if (init.cluster !== undefined) {
+  // Cluster mode only: the NATS client loads here, never in single-node mode.
+  const { LogFollower } = await import('./cluster/apply-loop.js');
+  host.startFollowing(await LogFollower.connect(init.cluster.nats));
+}
 if (init.busy !== undefined) startBusyMeter(init.busy, init.workerIndex);
 // The load's garbage (decoded records, rows staged until the graphs took over) goes back once
 // the thread has answered its first tasks; later bursts (ingest) when the thread is quiet.

@@ -20,6 +20,13 @@ import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard, type GraphSavePolicy, type ShardLoad } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
 import { StartupClock } from '../shared/startup-clock.js';
+import type { ShardApplier } from './cluster/applier.js';
+
+/** Cluster mode's apply loops (src/workers/cluster/apply-loop.ts, loaded only then). */
+export interface LogFollowers {
+  /** Starts applying the shard's log to the shard `current()` returns (undefined: dropped). */
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void };
+}
 
 export interface ShardHostOptions {
   /** Background graph saves (none when absent: the in-process dispatcher's default). */
@@ -51,6 +58,9 @@ export class ShardHost {
   readonly #clock: StartupClock;
   readonly #listening: Int32Array | null;
   #timer: NodeJS.Timeout | null = null;
+  /** Cluster mode: each primary's position in its log, and its apply loop (see startFollowing). */
+  #followers: LogFollowers | null = null;
+  readonly #appliers = new Map<string, { applier: ShardApplier; stop(): void }>();
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
     this.#indexDir = indexDir;
@@ -160,6 +170,26 @@ export class ShardHost {
     })();
   }
 
+  /**
+   * Cluster mode: every primary here applies its shard's log from now on, and each primary opened
+   * later too (its writes reach it only through the log, never as requests).
+   */
+  startFollowing(followers: LogFollowers): void {
+    this.#followers = followers;
+    for (const s of this.#shards.values()) if (!s.secondary) this.#follow(s.collection, s.shard);
+  }
+
+  #follow(collection: number, shard: number): void {
+    const key = `${collection}/${shard}`;
+    if (this.#followers === null || this.#appliers.has(key)) return;
+    this.#appliers.set(key, this.#followers.follow(this.#db, collection, shard, () => this.#shards.get(key)));
+  }
+
+  #unfollow(key: string): void {
+    this.#appliers.get(key)?.stop();
+    this.#appliers.delete(key);
+  }
+
   #hold(key: string): void {
     if (!this.#holds.has(key)) this.#holds.set(key, []);
   }
@@ -187,6 +217,10 @@ export class ShardHost {
       throw new QuiverError('ShardUnavailable', `Shard ${collection}/${shard}: its read copy on worker ${this.#worker} was dropped while the request was on its way; ask another copy`);
     }
     if (s === undefined) throw QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${collection}/${shard})`);
+    if (this.#appliers.size > 0) {
+      const dead = this.#appliers.get(`${collection}/${shard}`)?.applier.dead;
+      if (dead !== undefined && dead !== null) throw new QuiverError('ShardUnavailable', dead);
+    }
     return s;
   }
 
@@ -243,6 +277,7 @@ export class ShardHost {
       // other parameters than the configuration's is rebuilt at the next start.
       if (this.#timer !== null) clearInterval(this.#timer);
       this.#timer = null;
+      for (const key of [...this.#appliers.keys()]) this.#unfollow(key);
       for (const s of this.#shards.values()) s.dispose();
       for (const s of this.#shards.values()) await s.saveIndexes();
       return null;
@@ -252,6 +287,7 @@ export class ShardHost {
         // A held copy starts afresh: it may replace one that missed writes (see Engine).
         this.#open(req.meta, s, req.secondary === true, req.hold === true);
         if (req.hold === true) this.#hold(`${req.meta.id}/${s}`);
+        else if (req.secondary !== true) this.#follow(req.meta.id, s);
       }
       return null;
     },
@@ -288,6 +324,7 @@ export class ShardHost {
         const key = `${req.collection}/${shard}`;
         const s = this.#shards.get(key);
         this.#release(key, QuiverError.notFound(`Collection not found: it was deleted while the request ran (shard ${key})`));
+        this.#unfollow(key);
         this.#shards.delete(key);
         if (s?.secondary === true) this.#droppedCopies.add(key);
         s?.dispose();
@@ -323,5 +360,11 @@ export class ShardHost {
     sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
     deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) })),
     shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
+    awaitApplied: (req) => {
+      this.#get(req.collection, req.shard);
+      const a = this.#appliers.get(`${req.collection}/${req.shard}`);
+      if (a === undefined) throw QuiverError.precondition(`Shard ${req.collection}/${req.shard} on worker ${this.#worker} does not apply a write log (not in cluster mode)`);
+      return a.applier.awaitApplied(req.seq, req.timeoutMs);
+    },
   };
 }

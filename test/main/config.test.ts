@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, PROJECT_ROOT } from '../../src/main/config.js';
+import { clusterNats, ConfigError, loadConfig, PROJECT_ROOT } from '../../src/main/config.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-config-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,6 +96,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_CLUSTER_PORT: '7003',
       SERVICE_CLUSTER_ADVERTISE: 'node1.example:7003',
       SERVICE_CLUSTER_LEASE_SECONDS: '4',
+      SERVICE_CLUSTER_STREAM_REPLICAS: '1',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -115,7 +116,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
-      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4 },
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1 },
       workers: 3,
     });
   });
@@ -260,7 +261,7 @@ describe('loadConfig: bad values name the variable', () => {
     expect(clusterEnabled(loadConfig({}))).toBe(false);
     const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379' });
     expect(clusterEnabled(cfg)).toBe(true);
-    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: [], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10 });
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: [], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3 });
   });
 
   it("a file's cluster section keeps the defaults it does not name; a bad one names the key", () => {
@@ -268,6 +269,18 @@ describe('loadConfig: bad values name the variable', () => {
     bad({ SERVICE_CONFIG: file({ cluster: { etcd: ['nowhere'] } }) }, /'cluster\/etcd\/0' \(SERVICE_CLUSTER_ETCD\)/);
     bad({ SERVICE_CONFIG: file({ cluster: { leases: 3 } }) }, /cluster/, /leases/);
     bad({ SERVICE_CONFIG: file({ cluster: 5 }) }, /'cluster'/);
+  });
+
+  it('SERVICE_CLUSTER_NATS turns the shard write logs on; SERVICE_CLUSTER_STREAM_REPLICAS sets their replicas; bad values named', () => {
+    expect(clusterNats(loadConfig({}))).toBeNull();
+    const cfg = loadConfig({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222, 127.0.0.1:4223', SERVICE_CLUSTER_STREAM_REPLICAS: '1' });
+    expect(cfg.cluster).toMatchObject({ nats: ['nats://127.0.0.1:4222', '127.0.0.1:4223'], stream_replicas: 1 });
+    expect(clusterNats(cfg)).toEqual(['nats://127.0.0.1:4222', '127.0.0.1:4223']);
+    // A file's section keeps what the environment does not set.
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { nats: ['h:1'], stream_replicas: 5 } }), SERVICE_CLUSTER_STREAM_REPLICAS: '3' }).cluster).toMatchObject({ nats: ['h:1'], stream_replicas: 3 });
+    bad({ SERVICE_CLUSTER_STREAM_REPLICAS: 'two' }, 'SERVICE_CLUSTER_STREAM_REPLICAS="two" is not an integer');
+    bad({ SERVICE_CLUSTER_STREAM_REPLICAS: '0' }, "invalid configuration 'cluster/stream_replicas' (SERVICE_CLUSTER_STREAM_REPLICAS)");
+    bad({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222,' }, /SERVICE_CLUSTER_NATS=.*an empty item/);
   });
 
   it('accepts every documented log level', () => {

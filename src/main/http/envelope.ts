@@ -30,6 +30,12 @@ export function failure(message: string, t0: number): ErrorEnvelope {
   return { time: elapsed(t0), status: { error: message } };
 }
 
+/**
+ * Seconds a 503 asks the client to wait (Retry-After): a 503 means a shard or its write log is
+ * unavailable for now (a worker being replaced, a NATS leader election of a few seconds).
+ */
+export const RETRY_AFTER_SECONDS = '2';
+
 /** Status and message for any error that reaches the HTTP layer. */
 export function toFailure(err: unknown): { status: number; message: string; internal: boolean } {
   if (err instanceof QuiverError) {

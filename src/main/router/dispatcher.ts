@@ -113,6 +113,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     hnswBuild: HnswBuildMode = 'auto',
     graphSave: WorkerInit['graphSave'] = { everyWrites: 0, everySeconds: 0 },
     opIds: OpIdCounter = new OpIdCounter(),
+    cluster?: WorkerInit['cluster'],
   ) {
     super();
     this.workerCount = workerCount;
@@ -143,6 +144,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         listening: this.#listening.buffer as SharedArrayBuffer,
+        ...(cluster === undefined ? {} : { cluster }),
       };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,

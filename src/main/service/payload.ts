@@ -16,7 +16,7 @@ async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFi
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'payload', opId, wait, change, ids, filter })));
-  return updateResult(opId, wait);
+  return updateResult(engine.operationId?.(opId) ?? opId, wait);
 }
 
 export async function doSetPayload(engine: PointEngine, name: string, req: SetPayload, wait: boolean): Promise<UpdateResult> {

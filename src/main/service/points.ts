@@ -44,7 +44,7 @@ async function writePoints(
     );
   }
   await perShard(parts);
-  return opId;
+  return engine.operationId?.(opId) ?? opId;
 }
 
 export async function doUpsert(engine: PointEngine, name: string, req: UpsertPoints, wait: boolean): Promise<UpdateResult> {
@@ -93,7 +93,7 @@ export async function doDeletePoints(engine: PointEngine, name: string, req: Poi
   const opId = engine.nextOpId(meta.id);
   const sel = 'points' in req ? { ids: parseIds(req.points), filter: null } : { ids: null, filter: parseFilter(req.filter) };
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'delete', opId, wait, ids, filter })));
-  return updateResult(opId, wait);
+  return updateResult(engine.operationId?.(opId) ?? opId, wait);
 }
 
 /** Points by id, with what the request asks each to carry. */

@@ -18,5 +18,5 @@ export async function doDeleteVectors(engine: PointEngine, name: string, req: De
   const opId = engine.nextOpId(meta.id);
   const names = [...new Set(req.vector)];
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'deleteVectors', opId, wait, names, ids, filter })));
-  return updateResult(opId, wait);
+  return updateResult(engine.operationId?.(opId) ?? opId, wait);
 }

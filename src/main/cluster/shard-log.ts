@@ -1,0 +1,169 @@
+// The shards' write-ahead log on NATS JetStream (cluster mode, CLUSTER.md sections 3 and 4), as
+// the main thread uses it: one stream per shard (QV_<collectionId>_<shard>, subject
+// qv.<collectionId>.<shard>, file storage, no age limit, a duplicate window of 2 minutes, direct
+// gets allowed), created and deleted with its collection, and publishing a shard's part of a write.
+//
+// Invariant: a part is published with message id `<node>.<request>.<shard>`, and every retry of
+// it reuses that id, so JetStream stores it once however often the acknowledgement was lost.
+// `<node>` names this process (a new one per start: a request number never repeats under it),
+// so two processes never share an id inside the duplicate window.
+// Retries run while the error is one a leader election or a lost connection explains (timeout,
+// no responders, 503), for a bounded time; then the write fails with a retryable 503.
+
+import { randomBytes } from 'node:crypto';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
+import { QuiverError } from '../../shared/errors.js';
+import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../../shared/log-entry.js';
+
+/** JetStream's duplicate window, in nanoseconds: at least as long as any retry of one publish. */
+const DUPLICATE_WINDOW_NS = 120 * 1e9;
+
+export interface ShardLogOptions {
+  /** NATS servers (config `cluster.nats`). */
+  servers: string[];
+  /** Stream replicas (config `cluster.stream_replicas`; 3 in production, 1 on a one-server NATS). */
+  replicas: number;
+  /** How long one publish retries before it answers 503 (ms). */
+  publishDeadlineMs?: number;
+  /** Wait for each acknowledgement (ms). */
+  ackTimeoutMs?: number;
+  /** How long start-up tries to reach NATS (ms). */
+  connectTimeoutMs?: number;
+}
+
+/** A write's part in one shard's log, stored: its sequence in the stream. */
+export interface Published {
+  shard: number;
+  seq: number;
+}
+
+/** Whom start-up names when NATS cannot be reached. */
+export class ShardLogUnreachable extends Error {}
+
+function transient(err: unknown): boolean {
+  if (err instanceof JetStreamApiError) return err.status === 503;
+  // Timeouts, no responders (reported as "JetStream not enabled"), connection loss and reconnects
+  // all mean the leader or the connection moves: the same message id retried is safe.
+  return true;
+}
+
+export class ShardLog {
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #replicas: number;
+  readonly #deadlineMs: number;
+  readonly #ackTimeoutMs: number;
+  /** This process's part of every message id (see the file comment). */
+  readonly node: string;
+  #request = 0;
+
+  private constructor(nc: NatsConnection, jsm: JetStreamManager, opts: ShardLogOptions) {
+    this.#nc = nc;
+    this.#jsm = jsm;
+    this.#js = jetstream(nc, { timeout: opts.ackTimeoutMs ?? 2000 });
+    this.#replicas = opts.replicas;
+    this.#deadlineMs = opts.publishDeadlineMs ?? 15_000;
+    this.#ackTimeoutMs = opts.ackTimeoutMs ?? 2000;
+    this.node = randomBytes(6).toString('hex');
+  }
+
+  /** Connects and checks that JetStream answers; refuses with a message naming the servers otherwise. */
+  static async open(opts: ShardLogOptions): Promise<ShardLog> {
+    const timeout = opts.connectTimeoutMs ?? 5000;
+    let nc: NatsConnection;
+    try {
+      // Reconnects forever once up: a NATS restart must not end this node's writes for good.
+      nc = await connect({ servers: opts.servers, timeout, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    } catch (err) {
+      throw new ShardLogUnreachable(`cannot reach NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS): ${err instanceof Error ? err.message : String(err)}`);
+    }
+    try {
+      const jsm = await jetstreamManager(nc, { timeout });
+      await jsm.getAccountInfo();
+      return new ShardLog(nc, jsm, opts);
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw new ShardLogUnreachable(`NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS) has no usable JetStream: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Creates the collection's shard streams (those that exist are left as they are). */
+  async createStreams(collection: number, shards: number): Promise<void> {
+    for (let s = 0; s < shards; s++) {
+      const name = streamName(collection, s);
+      try {
+        await this.#jsm.streams.info(name);
+        continue;
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError) || err.status !== 404) throw err;
+      }
+      await this.#jsm.streams.add({
+        name,
+        subjects: [subjectOf(collection, s)],
+        num_replicas: this.#replicas,
+        storage: StorageType.File,
+        retention: RetentionPolicy.Limits,
+        discard: DiscardPolicy.Old,
+        max_age: 0,
+        duplicate_window: DUPLICATE_WINDOW_NS,
+        allow_direct: true,
+      });
+    }
+  }
+
+  /** Deletes the collection's shard streams (missing ones are skipped). */
+  async deleteStreams(collection: number, shards: number): Promise<void> {
+    for (let s = 0; s < shards; s++) {
+      try {
+        await this.#jsm.streams.delete(streamName(collection, s));
+      } catch (err) {
+        if (!(err instanceof JetStreamApiError) || err.status !== 404) throw err;
+      }
+    }
+  }
+
+  /** The last sequence the shard's stream holds (0: empty). */
+  async lastSeq(collection: number, shard: number): Promise<number> {
+    return (await this.#jsm.streams.info(streamName(collection, shard))).state.last_seq;
+  }
+
+  /** A request number for message ids: unique in this process. */
+  nextRequest(): number {
+    return ++this.#request;
+  }
+
+  /**
+   * Stores one shard's part of request `request` and answers its sequence. Retries with the same
+   * message id until the deadline; then a retryable 503.
+   */
+  async publish(collection: number, shard: number, request: number, write: LoggedWrite): Promise<number> {
+    const data = encodeEntry(write);
+    const msgID = `${this.node}.${request}.${shard}`;
+    const subject = subjectOf(collection, shard);
+    const deadline = Date.now() + this.#deadlineMs;
+    let pause = 50;
+    for (;;) {
+      try {
+        const ack = await this.#js.publish(subject, data, { msgID, timeout: this.#ackTimeoutMs });
+        return ack.seq;
+      } catch (err) {
+        const left = deadline - Date.now();
+        if (!transient(err) || left <= 0) {
+          const why = err instanceof Error ? err.message : String(err);
+          if (!transient(err)) throw QuiverError.internal(`Write log of shard ${shard} refused the write: ${why}`);
+          // A 503 (ShardUnavailable) answers with Retry-After (http/app.ts, http/handoff.ts).
+          throw new QuiverError('ShardUnavailable', `Write log of shard ${shard} unavailable (${why}); the write may or may not be stored: retry the request`);
+        }
+        await new Promise((r) => setTimeout(r, Math.min(pause, left)));
+        pause = Math.min(pause * 2, 500);
+      }
+    }
+  }
+
+  /** Closes the connection (every publish was awaited by its request); never holds shutdown more than 2 s. */
+  async close(): Promise<void> {
+    await Promise.race([this.#nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+  }
+}

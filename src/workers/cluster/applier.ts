@@ -1,0 +1,140 @@
+// One shard's position in its write log (cluster mode, CLUSTER.md section 5), kept by the worker
+// that owns the shard: which entries it applied, which of them LMDB has flushed, each recent
+// entry's outcome for `wait=true`, and whether the shard is Dead.
+//
+// Invariants:
+// - `applied_seq` is written to LMDB in the same event turn as the points of the entries it
+//   covers, so lmdb-js commits them in one transaction (its eventTurnBatching, on by default): after
+//   any crash, the points on disk are exactly those of the entries up to the stored applied_seq.
+// - An entry is applied with its sequence as op id (a point's version is the sequence that last
+//   wrote it), so an entry applied twice changes nothing; entries at or below `applied` are skipped.
+// - A Dead shard (its log was found behind applied_seq: the log went backwards) never serves again
+//   in this process.
+// No NATS here: the consumer that feeds it is apply-loop.ts, loaded in cluster mode only.
+
+import { appliedSeqKey, decodeEntry, type LoggedWrite } from '../../shared/log-entry.js';
+import type { QuiverDb } from '../../shared/db.js';
+import { QuiverError } from '../../shared/errors.js';
+import type { Shard } from '../shard/shard.js';
+
+export interface LogEntry {
+  seq: number;
+  data: Uint8Array;
+}
+
+/** Recent outcomes kept for `wait=true` (older ones answer null: the caller knows what it sent). */
+const OUTCOMES_KEPT = 20_000;
+
+interface Waiter {
+  seq: number;
+  resolve: () => void;
+}
+
+/** Runs one logged write on the shard with op id `seq`; its synchronous part does every change. */
+function run(shard: Shard, w: LoggedWrite, seq: number): Promise<unknown> {
+  switch (w.op) {
+    case 'upsert':
+      return shard.upsert(w.batch, seq, false, w.condition);
+    case 'updateVectors':
+      return shard.updateVectors(w.batch, seq, false, w.condition).then((applied) => ({ applied }));
+    case 'delete':
+      return shard.delete(w.ids, w.filter, seq, false).then((deleted) => ({ deleted }));
+    case 'payload':
+      return shard.updatePayload(w.change, w.ids, w.filter, seq, false).then((applied) => ({ applied }));
+    case 'deleteVectors':
+      return shard.deleteVectors(w.names, w.ids, w.filter, seq, false).then((applied) => ({ applied }));
+  }
+}
+
+export class ShardApplier {
+  readonly collection: number;
+  readonly shard: number;
+  readonly #db: QuiverDb;
+  /** Last entry applied in memory and queued to LMDB. */
+  applied: number;
+  /** Last entry whose commit LMDB has flushed (what `wait=true` waits for). */
+  flushed: number;
+  /** Why the shard is Dead, or null. */
+  dead: string | null = null;
+  readonly #outcomes = new Map<number, Promise<unknown>>();
+  #waiters: Waiter[] = [];
+
+  constructor(db: QuiverDb, collection: number, shard: number) {
+    this.#db = db;
+    this.collection = collection;
+    this.shard = shard;
+    this.applied = db.meta.get(appliedSeqKey(collection, shard)) ?? 0;
+    this.flushed = this.applied;
+  }
+
+  /**
+   * Applies the entries after `applied` (in sequence order), all in this turn, with the new
+   * applied_seq; resolves once that commit is flushed. A commit failure rejects (the worker then
+   * reloads the shard from LMDB, see entry.ts).
+   */
+  apply(shard: Shard, entries: readonly LogEntry[]): Promise<void> {
+    let any = false;
+    for (const e of entries) {
+      if (e.seq <= this.applied) continue;
+      let outcome: Promise<unknown>;
+      try {
+        outcome = run(shard, decodeEntry(e.data), e.seq);
+      } catch (err) {
+        // A deterministic failure (every replica meets it at this sequence): recorded, not retried.
+        outcome = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+      outcome.catch(() => undefined);
+      this.#outcomes.set(e.seq, outcome);
+      this.applied = e.seq;
+      any = true;
+    }
+    if (!any) return Promise.resolve();
+    for (const seq of this.#outcomes.keys()) {
+      if (seq > this.applied - OUTCOMES_KEPT) break;
+      this.#outcomes.delete(seq);
+    }
+    const upTo = this.applied;
+    const commit = this.#db.meta.put(appliedSeqKey(this.collection, this.shard), upTo);
+    return (async () => {
+      await commit;
+      await this.#db.meta.flushed;
+      if (upTo > this.flushed) this.flushed = upTo;
+      const ready = this.#waiters.filter((w) => w.seq <= this.flushed);
+      if (ready.length > 0) {
+        this.#waiters = this.#waiters.filter((w) => w.seq > this.flushed);
+        for (const w of ready) w.resolve();
+      }
+    })();
+  }
+
+  /** Entry `seq`'s outcome once it is applied and flushed; ShardUnavailable after `timeoutMs`. */
+  async awaitApplied(seq: number, timeoutMs: number): Promise<{ result: unknown }> {
+    if (this.flushed < seq) {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          this.#waiters = this.#waiters.filter((w) => w !== waiter);
+          reject(
+            new QuiverError(
+              'ShardUnavailable',
+              `Write is stored in the log of shard ${this.shard} (sequence ${seq}) but was not applied here within ${timeoutMs} ms${this.dead === null ? '' : ` (${this.dead})`}; it will be: retry with wait=false or later`,
+            ),
+          );
+        }, timeoutMs);
+        const waiter: Waiter = {
+          seq,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+        this.#waiters.push(waiter);
+      });
+    }
+    const outcome = this.#outcomes.get(seq);
+    return { result: outcome === undefined ? null : await outcome };
+  }
+
+  markDead(reason: string): void {
+    this.dead = reason;
+  }
+}

@@ -1,0 +1,222 @@
+// The apply loops of one worker's primaries (cluster mode, CLUSTER.md section 5): per shard, an
+// ordered JetStream consumer from applied_seq + 1 whose entries go to the shard in batches (what
+// arrived together, up to BATCH entries), each batch applied and committed with its applied_seq in
+// one LMDB transaction (applier.ts). Loaded only in cluster mode (entry.ts imports it lazily).
+//
+// The v3 client recreates an ordered consumer itself after most faults, but it can stay silent
+// (CLUSTER.md section 2; seen here after the stream leader's server was killed: heartbeats and
+// notifications went on, entries did not). A watchdog of our own replaces a consumer session that
+// delivered nothing for WATCHDOG_MS while the stream holds entries past applied_seq, starting a new
+// one from applied_seq + 1; so does a session told of missed heartbeats or a deleted consumer.
+// Each start, and each quiet watchdog tick, compares applied_seq with the stream's last sequence:
+// a log behind applied_seq went backwards, and the shard is marked Dead.
+
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { streamName } from '../../shared/log-entry.js';
+import type { QuiverDb } from '../../shared/db.js';
+import type { Shard } from '../shard/shard.js';
+import { ShardApplier, type LogEntry } from './applier.js';
+
+/** Entries applied in one LMDB transaction at most. */
+const BATCH = 256;
+/** Server heartbeats asked of an idle consumer, and how long without any sign the watchdog waits. */
+const IDLE_HEARTBEAT_MS = 1000;
+const WATCHDOG_MS = 4000;
+/** Between two starts of a consumer that failed. */
+const RESTART_PAUSE_MS = 250;
+
+/** What a loop feeds. */
+interface FollowTarget {
+  applier: ShardApplier;
+  /** Applies entries to the shard (after any graph save holding its writes); resolves once flushed. */
+  apply(entries: LogEntry[]): Promise<void>;
+}
+
+/** A pino-shaped line on stdout (the server's log format; workers have no logger of their own). */
+function log(level: 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify({ level: level === 'error' ? 50 : 40, time: Date.now(), ...fields, msg }) + '\n');
+}
+
+class ShardFollow {
+  readonly #target: FollowTarget;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+  readonly #stream: string;
+  #stopped = false;
+  /** The consumer session that feeds the shard; an older one's messages are ignored. */
+  #gen = 0;
+  #messages: ConsumerMessages | null = null;
+  /** When the current session started or last delivered an entry. */
+  #lastMessage = Date.now();
+  #timer: NodeJS.Timeout;
+  /** The batch being gathered, and the chain of batches applied in order. */
+  #pending: LogEntry[] = [];
+  #flushScheduled = false;
+  #chain: Promise<void> = Promise.resolve();
+
+  constructor(target: FollowTarget, js: JetStreamClient, jsm: JetStreamManager) {
+    this.#target = target;
+    this.#js = js;
+    this.#jsm = jsm;
+    this.#stream = streamName(target.applier.collection, target.applier.shard);
+    this.#timer = setInterval(() => void this.#watch(), WATCHDOG_MS / 2);
+    this.#timer.unref();
+    this.#start();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#gen++;
+    clearInterval(this.#timer);
+    this.#messages?.stop();
+  }
+
+  #fields(): Record<string, unknown> {
+    return { collection: this.#target.applier.collection, shard: this.#target.applier.shard, applied_seq: this.#target.applier.applied };
+  }
+
+  #start(): void {
+    const gen = ++this.#gen;
+    void this.#session(gen);
+  }
+
+  /**
+   * Ends the current session (whether or not its iterator ever returns) and starts another from
+   * applied_seq + 1 once what was received is applied.
+   */
+  #restart(gen: number): void {
+    if (gen !== this.#gen || this.#stopped) return;
+    this.#flush();
+    this.#messages?.stop();
+    this.#messages = null;
+    this.#start();
+  }
+
+  async #session(gen: number): Promise<void> {
+    try {
+      // What earlier sessions received is applied first: this one starts after it.
+      await this.#chain;
+      if (gen !== this.#gen || this.#target.applier.dead !== null) return;
+      if (await this.#behind()) return;
+      const consumer = await this.#js.consumers.get(this.#stream, { opt_start_seq: this.#target.applier.applied + 1 });
+      const messages = await consumer.consume({ max_messages: BATCH * 2, idle_heartbeat: IDLE_HEARTBEAT_MS, expires: 5000 });
+      if (gen !== this.#gen) {
+        messages.stop();
+        return;
+      }
+      this.#messages = messages;
+      this.#lastMessage = Date.now();
+      void (async () => {
+        for await (const st of messages.status()) {
+          if (gen !== this.#gen) return;
+          if (st.type === 'stream_not_found' || st.type === 'consumer_deleted' || (st.type === 'heartbeats_missed' && st.count >= 2)) {
+            log('warn', `shard log consumer: ${st.type}; starting a new one`, this.#fields());
+            this.#restart(gen);
+            return;
+          }
+        }
+      })().catch(() => undefined);
+      for await (const m of messages) {
+        if (gen !== this.#gen) break;
+        this.#lastMessage = Date.now();
+        this.#pending.push({ seq: m.seq, data: m.data });
+        if (this.#pending.length >= BATCH) this.#flush();
+        else if (!this.#flushScheduled) {
+          this.#flushScheduled = true;
+          // What arrived in this read from the socket goes in one batch.
+          setImmediate(() => this.#flush());
+        }
+      }
+    } catch (err) {
+      if (gen === this.#gen && !this.#stopped && !(err instanceof JetStreamApiError && err.status === 404)) {
+        log('warn', 'shard log consumer failed; starting a new one', { ...this.#fields(), err: String(err) });
+      }
+    }
+    if (gen !== this.#gen || this.#stopped || this.#target.applier.dead !== null) return;
+    this.#flush();
+    this.#messages = null;
+    await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
+    if (gen === this.#gen && !this.#stopped) this.#start();
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#pending.length === 0) return;
+    const batch = this.#pending;
+    this.#pending = [];
+    this.#chain = this.#chain
+      .then(() => this.#target.apply(batch))
+      .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }));
+  }
+
+  /** True (and the shard marked Dead) when the stream's last sequence is below applied_seq. */
+  async #behind(last?: number): Promise<boolean> {
+    const a = this.#target.applier;
+    last ??= (await this.#jsm.streams.info(this.#stream)).state.last_seq;
+    if (a.applied <= last) return false;
+    const reason = `shard ${a.collection}/${a.shard} is Dead: applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`;
+    a.markDead(reason);
+    log('error', reason, { ...this.#fields(), last_seq: last });
+    this.stop();
+    return true;
+  }
+
+  /**
+   * Every WATCHDOG_MS / 2: a session that delivered nothing for WATCHDOG_MS while the stream holds
+   * entries past applied_seq is stuck, whatever its own notifications say, and is replaced; a
+   * stream that ends below applied_seq marks the shard Dead.
+   */
+  async #watch(): Promise<void> {
+    if (this.#stopped || this.#pending.length > 0 || Date.now() - this.#lastMessage < WATCHDOG_MS) return;
+    const gen = this.#gen;
+    let last: number;
+    try {
+      last = (await this.#jsm.streams.info(this.#stream)).state.last_seq;
+    } catch {
+      return;
+    }
+    if (gen !== this.#gen || (await this.#behind(last))) return;
+    if (last > this.#target.applier.applied && Date.now() - this.#lastMessage >= WATCHDOG_MS) {
+      log('warn', 'shard log consumer silent while the log is ahead; starting a new one', { ...this.#fields(), last_seq: last });
+      this.#lastMessage = Date.now();
+      this.#restart(gen);
+    }
+  }
+}
+
+/** One NATS connection for the worker's loops. */
+export class LogFollower {
+  readonly #nc: NatsConnection;
+  readonly #js: JetStreamClient;
+  readonly #jsm: JetStreamManager;
+
+  private constructor(nc: NatsConnection, jsm: JetStreamManager) {
+    this.#nc = nc;
+    this.#jsm = jsm;
+    this.#js = jetstream(nc);
+  }
+
+  static async connect(servers: string[]): Promise<LogFollower> {
+    const nc = await connect({ servers, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    return new LogFollower(nc, await jetstreamManager(nc));
+  }
+
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void } {
+    const applier = new ShardApplier(db, collection, shard);
+    const apply = async (entries: LogEntry[]): Promise<void> => {
+      const s = current();
+      if (s === undefined) return;
+      // After a graph save holding the shard's writes; then the whole batch in this one turn.
+      let hold: Promise<void> | null;
+      while ((hold = s.writeHold) !== null) await hold;
+      await applier.apply(s, entries);
+    };
+    const follow = new ShardFollow({ applier, apply }, this.#js, this.#jsm);
+    return { applier, stop: () => follow.stop() };
+  }
+
+  async close(): Promise<void> {
+    await this.#nc.close();
+  }
+}

@@ -1,0 +1,91 @@
+// The shard streams on a real one-server NATS (started by PID): how a stream is made, that a part
+// published twice with the same message id is stored once, that entries round-trip, and that a
+// log that cannot be reached answers a retryable 503 within its deadline.
+
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShardLog, ShardLogUnreachable } from '../../../src/main/cluster/shard-log.js';
+import { decodeEntry, encodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
+import { QuiverError } from '../../../src/shared/errors.js';
+import { freePort, startNats, type NatsCluster } from '../../helpers/nats.js';
+
+let nats: NatsCluster;
+let log: ShardLog;
+
+const write = (id: number): LoggedWrite => ({
+  op: 'upsert',
+  batch: { ids: [id], payloads: [{ n: id }], vectors: { '': { data: new Float32Array([id, 1, 2]), present: null } }, sparse: {} },
+  condition: { mode: 'upsert', updateFilter: null },
+});
+
+beforeAll(async () => {
+  nats = await startNats(1);
+  log = await ShardLog.open({ servers: [nats.nodes[0]!.url], replicas: 1, publishDeadlineMs: 1500, ackTimeoutMs: 300 });
+});
+
+afterAll(async () => {
+  await log?.close();
+  await nats?.close();
+});
+
+describe('shard streams', () => {
+  it('creates one stream per shard as CLUSTER.md section 3 says, and deletes them', async () => {
+    await log.createStreams(7, 2);
+    // Creating again leaves them as they are.
+    await log.createStreams(7, 2);
+    const nc = await nats.connect();
+    try {
+      const jsm = await jetstreamManager(nc);
+      const info = await jsm.streams.info(streamName(7, 1));
+      expect(info.config.subjects).toEqual(['qv.7.1']);
+      expect(info.config.storage).toBe('file');
+      expect(info.config.num_replicas).toBe(1);
+      expect(info.config.max_age).toBe(0);
+      expect(info.config.allow_direct).toBe(true);
+      expect(info.config.duplicate_window).toBeGreaterThanOrEqual(120e9);
+      await log.deleteStreams(7, 2);
+      await expect(jsm.streams.info(streamName(7, 0))).rejects.toThrow(/stream not found/);
+      // Deleting what is gone is no error.
+      await log.deleteStreams(7, 2);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it('stores a part published twice with the same message id once', async () => {
+    await log.createStreams(8, 1);
+    const req = log.nextRequest();
+    const a = await log.publish(8, 0, req, write(1));
+    const b = await log.publish(8, 0, req, write(1));
+    const c = await log.publish(8, 0, log.nextRequest(), write(2));
+    expect(b).toBe(a);
+    expect(c).toBe(a + 1);
+    expect(await log.lastSeq(8, 0)).toBe(c);
+  });
+
+  it('round-trips an entry, typed arrays and filters included', () => {
+    const w: LoggedWrite = { op: 'delete', ids: null, filter: { must: [{ key: 'a', match: { value: 1 } }] } } as LoggedWrite;
+    expect(decodeEntry(encodeEntry(w))).toEqual(w);
+    const u = decodeEntry(encodeEntry(write(5)));
+    expect(u.op).toBe('upsert');
+    if (u.op === 'upsert') expect(u.batch.vectors['']!.data).toEqual(new Float32Array([5, 1, 2]));
+    expect(() => decodeEntry(new Uint8Array([9, 1, 2]))).toThrow(/unknown format 9/);
+  });
+
+  it('answers a retryable 503 when the stream cannot take the write within the deadline', async () => {
+    // No stream listens on this subject: "no responders" until the deadline.
+    const t0 = Date.now();
+    const err = await log.publish(9, 0, log.nextRequest(), write(1)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(QuiverError);
+    expect((err as QuiverError).code).toBe('ShardUnavailable');
+    expect((err as QuiverError).message).toMatch(/Write log of shard 0 unavailable .*retry the request/);
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('refuses to open on a NATS nobody serves, naming the setting', async () => {
+    const port = await freePort();
+    const err = await ShardLog.open({ servers: [`127.0.0.1:${port}`], replicas: 1, connectTimeoutMs: 500 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ShardLogUnreachable);
+    expect((err as Error).message).toContain(`cannot reach NATS at 127.0.0.1:${port} (SERVICE_CLUSTER_NATS)`);
+  });
+});
