@@ -10,9 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { collectYoung } from '../../shared/memory-release.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
-import { upsertBodyBytes, WriteGarbage } from '../../shared/write-garbage.js';
 import { pickCoordinator } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import {
@@ -96,8 +94,6 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   #owners: (collection: string) => readonly number[] | null = () => null;
   /** WorkerInit.listening. */
   readonly #listening = new Int32Array(new SharedArrayBuffer(4));
-  /** This thread's upsert bodies' chunks, scavenged every 16 MiB handed off (see write-garbage.ts). */
-  readonly #writeGarbage = new WriteGarbage(16 * 1024 * 1024, () => collectYoung());
   #nextCoordinator = 0;
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
@@ -257,11 +253,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const worker = this.#pickCoordinator(typeof name === 'string' ? this.#owners(name) : null);
     const channel = this.#channels[worker];
     if (channel === null || channel === undefined || !channel.open) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
-    // Read before the send moves the body.
-    const upsertBytes = upsertBodyBytes(req);
-    const reply = await channel.send(req);
-    if (upsertBytes > 0) this.#writeGarbage.charge(upsertBytes);
-    return { reply, worker };
+    return { reply: await channel.send(req), worker };
   }
 
   /** A worker's event-loop utilization in per-mille; a reading gone stale (the loop is stuck) counts as full. */
