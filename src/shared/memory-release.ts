@@ -69,14 +69,6 @@ export function collectGarbage(passes: 1 | 2 = 2): boolean {
   return true;
 }
 
-/** A scavenge only (V8's young generation): cheap, frees what died young. False when gc() is out of reach. */
-export function collectYoung(): boolean {
-  const gc = gcFunction() as ((options?: { type: 'minor' }) => void) | null;
-  if (gc === null) return false;
-  gc({ type: 'minor' });
-  return true;
-}
-
 export interface MemoryReleaseOptions {
   /** How often the thread checks for a quiet period with garbage to give back. */
   intervalMs: number;

@@ -18,7 +18,7 @@ import { ShardHost } from './shard-host.js';
 import { StartupClock } from '../shared/startup-clock.js';
 import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
-import { WriteGarbage } from '../shared/write-garbage.js';
+import { WriteGarbage } from './write-garbage.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
 
 /** Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see write-garbage.ts). */

@@ -10,9 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { QuiverError } from '../../shared/errors.js';
-import { collectYoung } from '../../shared/memory-release.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
-import { upsertBodyBytes, WriteGarbage } from '../../shared/write-garbage.js';
 import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import {
@@ -100,8 +98,6 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly #turns: CoordinatorTurns;
   /** One view per worker, refreshed in place for each choice. */
   readonly #views: CoordinatorView[];
-  /** This thread's upsert bodies' chunks, scavenged every 16 MiB handed off (see write-garbage.ts). */
-  readonly #writeGarbage = new WriteGarbage(16 * 1024 * 1024, () => collectYoung());
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
   #catalog: CatalogSnapshot | null = null;
@@ -264,11 +260,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const worker = this.#pickCoordinator(typeof name === 'string' ? this.#owners(name) : null);
     const channel = this.#channels[worker];
     if (channel === null || channel === undefined || !channel.open) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
-    // Read before the send moves the body.
-    const upsertBytes = upsertBodyBytes(req);
-    const reply = await channel.send(req);
-    if (upsertBytes > 0) this.#writeGarbage.charge(upsertBytes);
-    return { reply, worker };
+    return { reply: await channel.send(req), worker };
   }
 
   /** A worker's event-loop utilization in per-mille; a reading gone stale (the loop is stuck) counts as full. */

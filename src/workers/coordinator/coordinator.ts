@@ -10,12 +10,14 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from '../../main/coordinator/grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import { MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
+import { isGrpcHandoff, MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
-import { upsertBodyBytes, type WriteGarbage } from '../../shared/write-garbage.js';
+import type { WriteGarbage } from '../write-garbage.js';
 import { WorkerEngine } from './worker-engine.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
+
+const UPSERT_ROUTE = 'PUT /collections/:collection_name/points';
 
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
@@ -73,7 +75,7 @@ export class Coordinator {
   async coordinate(req: AnyHandoffRequest): Promise<AnyHandoffReply> {
     await this.#ready;
     // Read now: requests.ts drops the body once parsed.
-    const upsertBytes = upsertBodyBytes(req);
+    const upsertBytes = req.body !== null && (isGrpcHandoff(req) ? req.method === 'Upsert' : req.route === UPSERT_ROUTE) ? req.body.byteLength : 0;
     const reply = await handleAnyRequest(this.#engine, req);
     if (upsertBytes > 0) this.#writeGarbage?.charge(upsertBytes);
     return reply;
