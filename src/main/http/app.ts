@@ -172,7 +172,8 @@ export async function buildApp(
     const f = toFailure(err);
     if (f.internal) req.log.error({ err }, f.message);
     else req.log.info({ status: f.status }, f.message);
-    if (f.status === 503) void reply.header('retry-after', RETRY_AFTER_SECONDS);
+    // A refusal that knows better (the lease gate) has set its own.
+    if (f.status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', RETRY_AFTER_SECONDS);
     void reply.code(f.status).send(failure(f.message, req.t0 || performance.now()));
   });
 
