@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -15,19 +15,6 @@ export const ETCD_BIN = '/usr/bin/etcd';
 export function etcdMissing(): string | null {
   const r = spawnSync(ETCD_BIN, ['--version'], { encoding: 'utf8' });
   return r.status === 0 ? null : `${ETCD_BIN} not runnable (run .ci/install-engines.sh as root)`;
-}
-
-/** A port nobody listens on right now (the kernel picks it; the engine binds it a moment later). */
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a !== null ? a.port : 0;
-      s.close(() => res(port));
-    });
-  });
 }
 
 export interface EtcdMember {

@@ -19,7 +19,7 @@ import type { AuthService } from '../auth/service.js';
 import { InProcessCoordinators } from '../coordinator/in-process.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
-import { failure, RETRY_AFTER_SECONDS, toFailure } from './envelope.js';
+import { failure, retryAfterFor, toFailure } from './envelope.js';
 import { installRouteDocs, TAGS } from './route-docs.js';
 import type { ClusterView } from '../cluster/view.js';
 import { authRoutes } from './routes/auth.js';
@@ -172,8 +172,7 @@ export async function buildApp(
     const f = toFailure(err);
     if (f.internal) req.log.error({ err }, f.message);
     else req.log.info({ status: f.status }, f.message);
-    // A refusal that knows better (the lease gate) has set its own.
-    if (f.status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', RETRY_AFTER_SECONDS);
+    retryAfterFor(reply, f.status);
     void reply.code(f.status).send(failure(f.message, req.t0 || performance.now()));
   });
 

@@ -2,7 +2,7 @@
 // HTTP statuses. Routes return results; failures of any origin (service, validation, fastify
 // itself) come through toFailure.
 
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import { HTTP_STATUS, QuiverError } from '../../shared/errors.js';
 import { describeValidation, type SchemaIssue } from '../validation.js';
 
@@ -34,7 +34,12 @@ export function failure(message: string, t0: number): ErrorEnvelope {
  * Seconds a 503 asks the client to wait (Retry-After): a 503 means a shard or its write log is
  * unavailable for now (a worker being replaced, a NATS leader election of a few seconds).
  */
-export const RETRY_AFTER_SECONDS = '2';
+const RETRY_AFTER_SECONDS = '2';
+
+/** A 503 carries Retry-After: the refusal's own when it set one (the lease gate), else the default. */
+export function retryAfterFor(reply: FastifyReply, status: number): void {
+  if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', RETRY_AFTER_SECONDS);
+}
 
 /** Status and message for any error that reaches the HTTP layer. */
 export function toFailure(err: unknown): { status: number; message: string; internal: boolean } {

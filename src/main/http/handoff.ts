@@ -13,7 +13,7 @@ import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
-import { RETRY_AFTER_SECONDS } from './envelope.js';
+import { retryAfterFor } from './envelope.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,7 +65,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
       // As the error handler logs the failures it answers (app.ts).
       if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
       else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
-      if (out.status === 503) void reply.header('retry-after', RETRY_AFTER_SECONDS);
+      retryAfterFor(reply, out.status);
       await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
       if (PROBE_ON) probeRecord('req-total', performance.now() - req.t0);
     },

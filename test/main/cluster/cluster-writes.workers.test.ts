@@ -8,7 +8,8 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, streamName } from '../../../src/shared/log-entry.js';
-import { freePort, startNats, type NatsCluster } from '../../helpers/nats.js';
+import { freePort } from '../../helpers/ports.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 
 let nats: NatsCluster;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { failure, grpcClient } from '../../helpers/grpc.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, freePort, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { freePort } from '../../helpers/ports.js';
 
 interface ClusterResult {
   peer_id: number;

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShardLog, ShardLogUnreachable } from '../../../src/main/cluster/shard-log.js';
 import { decodeEntry, encodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { QuiverError } from '../../../src/shared/errors.js';
-import { freePort, startNats, type NatsCluster } from '../../helpers/nats.js';
+import { freePort } from '../../helpers/ports.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
 let nats: NatsCluster;
 let log: ShardLog;

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, freePort, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { freePort } from '../../helpers/ports.js';
 
 async function refused(env: Record<string, string>): Promise<string> {
   const dir = tempDataDir();
