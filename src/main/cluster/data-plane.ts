@@ -18,10 +18,10 @@ export interface DataPlane {
   close(): Promise<void>;
 }
 
-export function openDataPlane(config: Config, state: ClusterState, log: WriteLog, lastSeq: (collectionId: number, shard: number) => Promise<number>): DataPlane {
+export function openDataPlane(config: Config, state: ClusterState, log: WriteLog): DataPlane {
   const maxMessageBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
   const peers = new GrpcPeers(maxMessageBytes);
-  const shards = new ClusterShards({ state, peers, log, lastSeq });
+  const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s) });
   let server: InternalServer | null = null;
   return {
     shards,

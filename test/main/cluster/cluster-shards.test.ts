@@ -82,6 +82,7 @@ describe('ClusterShards over the internal port', () => {
       return wait ? awaitApplied(s, 300).then((r) => r.result) : Promise.resolve({ asked: true });
     },
     operationId: (id) => id,
+    lastSeq: async () => lastSeq,
     createStreams: async () => undefined,
     deleteStreams: async () => undefined,
     close: async () => undefined,
