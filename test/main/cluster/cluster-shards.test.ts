@@ -192,6 +192,13 @@ describe('ClusterShards over the internal port', () => {
     }
   });
 
+  it('retries on another replica when the chosen node no longer holds the shard in its own mirror (moved away)', async () => {
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    peerStates.get(3)!.assign.set('7/0', [{ node: 2, state: 'Active', appliedSeq: 5 }, { node: 1, state: 'Active', appliedSeq: 9 }]);
+    expect(await read(meta(1), 0)).toMatchObject({ node: 2 });
+    expect(nodes.get(3)!.calls).toEqual([]);
+  });
+
   it('answers 503 naming the shard when no replica is Active', async () => {
     assign(1, [[2, 'Dead', 5], [3, 'Initializing', 0]]);
     const err = await read(meta(2), 1).catch((e: unknown) => e);
