@@ -44,7 +44,8 @@ export class ReplicaFollow {
   readonly #engine: FollowTarget;
   readonly #log: FollowLog;
   readonly #report: (s: NodeStatus) => void;
-  readonly #hooks: ReplicaHooks;
+  /** Where snapshots plug in (C5): read at each new replica, so it may be set after start(). */
+  hooks: ReplicaHooks;
   readonly #logger: FollowLogger;
   /** Shards whose prepareReplica finished (or that need none), and those in progress. */
   readonly #prepared = new Set<string>();
@@ -64,7 +65,7 @@ export class ReplicaFollow {
     this.#log = log;
     this.#report = report;
     this.#logger = logger;
-    this.#hooks = hooks;
+    this.hooks = hooks;
   }
 
   start(): void {
@@ -121,13 +122,13 @@ export class ReplicaFollow {
         follow.push(cs);
         continue;
       }
-      const hook = this.#hooks.prepareReplica;
-      if (hook === undefined) {
+      const hooks = this.hooks;
+      if (hooks.prepareReplica === undefined) {
         this.#prepared.add(key);
         follow.push(cs);
       } else if (!this.#preparing.has(key)) {
         this.#preparing.add(key);
-        void hook(cs[0], cs[1]).then(
+        void hooks.prepareReplica(cs[0], cs[1]).then(
           () => {
             this.#preparing.delete(key);
             this.#prepared.add(key);

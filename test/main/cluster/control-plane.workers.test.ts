@@ -1,4 +1,4 @@
-// The control plane joined to the data, with three Quiver nodes (1 worker each, 2 s leases, a
+// The control plane joined to the data, with three Quiver nodes (2 workers each, 2 s leases, a
 // 2 s dead grace) on one etcd and one NATS server, all started by PID: the etcd catalog mirrored
 // into every node with cluster-wide ids, one winner among concurrent creates of a name, deletes
 // everywhere, assignments on distinct nodes, writes applied by every replica node, and the
@@ -39,7 +39,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
   const start = (i: number): Promise<TestServer> =>
     startServer({
       dataDir: dirs[i]!,
-      shards: 1,
+      // Two workers: replication_factor counts nodes, so each node still keeps one copy per shard.
+      shards: 2,
       env: {
         SERVICE_CLUSTER_ETCD: etcd.endpoints,
         SERVICE_CLUSTER_NATS: nats.servers,
