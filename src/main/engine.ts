@@ -410,7 +410,16 @@ export class Engine implements PointEngine {
   /** The create in etcd (409 there when the name exists anywhere), then here, streams included, then placed. */
   async #createInCluster(cluster: ClusterCatalog, name: string, config: CollectionConfig): Promise<void> {
     const entry = await cluster.create(name, config);
-    await cluster.serialize(() => this.mirrorCollection(entry, true));
+    try {
+      await cluster.serialize(() => this.mirrorCollection(entry, true));
+    } catch (err) {
+      // Not made here (its streams, say): out of etcd again, so the name is free for a retry.
+      if ((await cluster.markDeleting(name).catch(() => null)) === entry.id) {
+        await cluster.serialize(() => this.mirrorDelete(name, entry.id)).catch(() => undefined);
+        await cluster.removed(name, entry.id).catch(() => undefined);
+      }
+      throw err;
+    }
     await cluster.placed(entry);
   }
 

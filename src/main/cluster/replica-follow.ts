@@ -10,6 +10,7 @@
 // when it is Active in the assignment, or when its applied_seq is within CAUGHT_UP_LAG entries of
 // its stream's last sequence as read in this run.
 
+import { randomBytes } from 'node:crypto';
 import { shardKey, type NodeStatus, type ShardReport } from './assignments.js';
 import type { ClusterStateMirror } from './state-mirror.js';
 import type { CollectionMeta } from '../../shared/types.js';
@@ -53,6 +54,8 @@ export class ReplicaFollow {
   /** The workers' last answer: what they follow and where each shard is. */
   #positions: Record<string, { applied: number; dead: string | null }> = {};
   #lastReport = '';
+  /** This process's boot id in every report: the controller tells a restart within the lease by it. */
+  readonly #boot = randomBytes(8).toString('hex');
   #running = false;
   #again = false;
   #timer: NodeJS.Timeout | null = null;
@@ -158,7 +161,7 @@ export class ReplicaFollow {
     const body = JSON.stringify(shards);
     if (body !== this.#lastReport) {
       this.#lastReport = body;
-      this.#report({ at: new Date().toISOString(), shards });
+      this.#report({ at: new Date().toISOString(), boot: this.#boot, shards });
     }
   }
 

@@ -3,8 +3,8 @@
 // into every node with cluster-wide ids, one winner among concurrent creates of a name, deletes
 // everywhere, assignments on distinct nodes, writes applied by every replica node, and the
 // replica lifecycle when a node is killed -9 (Dead, a replacement after the grace, the node back
-// Partial then Active, its catalog caught up), and config changes (PATCH, field indexes)
-// reaching every node, a raised replication_factor placing more replicas.
+// Partial then Active, its catalog caught up; a node paused past its lease likewise), and config
+// changes (PATCH, field indexes) reaching every node, a raised replication_factor placing more.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
@@ -242,6 +242,35 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
       return a.replicas.length === 3 && a.replicas.every((r) => r.state === 'Active') ? a : undefined;
     });
     expect(new Set(placed.replicas.map((r) => r.node)).size).toBe(3);
-    expect(placed.replicas.slice(0, 2)).toEqual(before.replicas.map((r) => ({ node: r.node, state: 'Active' })));
+    expect(placed.replicas.slice(0, 2).map((r) => r.node)).toEqual(before.replicas.map((r) => r.node));
+  });
+
+  it('a node paused past its lease: its replicas Dead, and once it resumes Partial, then Active again', { timeout: 120_000 }, async () => {
+    const all = await catalogId('all');
+    const pi = 1;
+    const paused = ids[pi]!;
+    const seen: string[] = [];
+    const watcher = await kv.watch().key(`/quiver/assign/${all}/1`).create();
+    watcher.on('put', (e) => {
+      const mine = (JSON.parse(e.value.toString('utf8')) as Assignment).replicas.find((r) => r.node === paused);
+      if (mine !== undefined && seen[seen.length - 1] !== mine.state) seen.push(mine.state);
+    });
+    try {
+      nodes[pi]!.proc.kill('SIGSTOP');
+      try {
+        await until('its replica Dead', async () => ((await assignment(all, 1))!.replicas.find((r) => r.node === paused)?.state === 'Dead' ? true : undefined));
+      } finally {
+        nodes[pi]!.proc.kill('SIGCONT');
+      }
+      await until('its replica Active again', async () => ((await assignment(all, 1))!.replicas.find((r) => r.node === paused)?.state === 'Active' ? true : undefined));
+      expect(seen).toEqual(['Dead', 'Partial', 'Active']);
+      const r = await until('the node serving again', async () => {
+        const res = await call(nodes[pi]!.url, 'POST', '/collections/all/points/count', { exact: true });
+        return res.status === 200 ? res : undefined;
+      });
+      expect(r.body.result.count).toBe(20);
+    } finally {
+      await watcher.cancel();
+    }
   });
 });
