@@ -42,6 +42,9 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /telemetry': 'read',
   // cluster status: node ids and addresses; read, as the telemetry
   'GET /cluster': 'read',
+  // cluster changes (Qdrant asks its manage right): moving data between nodes, removing a node
+  'DELETE /cluster/peer/:peer_id': 'admin',
+  'POST /collections/:collection_name/cluster': 'admin',
 
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',
@@ -148,9 +151,9 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Collections/Update': 'write',
   '/qdrant.Collections/Delete': 'write',
   '/qdrant.Collections/UpdateAliases': 'write',
+  '/qdrant.Collections/UpdateCollectionClusterSetup': 'admin',
   // Unimplemented in Quiver (they answer UNIMPLEMENTED once let through), ruled like their kin.
   '/qdrant.Collections/ListShardKeys': 'read',
-  '/qdrant.Collections/UpdateCollectionClusterSetup': 'write',
   '/qdrant.Collections/CreateShardKey': 'write',
   '/qdrant.Collections/DeleteShardKey': 'write',
 

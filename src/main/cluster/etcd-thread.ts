@@ -6,9 +6,11 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
+import { AuthSync } from './auth-sync.js';
+import { askController, ClusterOpsServer, TransfersMirror } from './cluster-ops-server.js';
 import { ControllerElection } from './controller.js';
 import { Membership } from './membership.js';
-import type { EtcdThreadData, FromEtcdThread, ToEtcdThread } from './messages.js';
+import type { EtcdThreadData, FromEtcdThread, LinkReply, ToEtcdThread } from './messages.js';
 import { NodesMirror } from './nodes-mirror.js';
 
 const data = workerData as EtcdThreadData;
@@ -19,8 +21,27 @@ const emit = (m: FromEtcdThread): void => port.postMessage(m);
 const client = new Etcd3({ hosts: data.endpoints, dialTimeout: Math.min(data.connectTimeoutMs, 5000) });
 const ns = client.namespace('/quiver/');
 const membership = new Membership(ns, data.leaseSeconds, new BigInt64Array(data.leaseExpiry), emit);
-const election = new ControllerElection(ns, data.nodeId, data.leaseSeconds, emit);
+// The cluster API (cluster-ops-server.ts): the controller serves the cluster operations while it
+// is elected; every node mirrors the transfers in flight and the shared auth state.
+const clusterOps = new ClusterOpsServer(client, emit);
+const transfers = new TransfersMirror(client, emit);
+const auth = new AuthSync(client, emit);
+const election: ControllerElection = new ControllerElection(ns, data.nodeId, data.leaseSeconds, (m) => {
+  emit(m);
+  if (m.type !== 'controller') return;
+  const token = election.token;
+  if (m.elected && token !== null) clusterOps.start(token);
+  else void clusterOps.stop();
+});
 const mirror = new NodesMirror(ns, emit);
+
+/** Answers a link request (link.ts) with its id. */
+function reply(id: number, work: Promise<Extract<LinkReply, { ok: true }>['value']>): void {
+  work.then(
+    (value) => emit({ type: 'reply', id, ok: true, value }),
+    (e: unknown) => emit({ type: 'reply', id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+  );
+}
 
 async function connect(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -43,15 +64,25 @@ port.on('message', (m: ToEtcdThread) => {
     case 'register':
       void membership.register(m.node).then(() => {
         void mirror.start();
+        void transfers.start();
         election.start();
       });
       break;
     case 'stop':
       void (async () => {
-        await Promise.all([election.stop(), mirror.stop(), membership.stop()]);
+        await Promise.all([election.stop(), mirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
         client.close();
         emit({ type: 'stopped' });
       })();
+      break;
+    case 'cluster-request':
+      reply(m.id, askController(client, m.request, m.timeoutMs));
+      break;
+    case 'auth-join':
+      reply(m.id, auth.join(m.state, m.tokens));
+      break;
+    case 'auth-commit':
+      reply(m.id, auth.commit(m.commit));
       break;
   }
 });

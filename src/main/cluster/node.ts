@@ -11,7 +11,9 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
-import type { ClusterStatusEnabled, ClusterView } from './view.js';
+import type { ClusterApi, ClusterStatusEnabled, ClusterView } from './view.js';
+import { ClusterLink } from './link.js';
+import type { ClusterState } from './state.js';
 import { nowMs, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
 
 /** How long start-up waits for etcd before refusing to start. */
@@ -43,6 +45,10 @@ export class ClusterNode implements ClusterView {
   #lostReason: string | null = 'not registered yet';
   #registered: (() => void) | null = null;
   #stopped: (() => void) | null = null;
+  /** The cluster API's and the shared auth state's requests to the etcd thread (link.ts). */
+  readonly link = new ClusterLink((m) => this.#post(m));
+  /** The control plane's mirror of the assignments (C1 sets it). */
+  state: ClusterState | null = null;
 
   private constructor(config: Config, nodeId: number, worker: Worker, expiry: BigInt64Array, log: ClusterLog) {
     this.#config = config;
@@ -118,6 +124,11 @@ export class ClusterNode implements ClusterView {
       case 'connected':
       case 'failed':
         break;
+      case 'reply':
+      case 'auth':
+      case 'transfers':
+        this.link.receive(m);
+        break;
     }
   }
 
@@ -172,6 +183,15 @@ export class ClusterNode implements ClusterView {
   /** Retry-After for a refused request: about one lease renewal. */
   get retryAfterSeconds(): number {
     return Math.max(1, Math.ceil(this.#config.cluster.lease_seconds / 3));
+  }
+
+  get api(): ClusterApi {
+    return {
+      nodeId: this.nodeId,
+      state: this.state,
+      clusterRequest: (r, ms) => this.link.clusterRequest(r, ms),
+      transfers: (id) => this.link.transfers(id),
+    };
   }
 
   status(): ClusterStatusEnabled {
