@@ -7,10 +7,13 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
 import { AuthSync } from './auth-sync.js';
+import { createIfAbsent, markDeletingEntry, removeEntryAt, updateConfig } from './catalog.js';
+import { ClusterMirror } from './cluster-mirror.js';
 import { askController, ClusterOpsServer, TransfersMirror } from './cluster-ops-server.js';
+import { ControlLoop } from './control-loop.js';
 import { ControllerElection } from './controller.js';
 import { Membership } from './membership.js';
-import type { EtcdThreadData, FromEtcdThread, LinkReply, ToEtcdThread } from './messages.js';
+import type { CatalogReply, CatalogRequest, EtcdThreadData, FromEtcdThread, LinkReply, ToEtcdThread } from './messages.js';
 import { NodesMirror } from './nodes-mirror.js';
 
 const data = workerData as EtcdThreadData;
@@ -34,12 +37,37 @@ const election: ControllerElection = new ControllerElection(ns, data.nodeId, dat
   else void clusterOps.stop();
 });
 const mirror = new NodesMirror(ns, emit);
+const clusterMirror = new ClusterMirror(ns, emit);
+const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
+
+async function serve(req: CatalogRequest): Promise<CatalogReply> {
+  switch (req.op) {
+    case 'create': {
+      const r = await createIfAbsent(ns, req.name, req.config);
+      // A new collection gets its assignment at once, without waiting for the controller's tick.
+      control.kick();
+      return r.created ? { op: 'create', created: true, entry: r.entry, rev: Number(r.revision) } : { op: 'create', created: false, existing: r.existing };
+    }
+    case 'markDeleting': {
+      const r = await markDeletingEntry(ns, req.name);
+      return { op: 'markDeleting', entry: r?.entry ?? null, rev: r === null ? 0 : Number(r.revision) };
+    }
+    case 'remove': {
+      const rev = await removeEntryAt(ns, req.name, req.id);
+      return { op: 'remove', rev: rev === null ? null : Number(rev) };
+    }
+    case 'update': {
+      const rev = await updateConfig(ns, req.name, req.id, req.config);
+      return { op: 'update', rev: rev === null ? null : Number(rev) };
+    }
+  }
+}
 
 /** Answers a link request (link.ts) with its id. */
 function reply(id: number, work: Promise<Extract<LinkReply, { ok: true }>['value']>): void {
   work.then(
-    (value) => emit({ type: 'reply', id, ok: true, value }),
-    (e: unknown) => emit({ type: 'reply', id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+    (value) => emit({ type: 'link-reply', id, ok: true, value }),
+    (e: unknown) => emit({ type: 'link-reply', id, ok: false, message: e instanceof Error ? e.message : String(e) }),
   );
 }
 
@@ -65,12 +93,23 @@ port.on('message', (m: ToEtcdThread) => {
       void membership.register(m.node).then(() => {
         void mirror.start();
         void transfers.start();
+        void clusterMirror.start();
         election.start();
+        control.start();
       });
+      break;
+    case 'request':
+      serve(m.req).then(
+        (reply) => emit({ type: 'reply', id: m.id, ok: true, reply }),
+        (e: unknown) => emit({ type: 'reply', id: m.id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+      );
+      break;
+    case 'report':
+      membership.report(JSON.stringify(m.status));
       break;
     case 'stop':
       void (async () => {
-        await Promise.all([election.stop(), mirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
+        await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
         client.close();
         emit({ type: 'stopped' });
       })();

@@ -25,7 +25,7 @@ export class ClusterLink implements AuthReplica {
 
   receive(m: LinkEvent): void {
     switch (m.type) {
-      case 'reply': {
+      case 'link-reply': {
         const p = this.#pending.get(m.id);
         if (p === undefined) return;
         this.#pending.delete(m.id);
