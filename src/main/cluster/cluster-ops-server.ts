@@ -268,7 +268,8 @@ export class ClusterOpsServer {
       let p: ShardPlan;
       if (force) {
         if (s.read.value.replicas.length === 1) throw new OpRefused('BadInput', `Peer ${peer} holds the only replica of shard ${s.shard} of collection id ${s.id}; replicate it elsewhere first`);
-        p = { assignment: { epoch: s.read.value.epoch + 1, replicas: s.read.value.replicas.filter((r) => r.node !== peer) }, addTransfers: [], removeTransfers: transfers.filter((t) => t.from === peer || t.to === peer) };
+        const left = s.read.value.replicas.filter((r) => r.node !== peer);
+        p = { assignment: { ...s.read.value, epoch: s.read.value.epoch + 1, replicas: left, target: Math.max(1, left.filter((r) => r.state !== 'Dead').length) }, addTransfers: [], removeTransfers: transfers.filter((t) => t.from === peer || t.to === peer) };
       } else {
         if (transfers.some((t) => t.from === peer && !t.sync)) continue; // already being moved away
         const to = drainTarget(s.read.value, live, load, peer);
@@ -276,7 +277,8 @@ export class ClusterOpsServer {
         load.set(to, (load.get(to) ?? 0) + 1);
         // The target catches up from the shard's log, so a source that is not Active (or not live) still drains.
         const t: Transfer = { shard: s.shard, from: peer, to, sync: false, method: null };
-        p = { assignment: { epoch: s.read.value.epoch + 1, replicas: [...s.read.value.replicas, { node: to, state: 'Initializing' }] }, addTransfers: [t], removeTransfers: [] };
+        const keep = (s.read.value.target ?? s.read.value.replicas.filter((r) => r.state !== 'Dead').length) + 1;
+        p = { assignment: { ...s.read.value, epoch: s.read.value.epoch + 1, replicas: [...s.read.value.replicas, { node: to, state: 'Initializing' }], target: keep }, addTransfers: [t], removeTransfers: [] };
       }
       const w = this.#writes(s.id, s.shard, s.read, p);
       ops.push(...w.ops);

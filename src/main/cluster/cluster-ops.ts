@@ -15,7 +15,12 @@ import type { ReplicaState } from './state.js';
 /** /quiver/assign/<collectionId>/<shard> (CLUSTER-JOIN decision 4: the control plane's format). */
 export interface Assignment {
   epoch: number;
-  replicas: { node: number; state: ReplicaState }[];
+  replicas: { node: number; state: ReplicaState; since?: number }[];
+  /**
+   * The shard's own number of replicas (not Dead) to keep, once an operation changed it: the
+   * control plane keeps this many instead of the collection's replication_factor.
+   */
+  target?: number;
 }
 
 /** /quiver/transfers/<collectionId>/<shard>/<from>-<to>: a move or replication in flight. */
@@ -63,8 +68,13 @@ export interface ShardPlan {
 
 export const transferId = (t: { from: number; to: number }): string => `${t.from}-${t.to}`;
 
-function withReplicas(a: Assignment, replicas: Assignment['replicas']): Assignment {
-  return { ...a, epoch: a.epoch + 1, replicas };
+/** The replicas the shard is meant to keep now: its own target, else those not Dead. */
+function targetOf(a: Assignment): number {
+  return a.target ?? a.replicas.filter((r) => r.state !== 'Dead').length;
+}
+
+function withReplicas(a: Assignment, replicas: Assignment['replicas'], target: number): Assignment {
+  return { ...a, epoch: a.epoch + 1, replicas, target: Math.max(1, target) };
 }
 
 /**
@@ -88,7 +98,8 @@ export function plan(op: ShardOp, collection: string, a: Assignment | null, tran
         throw bad(`Shard ${op.shard} on peer ${op.from} is already being moved`);
       }
       const t: Transfer = { shard: op.shard, from: op.from, to: op.to, sync: op.kind === 'replicate_shard', method: op.method };
-      return { assignment: withReplicas(a, [...a.replicas, { node: op.to, state: 'Initializing' }]), addTransfers: [t], removeTransfers: [] };
+      // One more to keep: a replication for good, a move until its source is dropped (settle).
+      return { assignment: withReplicas(a, [...a.replicas, { node: op.to, state: 'Initializing' }], targetOf(a) + 1), addTransfers: [t], removeTransfers: [] };
     }
     case 'drop_replica': {
       const r = has(op.peer);
@@ -97,7 +108,8 @@ export function plan(op: ShardOp, collection: string, a: Assignment | null, tran
       if (!othersActive) throw bad(`Cannot drop the replica of shard ${op.shard} on peer ${op.peer}: no other Active replica of that shard would remain`);
       // Transfers to or from it end with it.
       const gone = transfers.filter((t) => t.from === op.peer || t.to === op.peer);
-      return { assignment: withReplicas(a, a.replicas.filter((x) => x.node !== op.peer)), addTransfers: [], removeTransfers: gone };
+      const target = targetOf(a) - (r.state === 'Dead' ? 0 : 1);
+      return { assignment: withReplicas(a, a.replicas.filter((x) => x.node !== op.peer), target), addTransfers: [], removeTransfers: gone };
     }
     case 'abort_transfer': {
       const t = transfers.find((x) => x.from === op.from && x.to === op.to);
@@ -105,7 +117,7 @@ export function plan(op: ShardOp, collection: string, a: Assignment | null, tran
       // The target is dropped unless it already serves (then the transfer has in effect finished).
       const target = has(op.to);
       const drop = target !== undefined && target.state !== 'Active';
-      return { assignment: drop ? withReplicas(a, a.replicas.filter((x) => x.node !== op.to)) : null, addTransfers: [], removeTransfers: [t] };
+      return { assignment: drop ? withReplicas(a, a.replicas.filter((x) => x.node !== op.to), targetOf(a) - 1) : null, addTransfers: [], removeTransfers: [t] };
     }
   }
 }
@@ -118,6 +130,7 @@ export function plan(op: ShardOp, collection: string, a: Assignment | null, tran
 export function settle(a: Assignment, transfers: Transfer[]): ShardPlan | null {
   const done: Transfer[] = [];
   let replicas = a.replicas;
+  let keep = targetOf(a);
   for (const t of transfers) {
     const target = replicas.find((r) => r.node === t.to);
     if (target === undefined) {
@@ -125,11 +138,14 @@ export function settle(a: Assignment, transfers: Transfer[]): ShardPlan | null {
       continue;
     }
     if (target.state !== 'Active') continue;
-    if (!t.sync) replicas = replicas.filter((r) => r.node !== t.from);
+    if (!t.sync) {
+      if (replicas.some((r) => r.node === t.from)) keep--;
+      replicas = replicas.filter((r) => r.node !== t.from);
+    }
     done.push(t);
   }
   if (done.length === 0) return null;
-  return { assignment: replicas === a.replicas ? null : withReplicas(a, replicas), addTransfers: [], removeTransfers: done };
+  return { assignment: replicas === a.replicas ? null : withReplicas(a, replicas, keep), addTransfers: [], removeTransfers: done };
 }
 
 /** The node to drain a replica of a shard to: a live node without one, holding the fewest replicas overall. */

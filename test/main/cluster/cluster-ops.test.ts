@@ -23,7 +23,8 @@ function refusal(f: () => unknown): { code: string; message: string } {
 describe('plan', () => {
   it('replicate_shard adds an Initializing replica on the target and a sync transfer; the epoch grows', () => {
     const p = plan({ kind: 'replicate_shard', shard: 0, from: 1, to: 3, method: null }, 'c', a([1, 'Active'], [2, 'Active']), [], live(1, 2, 3));
-    expect(p.assignment).toEqual({ epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }, { node: 3, state: 'Initializing' }] });
+    // The shard now keeps three (its own target: the control plane does not trim it back to the collection's replication_factor).
+    expect(p.assignment).toEqual({ epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }, { node: 3, state: 'Initializing' }], target: 3 });
     expect(p.addTransfers).toEqual([{ shard: 0, from: 1, to: 3, sync: true, method: null }]);
   });
 
@@ -31,12 +32,14 @@ describe('plan', () => {
     const before = a([1, 'Active'], [2, 'Active']);
     const p = plan({ kind: 'move_shard', shard: 2, from: 1, to: 3, method: 'stream_records' }, 'c', before, [], live(1, 2, 3));
     expect(p.assignment?.replicas.map((r) => r.node)).toEqual([1, 2, 3]);
+    // Three kept while the move runs, two again once its source is dropped.
+    expect(p.assignment?.target).toBe(3);
     const t: Transfer = { shard: 2, from: 1, to: 3, sync: false, method: 'stream_records' };
     expect(p.addTransfers).toEqual([t]);
     // Target still catching up: nothing is due.
     expect(settle(p.assignment!, [t])).toBeNull();
-    const caughtUp: Assignment = { epoch: 6, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }, { node: 3, state: 'Active' }] };
-    expect(settle(caughtUp, [t])).toEqual({ assignment: { epoch: 7, replicas: [{ node: 2, state: 'Active' }, { node: 3, state: 'Active' }] }, addTransfers: [], removeTransfers: [t] });
+    const caughtUp: Assignment = { epoch: 6, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }, { node: 3, state: 'Active' }], target: 3 };
+    expect(settle(caughtUp, [t])).toEqual({ assignment: { epoch: 7, replicas: [{ node: 2, state: 'Active' }, { node: 3, state: 'Active' }], target: 2 }, addTransfers: [], removeTransfers: [t] });
   });
 
   it('a replication ends without dropping anything; a transfer whose target was dropped just ends', () => {
@@ -49,6 +52,7 @@ describe('plan', () => {
     const t: Transfer = { shard: 0, from: 2, to: 3, sync: true, method: null };
     const p = plan({ kind: 'drop_replica', shard: 0, peer: 2 }, 'c', a([1, 'Active'], [2, 'Active'], [3, 'Initializing']), [t], live(1, 2, 3));
     expect(p.assignment?.replicas.map((r) => r.node)).toEqual([1, 3]);
+    expect(p.assignment?.target).toBe(2);
     expect(p.removeTransfers).toEqual([t]);
   });
 
