@@ -80,9 +80,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /telemetry': 'read',
     // Cluster status names the nodes and their addresses, as the telemetry describes the host.
     'GET /cluster': 'read',
-    // Cluster changes move data between nodes or remove one: Qdrant asks its manage right.
-    'DELETE /cluster/peer/:peer_id': 'admin',
-    'POST /collections/:collection_name/cluster': 'admin',
+    // Removing a node moves its replicas: a write, as the collection cluster operations.
+    'DELETE /cluster/peer/:peer_id': 'write',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',
