@@ -12,7 +12,7 @@
 // fence token is a full key.
 
 import { randomUUID } from 'node:crypto';
-import type { Etcd3, IKeyValue, IOperation, Watcher } from 'etcd3';
+import type { Etcd3, IKeyValue, IOperation, PutBuilder, Watcher } from 'etcd3';
 import {
   drainTarget,
   OpRefused,
@@ -42,9 +42,16 @@ const transferKey = (id: number, t: Transfer): string => `${transferPrefix(id, t
 const requestPrefix = `${P}requests/`;
 const removingPrefix = `${P}removing/`;
 
+/** Seconds a request's keys outlive its wait, when the asking node dies before deleting them. */
+const REQUEST_LEASE_MARGIN_S = 30;
+
 /** Asks the controller; resolves with its result, or a ShardUnavailable result after `timeoutMs`. */
 export async function askController(client: Etcd3, req: ClusterRequest, timeoutMs: number): Promise<ClusterResult> {
   const key = `${requestPrefix}${randomUUID()}`;
+  // The request and its result live under a lease of their own, so an asker that dies mid-wait
+  // leaves nothing behind for long.
+  const lease = client.lease(Math.ceil(timeoutMs / 1000) + REQUEST_LEASE_MARGIN_S, { autoKeepAlive: false });
+  const leaseId = await lease.grant();
   const watcher = await client.watch().key(`${key}/result`).create();
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -63,14 +70,18 @@ export async function askController(client: Etcd3, req: ClusterRequest, timeoutM
         timeoutMs,
       );
     });
-    await client.put(key).value(JSON.stringify(req));
+    await client.put(key).value(JSON.stringify({ ...req, lease: leaseId } satisfies Served)).lease(leaseId);
     return await Promise.race([answered, timedOut]);
   } finally {
     clearTimeout(timer);
     await watcher.cancel().catch(() => undefined);
-    await client.delete().prefix(key).catch(() => undefined);
+    // Revoking the lease deletes both keys.
+    await lease.revoke().catch(() => client.delete().prefix(key).catch(() => undefined));
   }
 }
+
+/** A request as stored: with the lease its result is written under. */
+type Served = ClusterRequest & { lease?: string };
 
 interface Read<T> {
   value: T;
@@ -153,21 +164,27 @@ export class ClusterOpsServer {
   #onRequest(kv: IKeyValue, gen: number): void {
     const key = kv.key.toString('utf8');
     if (key.slice(requestPrefix.length).includes('/')) return; // a result
-    let req: ClusterRequest;
+    let req: Served;
     try {
-      req = JSON.parse(kv.value.toString('utf8')) as ClusterRequest;
+      req = JSON.parse(kv.value.toString('utf8')) as Served;
     } catch {
       return;
     }
     this.#queue(() => this.#serve(key, req, gen));
   }
 
-  async #serve(key: string, req: ClusterRequest, gen: number): Promise<void> {
+  /** The result's put, under the request's lease (gone with the asker). */
+  #resultPut(key: string, req: Served, result: ClusterResult): PutBuilder {
+    const put = this.#client.put(`${key}/result`).value(JSON.stringify(result));
+    return req.lease === undefined ? put : put.lease(req.lease);
+  }
+
+  async #serve(key: string, req: Served, gen: number): Promise<void> {
     if (gen !== this.#generation) return;
     let result: ClusterResult = { ok: false, code: 'Internal', message: 'not served' };
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       try {
-        const done = req.type === 'shard' ? await this.#serveShard(key, req, gen) : await this.#removePeer(key, req.peer, req.force, gen);
+        const done = req.type === 'shard' ? await this.#serveShard(key, req, gen) : await this.#removePeer(key, req, gen);
         if (done) return;
         continue;
       } catch (e) {
@@ -178,7 +195,7 @@ export class ClusterOpsServer {
       }
     }
     if (result.message === 'not served') result = { ok: false, code: 'ShardUnavailable', message: 'The assignment kept changing while the operation was applied; retry it' };
-    await this.#client.put(`${key}/result`).value(JSON.stringify(result)).catch(() => undefined);
+    await this.#resultPut(key, req, result).exec().catch(() => undefined);
   }
 
   async #readAssign(id: number, shard: number): Promise<Read<Assignment> | null> {
@@ -223,7 +240,7 @@ export class ClusterOpsServer {
     return false;
   }
 
-  async #serveShard(key: string, req: Extract<ClusterRequest, { type: 'shard' }>, gen: number): Promise<boolean> {
+  async #serveShard(key: string, req: Extract<Served, { type: 'shard' }>, gen: number): Promise<boolean> {
     const op: ShardOp = req.op;
     if (op.shard >= req.shardCount) throw new OpRefused('NotFound', `Shard ${op.shard} of collection ${req.collection} does not exist (it has ${req.shardCount})`);
     const [read, transfers, live] = await Promise.all([this.#readAssign(req.collectionId, op.shard), this.#readTransfers(req.collectionId, op.shard), this.#liveNodes()]);
@@ -231,7 +248,7 @@ export class ClusterOpsServer {
     if (read === null) throw new OpRefused('NotFound', `Shard ${op.shard} of collection ${req.collection} has no assignment yet`);
     const p = plan(op, req.collection, read.value, transfers, (n) => live.includes(n));
     const { ops, cas } = this.#writes(req.collectionId, op.shard, read, p);
-    ops.push(this.#client.put(`${key}/result`).value(JSON.stringify({ ok: true } satisfies ClusterResult)));
+    ops.push(this.#resultPut(key, req, { ok: true }));
     const ok = await this.#commit([cas], ops);
     if (ok) this.#log('info', 'cluster op applied', { collection: req.collection, op, epoch: p.assignment?.epoch ?? read.value.epoch });
     return ok;
@@ -254,7 +271,8 @@ export class ClusterOpsServer {
    * with force they are dropped at once, except a shard's only replica. A node holding nothing
    * is removed at once.
    */
-  async #removePeer(key: string, peer: number, force: boolean, gen: number): Promise<boolean> {
+  async #removePeer(key: string, req: Extract<Served, { type: 'remove_peer' }>, gen: number): Promise<boolean> {
+    const { peer, force } = req;
     const [all, live] = await Promise.all([this.#allAssignments(), this.#liveNodes()]);
     if (gen !== this.#generation) throw new Fenced();
     const held = all.filter((s) => s.read.value.replicas.some((r) => r.node === peer));
@@ -286,7 +304,7 @@ export class ClusterOpsServer {
     }
     if (force || held.length === 0) ops.push(this.#client.delete().key(`${P}nodes/${peer}`));
     else ops.push(this.#client.put(`${removingPrefix}${peer}`).value(JSON.stringify({ at: new Date().toISOString() })));
-    ops.push(this.#client.put(`${key}/result`).value(JSON.stringify({ ok: true } satisfies ClusterResult)));
+    ops.push(this.#resultPut(key, req, { ok: true }));
     const ok = await this.#commit(cas, ops);
     if (ok) this.#log('info', 'cluster: peer removal started', { peer, force, replicas: held.length });
     return ok;
