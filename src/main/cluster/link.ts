@@ -8,6 +8,11 @@ import type { AuthCommit, AuthCommitResult, AuthReplica, AuthSnapshot } from '..
 import type { ClusterRequest, ClusterResult, Transfer } from './cluster-ops.js';
 import type { LinkEvent, LinkRequest } from './messages.js';
 
+/** How long an auth request to etcd may take before it fails (503): etcd unreachable. */
+const AUTH_TIMEOUT_MS = 10_000;
+/** What a cluster request may take beyond its own wait for the controller (the etcd round trips). */
+const REQUEST_MARGIN_MS = 5_000;
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type TransferInfo = { collectionId: number } & Transfer;
@@ -42,17 +47,32 @@ export class ClusterLink implements AuthReplica {
     }
   }
 
-  #ask<T>(m: DistributiveOmit<LinkRequest, 'id'>): Promise<T> {
+  /** Posts a request; rejects with a 503 when the thread has not answered within `timeoutMs`. */
+  #ask<T>(m: DistributiveOmit<LinkRequest, 'id'>, timeoutMs: number): Promise<T> {
     const id = this.#nextId++;
     return new Promise<T>((res, rej) => {
-      this.#pending.set(id, { res: (v) => res(v as T), rej });
+      const timer = setTimeout(() => {
+        this.#pending.delete(id);
+        rej(new QuiverError('ShardUnavailable', `etcd did not answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const done = (): void => clearTimeout(timer);
+      this.#pending.set(id, {
+        res: (v) => {
+          done();
+          res(v as T);
+        },
+        rej: (e) => {
+          done();
+          rej(e);
+        },
+      });
       this.#post({ ...m, id } as LinkRequest);
     });
   }
 
   /** Sends a cluster operation to the controller through etcd and waits (bounded) for its result. */
   clusterRequest(request: ClusterRequest, timeoutMs: number): Promise<ClusterResult> {
-    return this.#ask<ClusterResult>({ type: 'cluster-request', request, timeoutMs });
+    return this.#ask<ClusterResult>({ type: 'cluster-request', request, timeoutMs }, timeoutMs + REQUEST_MARGIN_MS);
   }
 
   /** The transfers in flight of a collection, as the etcd mirror last showed them. */
@@ -61,11 +81,11 @@ export class ClusterLink implements AuthReplica {
   }
 
   join(state: AuthStateRecord, tokens: TokenRecord[]): Promise<AuthSnapshot> {
-    return this.#ask<AuthSnapshot>({ type: 'auth-join', state, tokens });
+    return this.#ask<AuthSnapshot>({ type: 'auth-join', state, tokens }, AUTH_TIMEOUT_MS);
   }
 
   commit(commit: AuthCommit): Promise<AuthCommitResult> {
-    return this.#ask<AuthCommitResult>({ type: 'auth-commit', commit });
+    return this.#ask<AuthCommitResult>({ type: 'auth-commit', commit }, AUTH_TIMEOUT_MS);
   }
 
   onSnapshot(listener: (s: AuthSnapshot) => void): void {
