@@ -142,6 +142,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
     adminPassword: config.admin_password,
+    // Cluster mode: API keys, the auth switch and the admin live in etcd, shared by every node.
+    replica: cluster?.link,
   });
   clock.mark('auth opened');
   const engine = new Engine(db, dispatcher, {

@@ -80,6 +80,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /telemetry': 'read',
     // Cluster status names the nodes and their addresses, as the telemetry describes the host.
     'GET /cluster': 'read',
+    // Removing a node moves its replicas: a write, as the collection cluster operations.
+    'DELETE /cluster/peer/:peer_id': 'write',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',

@@ -42,6 +42,10 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /telemetry': 'read',
   // cluster status: node ids and addresses; read, as the telemetry
   'GET /cluster': 'read',
+  // cluster changes (moving replicas between nodes, removing a node): writes, as creating or
+  // deleting a collection (open while auth is disabled, as Qdrant without an API key)
+  'DELETE /cluster/peer/:peer_id': 'write',
+  'POST /collections/:collection_name/cluster': 'write',
 
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',
@@ -148,9 +152,9 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Collections/Update': 'write',
   '/qdrant.Collections/Delete': 'write',
   '/qdrant.Collections/UpdateAliases': 'write',
+  '/qdrant.Collections/UpdateCollectionClusterSetup': 'write',
   // Unimplemented in Quiver (they answer UNIMPLEMENTED once let through), ruled like their kin.
   '/qdrant.Collections/ListShardKeys': 'read',
-  '/qdrant.Collections/UpdateCollectionClusterSetup': 'write',
   '/qdrant.Collections/CreateShardKey': 'write',
   '/qdrant.Collections/DeleteShardKey': 'write',
 

@@ -10,6 +10,12 @@
 //   onRequest hook) and gRPC (one interceptor) call guard() and nothing else.
 // - The do* functions are the auth endpoints' operations.
 //
+// Cluster mode (issue 16): the state lives in etcd, shared by every node (an AuthReplica,
+// src/main/cluster/auth-sync.ts). A write commits there first (a compare-and-swap on the state,
+// planned again from the newer state when another node changed it meanwhile), is adopted here,
+// and reaches the other nodes through their watch; LMDB keeps a copy of the last state seen.
+// Checks stay here and only here: the replica only moves state.
+//
 // Secrets: the admin password is kept only as an argon2id hash; API keys only as SHA-256
 // digests, found by digest and compared in constant time; no secret is ever put in an error
 // message or a log line.
@@ -18,6 +24,7 @@ import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { AuthDb, AuthStateRecord, TokenRecord } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { ApiKeyCreated, ApiKeyInfo } from '../../shared/schemas/auth.js';
+import type { AuthReplica, AuthSnapshot } from './replica.js';
 import { ConfigError } from '../config.js';
 import {
   ANONYMOUS,
@@ -53,7 +60,15 @@ export interface AuthOptions {
   /** Clock (Unix ms), injectable for tests. */
   now?: () => number;
   loginLimit?: { maxFailures: number; windowMs: number };
+  /** Cluster mode: the shared auth state in etcd (see the file comment). */
+  replica?: AuthReplica | undefined;
 }
+
+/** Another node changed the shared state since this one read it: the write is planned again. */
+class StateMoved extends Error {}
+
+/** Times a write is planned again after another node changed the shared state. */
+const CAS_ATTEMPTS = 10;
 
 export interface ApiKeyRequest {
   name: string;
@@ -179,7 +194,12 @@ export class AuthService {
   readonly #now: () => number;
   readonly #limiter: LoginLimiter;
   #state: AuthStateRecord;
-  readonly #jwtKey: KeyObject;
+  #jwtKey: KeyObject;
+  readonly #replica: AuthReplica | null;
+  /** Cluster mode: auth/state's mod revision as last seen (the next write's compare). */
+  #stateRevision = '0';
+  /** Cluster mode: the etcd revision of the state held here; older snapshots are ignored. */
+  #revision = 0n;
   readonly #tokens = new Map<number, TokenRecord>();
   readonly #byDigest = new Map<string, TokenRecord>();
   #queue: Promise<unknown> = Promise.resolve();
@@ -189,6 +209,7 @@ export class AuthService {
 
   private constructor(db: AuthDb, state: AuthStateRecord, tokens: TokenRecord[], opts: AuthOptions, notes: string[]) {
     this.#db = db;
+    this.#replica = opts.replica ?? null;
     this.#ttl = opts.jwtTtlSeconds;
     this.#now = opts.now ?? Date.now;
     this.#limiter = new LoginLimiter({
@@ -235,7 +256,55 @@ export class AuthService {
       await db.state.flushed;
     }
     const tokens = [...db.tokens.getRange()].map((e) => e.value);
-    return new AuthService(db, state, tokens, opts, notes);
+    if (opts.replica === undefined) return new AuthService(db, state, tokens, opts, notes);
+    // Cluster mode: the shared state wins; this node's seeds it only when the cluster has none.
+    const shared = await opts.replica.join(state, tokens);
+    const service = new AuthService(db, shared.state, shared.tokens, opts, notes);
+    service.#stateRevision = shared.stateRevision;
+    service.#revision = BigInt(shared.revision);
+    opts.replica.onSnapshot((s) => service.#adopt(s));
+    if (override !== undefined && !sameDigest(shared.state.jwt_secret, override)) {
+      await service.#serial(async () => service.#commit({ ...service.#state, jwt_secret: override }));
+      notes.push('cluster JWT secret set from SERVICE_JWT_SECRET');
+    }
+    if (opts.adminPassword !== undefined && !service.adminExists) {
+      const hash = await hashPassword(opts.adminPassword);
+      await service.#serial(async () => {
+        if (service.#state.admin === null) await service.#commit({ ...service.#state, admin: { password_hash: hash, password_epoch: 1 } });
+      });
+      notes.push('cluster admin user created from SERVICE_ADMIN_PASSWORD');
+    }
+    await service.#cache();
+    return service;
+  }
+
+  /** A newer shared state from the watch: replaces what this node holds. */
+  #adopt(s: AuthSnapshot): void {
+    const rev = BigInt(s.revision);
+    if (rev < this.#revision) return;
+    this.#revision = rev;
+    this.#setState(s.state, s.stateRevision);
+    this.#tokens.clear();
+    this.#byDigest.clear();
+    for (const t of s.tokens) this.#index(t);
+    void this.#cache().catch(() => undefined);
+  }
+
+  #setState(state: AuthStateRecord, stateRevision: string): void {
+    if (!sameDigest(state.jwt_secret, this.#state.jwt_secret)) this.#jwtKey = createSecretKey(Buffer.from(state.jwt_secret));
+    this.#state = state;
+    this.#stateRevision = stateRevision;
+  }
+
+  /** Cluster mode: LMDB's copy of the shared state, replaced whole (a few records). */
+  async #cache(): Promise<void> {
+    const state = this.#state;
+    const tokens = [...this.#tokens.values()];
+    await this.#db.root.transaction(() => {
+      this.#db.state.putSync('state', state);
+      for (const { key } of this.#db.tokens.getRange()) this.#db.tokens.removeSync(key);
+      for (const t of tokens) this.#db.tokens.putSync(t.id, t);
+    });
   }
 
   get enabled(): boolean {
@@ -432,15 +501,41 @@ export class AuthService {
     this.#byDigest.delete(digestKey(t.digest));
   }
 
-  /** Runs write operations one at a time, in arrival order. */
+  /** Runs write operations one at a time, in arrival order; in cluster mode again when another node moved the state. */
   #serial<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.#queue.then(op, op);
+    const attempt = async (): Promise<T> => {
+      for (let i = 1; ; i++) {
+        try {
+          return await op();
+        } catch (e) {
+          if (!(e instanceof StateMoved) || i >= CAS_ATTEMPTS) {
+            if (e instanceof StateMoved) throw new QuiverError('ShardUnavailable', 'The shared auth state kept changing under this write; retry it');
+            throw e;
+          }
+        }
+      }
+    };
+    const run = this.#queue.then(attempt, attempt);
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
   /** Writes state and tokens in one transaction, waits until it is on disk, then adopts the state. */
   async #commit(state: AuthStateRecord | null, put: TokenRecord[] = [], remove: number[] = []): Promise<void> {
+    if (this.#replica !== null) {
+      const r = await this.#replica.commit({ ifStateRevision: state === null ? null : this.#stateRevision, state, put, remove });
+      if (!r.ok) {
+        if (r.current === null) throw QuiverError.notFound('The cluster has no auth state');
+        // Planned again from the newer state (the watch brings its tokens too).
+        if (BigInt(r.current.stateRevision) > BigInt(this.#stateRevision)) this.#setState(r.current.state, r.current.stateRevision);
+        throw new StateMoved();
+      }
+      this.#revision = BigInt(r.revision);
+      if (state !== null) this.#setState(state, r.revision);
+      // The callers (un)index the tokens they changed, as in single-node mode.
+      void this.#cache().catch(() => undefined);
+      return;
+    }
     await this.#db.root.transaction(() => {
       if (state !== null) this.#db.state.putSync('state', state);
       for (const t of put) this.#db.tokens.putSync(t.id, t);

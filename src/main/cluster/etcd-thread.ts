@@ -6,12 +6,14 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
+import { AuthSync } from './auth-sync.js';
 import { createIfAbsent, markDeletingEntry, removeEntryAt, updateConfig } from './catalog.js';
 import { ClusterMirror } from './cluster-mirror.js';
+import { askController, ClusterOpsServer, TransfersMirror } from './cluster-ops-server.js';
 import { ControlLoop } from './control-loop.js';
 import { ControllerElection } from './controller.js';
 import { Membership } from './membership.js';
-import type { CatalogReply, CatalogRequest, EtcdThreadData, FromEtcdThread, ToEtcdThread } from './messages.js';
+import type { CatalogReply, CatalogRequest, EtcdThreadData, FromEtcdThread, LinkReply, ToEtcdThread } from './messages.js';
 import { NodesMirror } from './nodes-mirror.js';
 
 const data = workerData as EtcdThreadData;
@@ -22,7 +24,18 @@ const emit = (m: FromEtcdThread): void => port.postMessage(m);
 const client = new Etcd3({ hosts: data.endpoints, dialTimeout: Math.min(data.connectTimeoutMs, 5000) });
 const ns = client.namespace('/quiver/');
 const membership = new Membership(ns, data.leaseSeconds, new BigInt64Array(data.leaseExpiry), emit);
-const election = new ControllerElection(ns, data.nodeId, data.leaseSeconds, emit);
+// The cluster API (cluster-ops-server.ts): the controller serves the cluster operations while it
+// is elected; every node mirrors the transfers in flight and the shared auth state.
+const clusterOps = new ClusterOpsServer(client, emit);
+const transfers = new TransfersMirror(client, emit);
+const auth = new AuthSync(client, emit);
+const election: ControllerElection = new ControllerElection(ns, data.nodeId, data.leaseSeconds, (m) => {
+  emit(m);
+  if (m.type !== 'controller') return;
+  const token = election.token;
+  if (m.elected && token !== null) clusterOps.start(token);
+  else void clusterOps.stop();
+});
 const mirror = new NodesMirror(ns, emit);
 const clusterMirror = new ClusterMirror(ns, emit);
 const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
@@ -50,6 +63,14 @@ async function serve(req: CatalogRequest): Promise<CatalogReply> {
   }
 }
 
+/** Answers a link request (link.ts) with its id. */
+function reply(id: number, work: Promise<Extract<LinkReply, { ok: true }>['value']>): void {
+  work.then(
+    (value) => emit({ type: 'link-reply', id, ok: true, value }),
+    (e: unknown) => emit({ type: 'link-reply', id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+  );
+}
+
 async function connect(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, rej) => {
@@ -71,6 +92,7 @@ port.on('message', (m: ToEtcdThread) => {
     case 'register':
       void membership.register(m.node).then(() => {
         void mirror.start();
+        void transfers.start();
         void clusterMirror.start();
         election.start();
         control.start();
@@ -87,10 +109,19 @@ port.on('message', (m: ToEtcdThread) => {
       break;
     case 'stop':
       void (async () => {
-        await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop()]);
+        await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
         client.close();
         emit({ type: 'stopped' });
       })();
+      break;
+    case 'cluster-request':
+      reply(m.id, askController(client, m.request, m.timeoutMs));
+      break;
+    case 'auth-join':
+      reply(m.id, auth.join(m.state, m.tokens));
+      break;
+    case 'auth-commit':
+      reply(m.id, auth.commit(m.commit));
       break;
   }
 });

@@ -2,6 +2,9 @@
 // They stay out of src/shared/protocol.ts: that is the shard workers' protocol, and this thread
 // speaks only to the main thread.
 
+import type { AuthStateRecord, TokenRecord } from '../../shared/db.js';
+import type { AuthCommit, AuthCommitResult, AuthSnapshot } from '../auth/replica.js';
+import type { ClusterRequest, ClusterResult, Transfer } from './cluster-ops.js';
 import type { Assignment, NodeStatus } from './assignments.js';
 import type { CatalogEntry } from './catalog.js';
 
@@ -30,6 +33,19 @@ export interface EtcdThreadData {
   deadGraceMs: number;
 }
 
+/** The cluster API's and the shared auth state's requests (link.ts); each answered by a LinkReply with its id. */
+export type LinkRequest =
+  | { type: 'cluster-request'; id: number; request: ClusterRequest; timeoutMs: number }
+  | { type: 'auth-join'; id: number; state: AuthStateRecord; tokens: TokenRecord[] }
+  | { type: 'auth-commit'; id: number; commit: AuthCommit };
+
+export type LinkReply =
+  | { type: 'link-reply'; id: number; ok: true; value: ClusterResult | AuthSnapshot | AuthCommitResult }
+  | { type: 'link-reply'; id: number; ok: false; message: string };
+
+/** What link.ts receives: the replies, the shared auth state and the transfers in flight. */
+export type LinkEvent = LinkReply | { type: 'auth'; snapshot: AuthSnapshot } | { type: 'transfers'; transfers: ({ collectionId: number } & Transfer)[] };
+
 /** Catalog changes the main thread asks of etcd (catalog.ts), answered by a 'reply' with the same id. */
 export type CatalogRequest =
   | { op: 'create'; name: string; config: unknown }
@@ -49,7 +65,8 @@ export type ToEtcdThread =
   | { type: 'request'; id: number; req: CatalogRequest }
   /** This node's status report (status/<node>, lease-bound); written again after every new lease. */
   | { type: 'report'; status: NodeStatus }
-  | { type: 'stop' };
+  | { type: 'stop' }
+  | LinkRequest;
 
 export type FromEtcdThread =
   | { type: 'connected' }
@@ -73,7 +90,8 @@ export type FromEtcdThread =
   | { type: 'status-put'; node: number; status: NodeStatus }
   | { type: 'status-delete'; node: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields: Record<string, unknown> }
-  | { type: 'stopped' };
+  | { type: 'stopped' }
+  | LinkEvent;
 
 /** The epoch-based clock both threads share (each thread's performance.now() has its own origin). */
 export function nowMs(): number {

@@ -12,7 +12,8 @@ import { ConfigError } from '../config.js';
 import { QuiverError } from '../../shared/errors.js';
 import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
-import type { ClusterStatusEnabled, ClusterView } from './view.js';
+import type { ClusterApi, ClusterStatusEnabled, ClusterView } from './view.js';
+import { ClusterLink } from './link.js';
 import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
 import type { NodeStatus } from './assignments.js';
 import { ClusterStateMirror } from './state-mirror.js';
@@ -49,6 +50,8 @@ export class ClusterNode implements ClusterView {
   #lostReason: string | null = 'not registered yet';
   #registered: (() => void) | null = null;
   #stopped: (() => void) | null = null;
+  /** The cluster API's and the shared auth state's requests to the etcd thread (link.ts). */
+  readonly link = new ClusterLink((m) => this.#post(m));
   /** The control plane's mirror on this thread: what the data plane and the cluster API read. */
   readonly state: ClusterStateMirror;
   /** Where the catalog's mirror messages go (catalog-sync.ts sets it once the Engine is up). */
@@ -148,6 +151,11 @@ export class ClusterNode implements ClusterView {
       case 'connected':
       case 'failed':
         break;
+      case 'link-reply':
+      case 'auth':
+      case 'transfers':
+        this.link.receive(m);
+        break;
     }
   }
 
@@ -233,6 +241,15 @@ export class ClusterNode implements ClusterView {
   /** Retry-After for a refused request: about one lease renewal. */
   get retryAfterSeconds(): number {
     return Math.max(1, Math.ceil(this.#config.cluster.lease_seconds / 3));
+  }
+
+  get api(): ClusterApi {
+    return {
+      nodeId: this.nodeId,
+      state: this.state,
+      clusterRequest: (r, ms) => this.link.clusterRequest(r, ms),
+      transfers: (id) => this.link.transfers(id),
+    };
   }
 
   status(): ClusterStatusEnabled {

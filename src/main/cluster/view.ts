@@ -1,6 +1,10 @@
 // What the REST layer sees of the cluster (types only, so importing it loads nothing: single-node
 // start-up never imports the cluster modules). node.ts's ClusterNode implements it.
 
+import type { ClusterRequest, ClusterResult } from './cluster-ops.js';
+import type { TransferInfo } from './link.js';
+import type { ClusterState } from './state.js';
+
 /** GET /cluster's enabled shape (Qdrant's ClusterStatus), as the OpenAPI reference has it. */
 export interface ClusterStatusEnabled {
   status: 'enabled';
@@ -19,4 +23,17 @@ export interface ClusterView {
   /** The refusal's Retry-After. */
   readonly retryAfterSeconds: number;
   status(): ClusterStatusEnabled;
+  /** What Qdrant's cluster API reads and asks (service/cluster.ts); absent in fakes of the lease gate. */
+  readonly api?: ClusterApi;
+}
+
+/** The cluster API's view of this node: its id, the control plane's mirror, the controller's requests. */
+export interface ClusterApi {
+  readonly nodeId: number;
+  /** The assignments mirrored from etcd; null until the control plane's mirror is up. */
+  readonly state: ClusterState | null;
+  /** Sends an operation to the controller (through etcd) and waits up to timeoutMs for its result. */
+  clusterRequest(request: ClusterRequest, timeoutMs: number): Promise<ClusterResult>;
+  /** The transfers in flight of a collection. */
+  transfers(collectionId: number): TransferInfo[];
 }

@@ -3,8 +3,9 @@
 
 import { CollectionNameParams } from '../../shared/schemas/common.js';
 import { CreateCollection, UpdateCollection } from '../../shared/schemas/collections.js';
+import { ClusterOperations } from '../../shared/schemas/cluster.js';
+import { doCollectionClusterInfo, doUpdateCollectionCluster } from '../service/cluster.js';
 import {
-  doCollectionCluster,
   doCollectionExists,
   doCreateCollection,
   doDeleteCollection,
@@ -13,12 +14,12 @@ import {
   doUpdateCollection,
 } from '../service/collections.js';
 import { collectionNameError } from '../validation.js';
-import { clusterInfoOut, collectionInfoOut, createCollectionIn, updateCollectionIn } from './messages/collections.js';
+import { clusterInfoOut, clusterSetupIn, collectionInfoOut, createCollectionIn, updateCollectionIn } from './messages/collections.js';
 import { schemaCheck } from './messages/common.js';
 import type { CollectionsHandlers } from './generated/qdrant/Collections.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 
-export function collectionHandlers({ engine, log }: GrpcContext): CollectionsHandlers {
+export function collectionHandlers({ engine, log, cluster }: GrpcContext): CollectionsHandlers {
   const checkName = schemaCheck(CollectionNameParams);
   const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
   // A new name is also checked for forbidden characters, worded for gRPC before the service's REST wording.
@@ -30,6 +31,7 @@ export function collectionHandlers({ engine, log }: GrpcContext): CollectionsHan
   };
   const create = schemaCheck(CreateCollection);
   const update = schemaCheck(UpdateCollection);
+  const clusterOps = schemaCheck(ClusterOperations);
   return {
     Get: timed(log, async (r) => ({ result: collectionInfoOut(await doGetCollection(engine, name(r))) })),
     List: timed(log, async () => doListCollections(engine)),
@@ -37,11 +39,14 @@ export function collectionHandlers({ engine, log }: GrpcContext): CollectionsHan
     Update: timed(log, async (r) => ({ result: await doUpdateCollection(engine, name(r), update(updateCollectionIn(r))) })),
     Delete: timed(log, async (r) => ({ result: await doDeleteCollection(engine, name(r)) })),
     CollectionExists: timed(log, async (r) => ({ result: doCollectionExists(engine, name(r)) })),
-    CollectionClusterInfo: timed(log, async (r) => clusterInfoOut(await doCollectionCluster(engine, name(r)))),
+    CollectionClusterInfo: timed(log, async (r) => clusterInfoOut(await doCollectionClusterInfo(engine, name(r), cluster))),
     UpdateAliases: unimplemented(log, 'Aliases'),
     ListAliases: unimplemented(log, 'Aliases'),
     ListCollectionAliases: unimplemented(log, 'Aliases'),
-    UpdateCollectionClusterSetup: unimplemented(log, 'Cluster setup changes'),
+    UpdateCollectionClusterSetup: timed(log, async (r) => {
+      const { body, timeout } = clusterSetupIn(r);
+      return { result: await doUpdateCollectionCluster(engine, name(r), clusterOps(body), timeout, cluster) };
+    }),
     CreateShardKey: unimplemented(log, 'Shard keys'),
     DeleteShardKey: unimplemented(log, 'Shard keys'),
     ListShardKeys: unimplemented(log, 'Shard keys'),

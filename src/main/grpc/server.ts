@@ -138,7 +138,7 @@ export async function startGrpcServer(
       ),
     ],
   });
-  const ctx: GrpcContext = { engine, log };
+  const ctx: GrpcContext = { engine, log, cluster: cluster?.api };
   server.addService(qdrant.Qdrant.service, healthHandlers(ctx));
   server.addService(qdrant.Collections.service, collectionHandlers(ctx));
   server.addService(withRawHandoffMethods(qdrant.Points.service), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });

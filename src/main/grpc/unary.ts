@@ -5,12 +5,15 @@
 import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import { GRPC_STATUS, QuiverError } from '../../shared/errors.js';
+import type { ClusterApi } from '../cluster/view.js';
 import type { Engine } from '../engine.js';
 
 /** What every handler set is built from. */
 export interface GrpcContext {
   engine: Engine;
   log: FastifyBaseLogger;
+  /** Cluster mode: the cluster API's view of this node (service/cluster.ts); undefined in single-node mode. */
+  cluster?: ClusterApi | undefined;
 }
 
 /** A failure of any origin as a gRPC status, logged as REST logs it (4xx at info, 5xx at error). */

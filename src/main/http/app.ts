@@ -197,7 +197,7 @@ export async function buildApp(
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
   await app.register(telemetryRoutes, { engine });
-  await app.register(clusterRoutes, { cluster });
+  await app.register(clusterRoutes, { cluster, engine });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine, coordinators, metrics });

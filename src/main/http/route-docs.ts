@@ -66,6 +66,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /readyz': { tag: 'Service', operationId: 'readyz', summary: 'Kubernetes readyz endpoint: 503 until every shard is loaded', text: true },
   'GET /metrics': { tag: 'Service', operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)', text: true },
   'GET /cluster': { tag: 'Service', operationId: 'cluster_status', summary: "The cluster's state and members, from this node's view (disabled on a single node)", result: ClusterStatusOut },
+  'DELETE /cluster/peer/:peer_id': { tag: 'Service', operationId: 'remove_peer', summary: 'Remove a node: its replicas are moved away first (force: dropped), then it leaves', result: Type.Boolean() },
   'GET /telemetry': { tag: 'Service', operationId: 'telemetry', summary: 'Version, start time, system and the hnswlib-node build the workers loaded', result: TelemetryOut },
 
   'POST /auth/login': { tag: 'Auth', operationId: 'login', summary: 'Log in as the admin user: an admin JWT', body: LoginOut },
@@ -84,6 +85,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   [`DELETE ${C}`]: { tag: 'Collections', operationId: 'delete_collection', summary: 'Delete collection (the name is free once this answers)', result: Type.Boolean() },
   [`GET ${C}/exists`]: { tag: 'Collections', operationId: 'collection_exists', summary: 'Check the existence of a collection', result: CollectionExistsOut },
   [`GET ${C}/cluster`]: { tag: 'Collections', operationId: 'collection_cluster_info', summary: 'Where the shards of a collection live', result: CollectionClusterOut },
+  [`POST ${C}/cluster`]: { tag: 'Collections', operationId: 'update_collection_cluster', summary: 'Move, replicate or drop a shard replica, or abort a transfer (cluster mode)', result: Type.Boolean() },
 
   [`PUT ${C}/points`]: { tag: 'Points', operationId: 'upsert_points', summary: 'Upsert points', result: updated },
   [`POST ${C}/points`]: { tag: 'Points', operationId: 'get_points', summary: 'Get points by ids', result: Type.Array(PointRecordOut) },

@@ -2,6 +2,7 @@ import type * as grpc from '@grpc/grpc-js';
 import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
 
 import type { Timestamp as _google_protobuf_Timestamp, Timestamp__Output as _google_protobuf_Timestamp__Output } from './google/protobuf/Timestamp.js';
+import type { AbortShardTransfer as _qdrant_AbortShardTransfer, AbortShardTransfer__Output as _qdrant_AbortShardTransfer__Output } from './qdrant/AbortShardTransfer.js';
 import type { AcornSearchParams as _qdrant_AcornSearchParams, AcornSearchParams__Output as _qdrant_AcornSearchParams__Output } from './qdrant/AcornSearchParams.js';
 import type { AliasDescription as _qdrant_AliasDescription, AliasDescription__Output as _qdrant_AliasDescription__Output } from './qdrant/AliasDescription.js';
 import type { AliasOperations as _qdrant_AliasOperations, AliasOperations__Output as _qdrant_AliasOperations__Output } from './qdrant/AliasOperations.js';
@@ -93,6 +94,7 @@ import type { LookupLocation as _qdrant_LookupLocation, LookupLocation__Output a
 import type { Match as _qdrant_Match, Match__Output as _qdrant_Match__Output } from './qdrant/Match.js';
 import type { MinShould as _qdrant_MinShould, MinShould__Output as _qdrant_MinShould__Output } from './qdrant/MinShould.js';
 import type { Mmr as _qdrant_Mmr, Mmr__Output as _qdrant_Mmr__Output } from './qdrant/Mmr.js';
+import type { MoveShard as _qdrant_MoveShard, MoveShard__Output as _qdrant_MoveShard__Output } from './qdrant/MoveShard.js';
 import type { MultiDenseVector as _qdrant_MultiDenseVector, MultiDenseVector__Output as _qdrant_MultiDenseVector__Output } from './qdrant/MultiDenseVector.js';
 import type { NamedVectors as _qdrant_NamedVectors, NamedVectors__Output as _qdrant_NamedVectors__Output } from './qdrant/NamedVectors.js';
 import type { NamedVectorsOutput as _qdrant_NamedVectorsOutput, NamedVectorsOutput__Output as _qdrant_NamedVectorsOutput__Output } from './qdrant/NamedVectorsOutput.js';
@@ -138,6 +140,8 @@ import type { RemoteShardInfo as _qdrant_RemoteShardInfo, RemoteShardInfo__Outpu
 import type { RenameAlias as _qdrant_RenameAlias, RenameAlias__Output as _qdrant_RenameAlias__Output } from './qdrant/RenameAlias.js';
 import type { RepeatedIntegers as _qdrant_RepeatedIntegers, RepeatedIntegers__Output as _qdrant_RepeatedIntegers__Output } from './qdrant/RepeatedIntegers.js';
 import type { RepeatedStrings as _qdrant_RepeatedStrings, RepeatedStrings__Output as _qdrant_RepeatedStrings__Output } from './qdrant/RepeatedStrings.js';
+import type { Replica as _qdrant_Replica, Replica__Output as _qdrant_Replica__Output } from './qdrant/Replica.js';
+import type { ReplicateShard as _qdrant_ReplicateShard, ReplicateShard__Output as _qdrant_ReplicateShard__Output } from './qdrant/ReplicateShard.js';
 import type { RetrievedPoint as _qdrant_RetrievedPoint, RetrievedPoint__Output as _qdrant_RetrievedPoint__Output } from './qdrant/RetrievedPoint.js';
 import type { Rrf as _qdrant_Rrf, Rrf__Output as _qdrant_Rrf__Output } from './qdrant/Rrf.js';
 import type { ScoredPoint as _qdrant_ScoredPoint, ScoredPoint__Output as _qdrant_ScoredPoint__Output } from './qdrant/ScoredPoint.js';
@@ -205,6 +209,7 @@ export interface ProtoGrpcType {
     }
   }
   qdrant: {
+    AbortShardTransfer: MessageTypeDefinition<_qdrant_AbortShardTransfer, _qdrant_AbortShardTransfer__Output>
     AcornSearchParams: MessageTypeDefinition<_qdrant_AcornSearchParams, _qdrant_AcornSearchParams__Output>
     AliasDescription: MessageTypeDefinition<_qdrant_AliasDescription, _qdrant_AliasDescription__Output>
     AliasOperations: MessageTypeDefinition<_qdrant_AliasOperations, _qdrant_AliasOperations__Output>
@@ -302,6 +307,7 @@ export interface ProtoGrpcType {
     MinShould: MessageTypeDefinition<_qdrant_MinShould, _qdrant_MinShould__Output>
     Mmr: MessageTypeDefinition<_qdrant_Mmr, _qdrant_Mmr__Output>
     Modifier: EnumTypeDefinition
+    MoveShard: MessageTypeDefinition<_qdrant_MoveShard, _qdrant_MoveShard__Output>
     MultiDenseVector: MessageTypeDefinition<_qdrant_MultiDenseVector, _qdrant_MultiDenseVector__Output>
     NamedVectors: MessageTypeDefinition<_qdrant_NamedVectors, _qdrant_NamedVectors__Output>
     NamedVectorsOutput: MessageTypeDefinition<_qdrant_NamedVectorsOutput, _qdrant_NamedVectorsOutput__Output>
@@ -351,7 +357,9 @@ export interface ProtoGrpcType {
     RenameAlias: MessageTypeDefinition<_qdrant_RenameAlias, _qdrant_RenameAlias__Output>
     RepeatedIntegers: MessageTypeDefinition<_qdrant_RepeatedIntegers, _qdrant_RepeatedIntegers__Output>
     RepeatedStrings: MessageTypeDefinition<_qdrant_RepeatedStrings, _qdrant_RepeatedStrings__Output>
+    Replica: MessageTypeDefinition<_qdrant_Replica, _qdrant_Replica__Output>
     ReplicaState: EnumTypeDefinition
+    ReplicateShard: MessageTypeDefinition<_qdrant_ReplicateShard, _qdrant_ReplicateShard__Output>
     RetrievedPoint: MessageTypeDefinition<_qdrant_RetrievedPoint, _qdrant_RetrievedPoint__Output>
     Rrf: MessageTypeDefinition<_qdrant_Rrf, _qdrant_Rrf__Output>
     Sample: EnumTypeDefinition
@@ -372,6 +380,7 @@ export interface ProtoGrpcType {
     ShardKey: MessageTypeDefinition<_qdrant_ShardKey, _qdrant_ShardKey__Output>
     ShardKeySelector: MessageTypeDefinition<_qdrant_ShardKeySelector, _qdrant_ShardKeySelector__Output>
     ShardTransferInfo: MessageTypeDefinition<_qdrant_ShardTransferInfo, _qdrant_ShardTransferInfo__Output>
+    ShardTransferMethod: EnumTypeDefinition
     ShardingMethod: EnumTypeDefinition
     SliceCondition: MessageTypeDefinition<_qdrant_SliceCondition, _qdrant_SliceCondition__Output>
     SparseIndexConfig: MessageTypeDefinition<_qdrant_SparseIndexConfig, _qdrant_SparseIndexConfig__Output>

@@ -7,6 +7,11 @@ import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
 import type { PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
 import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
+import type { ClusterModeInfo } from '../../service/cluster.js';
+import type { TransferMethod } from '../../cluster/cluster-ops.js';
+import type { ClusterOperationsBody } from '../../../shared/schemas/cluster.js';
+import type { ShardTransferMethod__Output } from '../generated/qdrant/ShardTransferMethod.js';
+import type { UpdateCollectionClusterSetupRequest__Output } from '../generated/qdrant/UpdateCollectionClusterSetupRequest.js';
 import type { CollectionClusterInfoResponse } from '../generated/qdrant/CollectionClusterInfoResponse.js';
 import type { CollectionInfo } from '../generated/qdrant/CollectionInfo.js';
 import type { CreateCollection__Output } from '../generated/qdrant/CreateCollection.js';
@@ -226,12 +231,51 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
   };
 }
 
-export function clusterInfoOut(r: CollectionClusterInfo): Omit<CollectionClusterInfoResponse, 'time'> {
+export function clusterInfoOut(r: CollectionClusterInfo | ClusterModeInfo): Omit<CollectionClusterInfoResponse, 'time'> {
   return {
     peer_id: r.peer_id,
     shard_count: r.shard_count,
     local_shards: r.local_shards.map((s) => ({ shard_id: s.shard_id, points_count: s.points_count, state: s.state })),
-    remote_shards: [],
-    shard_transfers: [],
+    remote_shards: r.remote_shards.map((s) => ({ shard_id: s.shard_id, peer_id: s.peer_id, state: s.state })),
+    shard_transfers: r.shard_transfers.map((t) => ({ shard_id: t.shard_id, from: t.from, to: t.to, sync: t.sync })),
   };
+}
+
+const TRANSFER_METHOD: Record<ShardTransferMethod__Output, TransferMethod> = {
+  StreamRecords: 'stream_records',
+  Snapshot: 'snapshot',
+  WalDelta: 'wal_delta',
+  ReshardingStreamRecords: 'resharding_stream_records',
+};
+
+/** UpdateCollectionClusterSetup's operation as the REST body (checked by the REST schema after), and its timeout. */
+export function clusterSetupIn(r: UpdateCollectionClusterSetupRequest__Output): { body: ClusterOperationsBody; timeout: number | undefined } {
+  const peer = (v: string | undefined): number => Number(v ?? 0);
+  const transfer = (m: NonNullable<UpdateCollectionClusterSetupRequest__Output['move_shard']>) => ({
+    shard_id: m.shard_id ?? 0,
+    from_peer_id: peer(m.from_peer_id),
+    to_peer_id: peer(m.to_peer_id),
+    ...(m.method === undefined ? {} : { method: TRANSFER_METHOD[m.method] }),
+    ...(m.to_shard_id === undefined ? {} : { to_shard_id: m.to_shard_id }),
+  });
+  let body: ClusterOperationsBody = {};
+  switch (r.operation) {
+    case 'move_shard':
+      if (r.move_shard !== undefined) body = { move_shard: transfer(r.move_shard) };
+      break;
+    case 'replicate_shard':
+      if (r.replicate_shard !== undefined) body = { replicate_shard: transfer(r.replicate_shard) };
+      break;
+    case 'drop_replica':
+      if (r.drop_replica !== undefined) body = { drop_replica: { shard_id: r.drop_replica.shard_id ?? 0, peer_id: peer(r.drop_replica.peer_id) } };
+      break;
+    case 'abort_transfer': {
+      const a = r.abort_transfer;
+      if (a !== undefined) body = { abort_transfer: { shard_id: a.shard_id ?? 0, from_peer_id: peer(a.from_peer_id), to_peer_id: peer(a.to_peer_id) } };
+      break;
+    }
+    case undefined:
+      break;
+  }
+  return { body, timeout: r.timeout === undefined ? undefined : Number(r.timeout) };
 }

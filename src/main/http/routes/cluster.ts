@@ -1,9 +1,16 @@
-// GET /cluster: Qdrant's cluster status. Single-node mode answers `{status: "disabled"}` as
-// Qdrant does without a cluster; cluster mode answers this node's view (src/main/cluster/).
+// Qdrant's cluster API: GET /cluster (the cluster status), a collection's cluster info and
+// operations (GET/POST /collections/{name}/cluster) and DELETE /cluster/peer/{peer_id}.
+// Single-node mode answers `{status: "disabled"}`, the local copies' info, and refuses the
+// operations as Qdrant does without distributed mode; cluster mode answers from this node's view
+// of the control plane (src/main/cluster/, service/cluster.ts).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import type { ClusterView } from '../../cluster/view.js';
+import type { Engine } from '../../engine.js';
+import { CollectionNameParams } from '../../../shared/schemas/common.js';
+import { ClusterOperations, ClusterTimeoutQuery, PeerParams, RemovePeerQuery } from '../../../shared/schemas/cluster.js';
+import { doCollectionClusterInfo, doRemovePeer, doUpdateCollectionCluster } from '../../service/cluster.js';
 import { ok } from '../envelope.js';
 
 const PeerInfoOut = Type.Object({ uri: Type.String() });
@@ -36,6 +43,17 @@ export const ClusterStatusOut = Type.Union([
   }),
 ]);
 
-export const clusterRoutes: FastifyPluginAsyncTypebox<{ cluster: ClusterView | null }> = async (app, { cluster }) => {
+export const clusterRoutes: FastifyPluginAsyncTypebox<{ cluster: ClusterView | null; engine: Engine }> = async (app, { cluster, engine }) => {
+  const api = cluster?.api;
+  const params = CollectionNameParams;
   app.get('/cluster', async (req) => ok(cluster === null ? { status: 'disabled' as const } : cluster.status(), req.t0));
+  app.get('/collections/:collection_name/cluster', { schema: { params } }, async (req) =>
+    ok(await doCollectionClusterInfo(engine, req.params.collection_name, api), req.t0),
+  );
+  app.post('/collections/:collection_name/cluster', { schema: { params, querystring: ClusterTimeoutQuery, body: ClusterOperations } }, async (req) =>
+    ok(await doUpdateCollectionCluster(engine, req.params.collection_name, req.body, req.query.timeout, api), req.t0),
+  );
+  app.delete('/cluster/peer/:peer_id', { schema: { params: PeerParams, querystring: RemovePeerQuery } }, async (req) =>
+    ok(await doRemovePeer(req.params.peer_id, req.query.force ?? false, req.query.timeout, api), req.t0),
+  );
 };

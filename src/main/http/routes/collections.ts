@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';
 import { CreateCollection, UpdateCollection } from '../../../shared/schemas/collections.js';
 import {
-  doCollectionCluster,
   doCollectionExists,
   doCreateCollection,
   doDeleteCollection,
@@ -31,8 +30,5 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = a
   );
   app.get('/collections/:collection_name/exists', { schema: { params } }, async (req) =>
     ok(doCollectionExists(engine, req.params.collection_name), req.t0),
-  );
-  app.get('/collections/:collection_name/cluster', { schema: { params } }, async (req) =>
-    ok(await doCollectionCluster(engine, req.params.collection_name), req.t0),
   );
 };
