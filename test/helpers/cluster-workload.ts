@@ -70,9 +70,10 @@ export class Workload {
 
   constructor(private readonly opts: WorkloadOptions) {
     this.next = opts.firstId;
-    // Writes may wait out an election (the server retries a publish for 15 s); reads should answer fast.
+    // Writes may wait out an election (the server retries a publish for 15 s); reads should answer fast,
+    // and a reader stuck on a stopped node gives up within 2 s, as a client with a deadline would.
     this.clients = opts.urls.map((url) => new QdrantClient({ url, timeout: 30_000, checkCompatibility: false }));
-    this.readClients = opts.urls.map((url) => new QdrantClient({ url, timeout: 3_000, checkCompatibility: false }));
+    this.readClients = opts.urls.map((url) => new QdrantClient({ url, timeout: 2_000, checkCompatibility: false }));
   }
 
   now(): number {

@@ -13,6 +13,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { openDb } from '../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName } from '../../src/shared/log-entry.js';
 import { startCluster, type TestCluster } from './cluster.js';
+import type { NatsCluster } from './nats.js';
 import { DIM, errorCounts, longestGap, vectorOf, Workload } from './cluster-workload.js';
 import { call } from './server.js';
 
@@ -216,15 +217,15 @@ async function lastSeqs(c: TestCluster, id: number): Promise<number[]> {
 }
 
 /** Ids found in more than one upsert entry across the collection's streams: a write stored twice. */
-async function streamDuplicates(c: TestCluster, id: number): Promise<{ entries: number; duplicated: number[] }> {
-  const nc = await c.nats.connect();
+export async function streamDuplicates(nats: NatsCluster, id: number, shards = SHARDS): Promise<{ entries: number; duplicated: number[] }> {
+  const nc = await nats.connect();
   const seen = new Set<number>();
   const dup: number[] = [];
   let entries = 0;
   try {
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
-    for (let s = 0; s < SHARDS; s++) {
+    for (let s = 0; s < shards; s++) {
       const name = streamName(id, s);
       const info = await jsm.streams.info(name);
       if (info.state.messages === 0) continue;
@@ -258,7 +259,7 @@ interface ReplicaOnDisk {
 }
 
 /** applied_seq, point count and an order-free hash of (id, version) of one shard on one node's disk (node stopped). */
-function onDisk(dataDir: string, id: number, shard: number): { appliedSeq: number; count: number; hash: string; ids: Set<number> } {
+export function onDisk(dataDir: string, id: number, shard: number): { appliedSeq: number; count: number; hash: string; ids: Set<number> } {
   const db = openDb(dataDir);
   try {
     const appliedSeq = db.meta.get(appliedSeqKey(id, shard)) ?? 0;
@@ -436,7 +437,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     SETTLE_MS,
   ).catch((e: unknown) => failures.push(String(e)));
   const assigned = await assignments(c, id);
-  const dups = await streamDuplicates(c, id);
+  const dups = await streamDuplicates(c.nats, id);
   if (dups.duplicated.length > 0) failures.push(`${dups.duplicated.length} ids in two upsert entries of the streams (first: ${dups.duplicated.slice(0, 5).join(',')})`);
   for (let i = 0; i < c.nodes.length; i++) await c.stopNode(i, 'SIGTERM');
 
