@@ -99,6 +99,21 @@ async function startCluster(config: Config): Promise<ClusterNode> {
   return ClusterNode.start(config, readOrCreateNodeId(config.data_dir));
 }
 
+/** The control plane joined to the Engine (cluster mode): etcd's catalog mirrored in, this node's replicas followed. */
+async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
+  const [{ CatalogSync }, { ReplicaFollow }] = await Promise.all([import('./cluster/catalog-sync.js'), import('./cluster/replica-follow.js')]);
+  let follow: InstanceType<typeof ReplicaFollow> | null = null;
+  const sync = new CatalogSync(cluster, (meta) => follow?.placed(meta) ?? Promise.resolve());
+  return {
+    sync,
+    /** Starts following once the Engine exists; `hooks` is where snapshots plug in (prepareReplica). */
+    follow: (engine: Engine, hooks = {}) => {
+      follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks);
+      return follow;
+    },
+  };
+}
+
 /** Connects to the shards' write logs on NATS (cluster mode); ConfigError when NATS cannot be used. */
 async function openWriteLog(servers: string[], replicas: number): Promise<WriteLog> {
   const [{ ShardLog, ShardLogUnreachable }, { LoggedWrites }] = await Promise.all([import('./cluster/shard-log.js'), import('./cluster/logged-writes.js')]);
@@ -118,6 +133,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // Cluster mode only, and only then are its modules loaded: etcd must answer within a bounded
   // time or start-up is refused naming the endpoints (exit 2, as a bad setting).
   const cluster = clusterEnabled(config) ? await startCluster(config) : null;
+  // Cluster mode (issue 16): both switches are set, so the write log is open too.
+  const joined = cluster !== null && writeLog !== null ? await joinCluster(cluster, writeLog) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -129,6 +146,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     opIds: dispatcher.opIds,
     publishCatalog: (c) => dispatcher.publishCatalog(c),
     ...(writeLog === null ? {} : { writeLog }),
+    ...(joined === null ? {} : { clusterCatalog: joined.sync }),
   });
   const metrics = new Metrics(engine);
   dispatcher.setOwners((name) => engine.copyHolders(name));
@@ -167,7 +185,16 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // to the system when the thread is quiet (see memory-release.ts).
   const release = new MemoryRelease();
   startLatencyProbe('main');
-  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
+  const follow = joined === null ? null : joined.follow(engine);
+  const started = engine.start().then(async (r) => {
+    if (joined === null || follow === null) return r;
+    // The local catalog catches up with etcd's before the node calls itself ready.
+    joined.sync.attach(engine);
+    follow.start();
+    await joined.sync.synced;
+    return r;
+  });
+  const ready = started.then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
     clock.mark('shards ready');
     release.collectSoon(200);
     for (const c of collections) {
@@ -210,6 +237,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
       closing ??= (async () => {
         release.stop();
         // Leave the cluster first, so the other nodes stop routing here before intake stops.
+        follow?.stop();
         await cluster?.close();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
