@@ -181,11 +181,19 @@ export class Engine implements PointEngine {
 
   /** How many copies of each shard the collection keeps: replication_factor, at most one per worker. */
   effectiveReplicas(meta: CollectionMeta): number {
-    return effectiveReplicas(meta.config.replication_factor, this.#dispatcher.workerCount);
+    return effectiveReplicas(this.#localFactor(meta), this.#dispatcher.workerCount);
+  }
+
+  /**
+   * The replication_factor copies are made of here: in cluster mode it counts replicas on distinct
+   * nodes (the controller's), so a node keeps one copy of each shard, whatever its worker count.
+   */
+  #localFactor(meta: CollectionMeta): number | undefined {
+    return this.#cluster !== null ? 1 : meta.config.replication_factor;
   }
 
   #newTable(meta: CollectionMeta): ReplicaTable {
-    const t = replicaTable(meta.id, meta.config.shard_number, meta.config.replication_factor, this.#dispatcher.workerCount);
+    const t = replicaTable(meta.id, meta.config.shard_number, this.#localFactor(meta), this.#dispatcher.workerCount);
     this.#replicas.set(meta.id, t);
     return t;
   }
@@ -461,7 +469,16 @@ export class Engine implements PointEngine {
   /** The create in etcd (409 there when the name exists anywhere), then here, streams included, then placed. */
   async #createInCluster(cluster: ClusterCatalog, name: string, config: CollectionConfig): Promise<void> {
     const entry = await cluster.create(name, config);
-    await cluster.serialize(() => this.mirrorCollection(entry, true));
+    try {
+      await cluster.serialize(() => this.mirrorCollection(entry, true));
+    } catch (err) {
+      // Not made here (its streams, say): out of etcd again, so the name is free for a retry.
+      if ((await cluster.markDeleting(name).catch(() => null)) === entry.id) {
+        await cluster.serialize(() => this.mirrorDelete(name, entry.id)).catch(() => undefined);
+        await cluster.removed(name, entry.id).catch(() => undefined);
+      }
+      throw err;
+    }
     await cluster.placed(entry);
   }
 

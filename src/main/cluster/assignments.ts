@@ -19,6 +19,11 @@ export interface AssignedReplica {
   state: ReplicaState;
   /** When the replica became Dead (ms since the epoch): its grace counts from there, on any controller. */
   since?: number;
+  /**
+   * The boot id of the node process it was last Active under: a node restarted faster than its
+   * lease lapsed reports another one, and its replica is Partial again until it has caught up.
+   */
+  boot?: string;
 }
 
 export interface Assignment {
@@ -36,6 +41,8 @@ export interface ShardReport {
 /** status/<node> (lease-bound): the node's followed shards by "<collectionId>/<shard>". */
 export interface NodeStatus {
   at: string;
+  /** This process's boot id (random at each start). */
+  boot?: string;
   shards: Record<string, ShardReport>;
 }
 
@@ -98,7 +105,8 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
   const key = shardKey(collection, shard);
   const reps: AssignedReplica[] = current.replicas.map((r) => ({ ...r }));
   for (const r of reps) {
-    const report = view.statuses.get(r.node)?.shards[key];
+    const status = view.statuses.get(r.node);
+    const report = status?.shards[key];
     const dead = (state: AssignedReplica): void => {
       if (state.state !== 'Dead') {
         state.state = 'Dead';
@@ -110,7 +118,14 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
       // Its node is back (and the shard not dead there): it catches up from its own position.
       r.state = 'Partial';
       delete r.since;
-    } else if (r.state !== 'Active' && report?.caught_up === true) r.state = 'Active';
+    } else if (r.state === 'Active' && status?.boot !== undefined && r.boot !== undefined && r.boot !== status.boot) {
+      // Restarted within its lease: it may be behind the log until it has caught up.
+      r.state = 'Partial';
+      delete r.boot;
+    } else if (r.state !== 'Active' && report?.caught_up === true) {
+      r.state = 'Active';
+      if (status?.boot !== undefined) r.boot = status.boot;
+    } else if (r.state === 'Active' && r.boot === undefined && report !== undefined && status?.boot !== undefined) r.boot = status.boot;
   }
   const active = (): number => reps.filter((r) => r.state === 'Active').length;
   const nonDead = (): number => reps.filter((r) => r.state !== 'Dead').length;

@@ -73,4 +73,17 @@ describe('replica lifecycle', () => {
     const next = reconcileShard(1, 0, 2, a0, view({ statuses: new Map([[2, report('1/0', 40, false, true)]]) }))!;
     expect(next.replicas[1]).toMatchObject({ node: 2, state: 'Dead' });
   });
+
+  it('a node restarted within its lease (another boot id): its Active replica Partial until caught up, then Active under the new boot', () => {
+    const st = (boot: string, caughtUp: boolean): Map<number, NodeStatus> => new Map([[2, { ...report('1/0', 10, caughtUp), boot }]]);
+    // Placed Active before any report: the boot id is filled in from the first one.
+    const filled = reconcileShard(1, 0, 2, a0, view({ statuses: st('b1', true) }))!;
+    expect(filled.replicas[1]).toEqual({ node: 2, state: 'Active', boot: 'b1' });
+    expect(reconcileShard(1, 0, 2, filled, view({ statuses: st('b1', true) }))).toBe(filled);
+    const restarted = reconcileShard(1, 0, 2, filled, view({ statuses: st('b2', true) }))!;
+    expect(restarted.replicas[1]).toEqual({ node: 2, state: 'Partial' });
+    expect(reconcileShard(1, 0, 2, restarted, view({ statuses: st('b2', false) }))).toBe(restarted);
+    const back = reconcileShard(1, 0, 2, restarted, view({ statuses: st('b2', true) }))!;
+    expect(back.replicas[1]).toEqual({ node: 2, state: 'Active', boot: 'b2' });
+  });
 });
