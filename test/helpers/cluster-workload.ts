@@ -38,7 +38,8 @@ export interface WorkloadOptions {
   readers?: number;
 }
 
-function describe(err: unknown): string {
+/** A client error as `<status> <Qdrant's message>`. */
+export function describeError(err: unknown): string {
   const e = err as { status?: number; message?: string; data?: { status?: { error?: string } } };
   const msg = e.data?.status?.error ?? e.message ?? String(err);
   return e.status === undefined ? msg : `${e.status} ${msg}`;
@@ -116,7 +117,7 @@ export class Workload {
           this.writes.push({ at: this.now(), node, ok: true });
         } catch (err) {
           this.deleteUnknown.add(id);
-          this.writes.push({ at: this.now(), node, ok: false, error: describe(err) });
+          this.writes.push({ at: this.now(), node, ok: false, error: describeError(err) });
           await this.backoff();
         }
         continue;
@@ -131,7 +132,7 @@ export class Workload {
         this.writes.push({ at: this.now(), node, ok: true });
       } catch (err) {
         for (const id of ids) this.maybe.add(id);
-        this.writes.push({ at: this.now(), node, ok: false, error: describe(err) });
+        this.writes.push({ at: this.now(), node, ok: false, error: describeError(err) });
         await this.backoff();
       }
     }
@@ -148,7 +149,7 @@ export class Workload {
         this.queries.push({ at: this.now(), node, ok: true });
         if (hits[0]?.id !== id) this.wrongTop1.push({ at: this.now(), node, id, got: JSON.stringify(hits[0]?.id ?? null) });
       } catch (err) {
-        this.queries.push({ at: this.now(), node, ok: false, error: describe(err) });
+        this.queries.push({ at: this.now(), node, ok: false, error: describeError(err) });
         await this.backoff();
       }
     }
@@ -166,7 +167,7 @@ export class Workload {
         this.acked.set(id, 'completed');
       } catch (err) {
         this.maybe.add(id);
-        this.allErrors.push({ at: this.now(), node, ok: false, error: `write: ${describe(err)}` });
+        this.allErrors.push({ at: this.now(), node, ok: false, error: `write: ${describeError(err)}` });
         await this.backoff();
         continue;
       }
@@ -176,7 +177,7 @@ export class Workload {
         this.allChecks++;
         if (hits[0]?.id !== id) this.allMisses.push({ at: this.now(), node: readNode, id });
       } catch (err) {
-        this.allErrors.push({ at: this.now(), node: readNode, ok: false, error: `read: ${describe(err)}` });
+        this.allErrors.push({ at: this.now(), node: readNode, ok: false, error: `read: ${describeError(err)}` });
         await this.backoff();
       }
     }

@@ -61,13 +61,25 @@ export interface TestCluster {
   close(): Promise<void>;
 }
 
+async function attempts<T>(n: number, start: () => Promise<T>): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await start();
+    } catch (e) {
+      if (i === n) throw e;
+    }
+  }
+}
+
 function running(s: TestServer | null): s is TestServer {
   return s !== null && s.proc.exitCode === null && s.proc.signalCode === null;
 }
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
   const leaseSeconds = opts.leaseSeconds ?? 2;
-  const [nats, etcd] = await Promise.all([startNats(3), startEtcd(3)]);
+  // A port chosen free may be taken by another process before the engine binds it (other tests
+  // run on this machine): a start that fails is tried again on new ports.
+  const [nats, etcd] = await Promise.all([attempts(3, () => startNats(3)), attempts(3, () => startEtcd(3))]);
   const nodes: QuiverNode[] = [];
   const taken = new Set<number>();
   const port = async (): Promise<number> => {
@@ -192,7 +204,23 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
     },
   };
   try {
-    await Promise.all(nodes.map((_, i) => cluster.startNode(i)));
+    await Promise.all(
+      nodes.map(async (n, i) => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await cluster.startNode(i);
+          } catch (e) {
+            // Its first start only: later ones must keep the address the workload and peers know.
+            if (attempt === 3 || n.logs.every((l) => !/EADDRINUSE/.test(l))) throw e;
+            await cluster.stopNode(i, 'SIGKILL');
+            n.restPort = await port();
+            n.grpcPort = await port();
+            n.clusterPort = await port();
+            n.url = `http://127.0.0.1:${n.restPort}`;
+          }
+        }
+      }),
+    );
   } catch (e) {
     await cluster.close();
     throw e;

@@ -15,7 +15,7 @@ import { openDb } from '../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName } from '../../src/shared/log-entry.js';
 import { startCluster, type TestCluster } from './cluster.js';
 import type { NatsCluster } from './nats.js';
-import { DIM, errorCounts, longestGap, vectorOf, Workload } from './cluster-workload.js';
+import { describeError, DIM, errorCounts, longestGap, vectorOf, Workload } from './cluster-workload.js';
 import { call } from './server.js';
 
 export const COLLECTION = 'faults';
@@ -347,7 +347,17 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
 
   // The readers' targets: stored before the load and found as top-1 through every node.
   const seedIds = Array.from({ length: SEED }, (_, k) => k);
-  await admin.upsert(COLLECTION, { wait: true, points: seedIds.map((p) => ({ id: p, vector: vectorOf(p) })) });
+  // A refusal here is a failure of the scenario, recorded; the write is retried so the rest is still measured.
+  const setupErrors: string[] = [];
+  await settle('the seed write', async () => {
+    try {
+      await admin.upsert(COLLECTION, { wait: true, points: seedIds.map((p) => ({ id: p, vector: vectorOf(p) })) });
+      return true;
+    } catch (err) {
+      setupErrors.push(`seed upsert wait=true right after create refused: ${describeError(err)}`);
+      return null;
+    }
+  });
   for (const url of urls) {
     const cl = new QdrantClient({ url, checkCompatibility: false });
     for (const p of seedIds) {
@@ -372,7 +382,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   lag.disable();
   const loadEndMs = w.now();
 
-  const failures: string[] = [];
+  const failures: string[] = [...setupErrors];
   const must = w.mustExist();
   const clients = urls.map((url) => new QdrantClient({ url, timeout: 10_000, checkCompatibility: false }));
 
