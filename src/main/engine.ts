@@ -434,8 +434,12 @@ export class Engine implements PointEngine {
     await this.#createLocal(entry, () => void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId));
   }
 
-  /** Opens a new collection here under `entry` (its id already chosen); `before` runs first, in the create's own try. */
-  async #createLocal(entry: CatalogEntry, before: () => void = () => undefined): Promise<void> {
+  /**
+   * Opens a new collection here under `entry` (its id already chosen); `before` runs first, in the
+   * create's own try. `streams`: whether this node makes its write logs (not a mirrored copy's:
+   * the node that answered the create did).
+   */
+  async #createLocal(entry: CatalogEntry, before: () => void = () => undefined, streams = true): Promise<void> {
     const { id, name } = entry;
     // Claim the name synchronously, so a concurrent create of the same name meets it.
     this.#catalog.set(name, entry);
@@ -444,7 +448,7 @@ export class Engine implements PointEngine {
         before();
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
-        await this.#log?.createStreams(entry);
+        if (streams) await this.#log?.createStreams(entry);
         await this.#router.control(entry, (shards, secondary) => ({ op: 'openShards', meta: entry, shards, secondary }), this.#newTable(entry));
         if (this.effectiveReplicas(entry) > 1) this.#logCopies(entry, 'created');
         await this.#publishCatalog();
@@ -500,7 +504,7 @@ export class Engine implements PointEngine {
     const local = this.#catalog.get(entry.name);
     if (local !== undefined && local.id !== entry.id) await this.mirrorDelete(entry.name, local.id);
     const cur = this.#catalog.get(entry.name);
-    if (cur === undefined) return this.#createLocal(entry);
+    if (cur === undefined) return this.#createLocal(entry, undefined, streams);
     if (streams) await this.#log?.createStreams(cur);
     if (JSON.stringify(cur.config) === JSON.stringify(entry.config)) return;
     const next: CatalogEntry = { ...cur, config: entry.config };

@@ -29,6 +29,11 @@ export interface AssignedReplica {
 export interface Assignment {
   epoch: number;
   replicas: AssignedReplica[];
+  /**
+   * Replicas wanted for this shard when a cluster operation (replicate_shard, drop_replica,
+   * move_shard: C3) set it; absent, the collection's replication_factor. Kept on every rewrite.
+   */
+  target?: number;
 }
 
 /** One shard's position on one node, as the node reports it under status/<node>. */
@@ -94,7 +99,8 @@ function shardNumber(entry: CatalogEntry): number {
 }
 
 /** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
-export function reconcileShard(collection: number, shard: number, rf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+  const rf = current?.target ?? collectionRf;
   const target = Math.min(rf, view.live.size);
   if (target === 0) return null;
   if (current === undefined) {
@@ -154,9 +160,8 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
     const drop = notActive.length > 0 ? notActive[notActive.length - 1]![1] : out.map((r, i) => [r, i] as const).filter(([r]) => r.state === 'Active').pop()![1];
     out = out.filter((_, i) => i !== drop);
   }
-  const next: Assignment = { epoch: current.epoch, replicas: out };
-  if (JSON.stringify(next.replicas) === JSON.stringify(current.replicas)) return current;
-  return { epoch: current.epoch + 1, replicas: out };
+  if (JSON.stringify(out) === JSON.stringify(current.replicas)) return current;
+  return { ...current, epoch: current.epoch + 1, replicas: out };
 }
 
 /** Every assignment change the controller should make now. */

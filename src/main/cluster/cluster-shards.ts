@@ -4,8 +4,8 @@
 // - A read goes to one Active replica per shard, as the ClusterState mirror has them: this node's
 //   own first (no hop), else the live peer's with the highest reported applied_seq (ties: the one
 //   with fewer calls in flight from here), over the internal port (internal-client.ts). A replica
-//   that cannot be reached, or answers ShardUnavailable, is replaced once by the next in order.
-//   No Active replica: 503 naming the shard.
+//   that cannot be reached, answers ShardUnavailable, or loses its lease before it answers, is
+//   replaced once by the next in order. No Active replica: 503 naming the shard.
 // - A read at the log's end (`consistency` other than 1: read-consistency.ts) first takes each
 //   shard's stream last sequence, and the replica answers only once it has applied that far.
 // - A write goes through the shard's log (logged-writes.ts); before it is published the shard must
@@ -61,6 +61,8 @@ export class ClusterShards {
   readonly #catchUpTimeoutMs: number;
   /** Calls in flight from this node per peer: ties between equally fresh replicas go to the idler. */
   readonly #inFlight = new Map<number, number>();
+  /** Per peer, how to give up the calls waiting on it (its lease lapsed: it may be paused or cut off). */
+  readonly #waiting = new Map<number, Set<(err: Error) => void>>();
 
   constructor(opts: ClusterShardsOptions) {
     this.#state = opts.state;
@@ -69,6 +71,30 @@ export class ClusterShards {
     this.#lastSeq = opts.lastSeq;
     this.#readTimeoutMs = opts.readTimeoutMs ?? 10_000;
     this.#catchUpTimeoutMs = opts.catchUpTimeoutMs ?? 5_000;
+    // A peer whose lease lapses is not waited for until the call's deadline: its calls fail as
+    // unreachable at once, and a read goes to the next replica (a paused node answers nothing).
+    this.#state.onChange(() => {
+      for (const [node, waiting] of this.#waiting) {
+        if (this.#state.peer(node) !== undefined) continue;
+        for (const giveUp of waiting) giveUp(new PeerUnreachable(node, 'its lease lapsed while it was asked'));
+      }
+    });
+  }
+
+  /** `call` to a peer, given up when the peer's lease lapses before it answers. */
+  async #whileLive<T>(node: number, call: Promise<T>): Promise<T> {
+    let waiting = this.#waiting.get(node);
+    if (waiting === undefined) this.#waiting.set(node, (waiting = new Set()));
+    const set = waiting;
+    let giveUp: (err: Error) => void = () => undefined;
+    const gone = new Promise<never>((_, reject) => (giveUp = reject));
+    set.add(giveUp);
+    try {
+      return await Promise.race([call, gone]);
+    } finally {
+      set.delete(giveUp);
+      if (set.size === 0 && this.#waiting.get(node) === set) this.#waiting.delete(node);
+    }
   }
 
   /** One request to one shard: a logged write through the log, anything else a read of one replica. */
@@ -139,7 +165,7 @@ export class ClusterShards {
     this.#inFlight.set(node, (this.#inFlight.get(node) ?? 0) + 1);
     try {
       const waitMs = minSeq === undefined ? this.#readTimeoutMs : this.#readTimeoutMs + this.#catchUpTimeoutMs;
-      return await this.#peers.shardCall(peer, { collectionId: meta.id, shard, req, ...(minSeq === undefined ? {} : { minSeq }), timeoutMs: this.#catchUpTimeoutMs }, waitMs);
+      return await this.#whileLive(node, this.#peers.shardCall(peer, { collectionId: meta.id, shard, req, ...(minSeq === undefined ? {} : { minSeq }), timeoutMs: this.#catchUpTimeoutMs }, waitMs));
     } finally {
       this.#inFlight.set(node, this.#inFlight.get(node)! - 1);
     }
@@ -181,7 +207,7 @@ export class ClusterShards {
           asked = local.awaitApplied(meta.id, shard, seq, timeoutMs);
         } else {
           const peer = this.#state.peer(r.node);
-          asked = peer === undefined ? Promise.reject(new PeerUnreachable(r.node, 'its lease is gone')) : this.#peers.awaitApplied(peer, { collectionId: meta.id, shard, seq, timeoutMs });
+          asked = peer === undefined ? Promise.reject(new PeerUnreachable(r.node, 'its lease is gone')) : this.#whileLive(r.node, this.#peers.awaitApplied(peer, { collectionId: meta.id, shard, seq, timeoutMs }));
         }
         asked.then(
           (outcome) => {

@@ -58,12 +58,20 @@ function unary<Req, Res>(opts: InternalServerOptions, work: (req: Req) => Promis
   };
 }
 
-/** Refuses a shard whose replica here the mirror holds Dead: it may be behind the log. */
+/**
+ * Refuses a shard this node's mirror says it does not serve: its replica Dead (it may be behind the
+ * log), or the assignment known here without this node (moved away: the local copy is no longer
+ * fed). An assignment not known here yet (a new collection, the mirror a moment behind the
+ * caller's) is served.
+ */
 function checkReplica(opts: InternalServerOptions, collectionId: number, shard: number): void {
   const state = opts.state();
   if (state === null) return;
-  const mine = state.replicas(collectionId, shard).find((r) => r.node === state.nodeId);
-  if (mine?.state === 'Dead') throw new QuiverError('ShardUnavailable', `Replica of shard ${shard} (collection ${collectionId}) on node ${state.nodeId} is Dead: not serving`);
+  const replicas = state.replicas(collectionId, shard);
+  if (replicas.length === 0) return;
+  const mine = replicas.find((r) => r.node === state.nodeId);
+  if (mine === undefined) throw new QuiverError('ShardUnavailable', `Node ${state.nodeId} holds no replica of shard ${shard} (collection ${collectionId})`);
+  if (mine.state === 'Dead') throw new QuiverError('ShardUnavailable', `Replica of shard ${shard} (collection ${collectionId}) on node ${state.nodeId} is Dead: not serving`);
 }
 
 export async function startInternalServer(opts: InternalServerOptions): Promise<InternalServer> {

@@ -29,8 +29,13 @@ class FakeState implements ClusterState {
   peer(node: number): PeerInfo | undefined {
     return this.peers.get(node);
   }
-  onChange(): () => void {
-    return () => undefined;
+  readonly listeners = new Set<() => void>();
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+  changed(): void {
+    for (const l of this.listeners) l();
   }
 }
 
@@ -40,11 +45,14 @@ class FakeNode implements LocalShards {
   applied = 0;
   calls: { shard: number; op: string }[] = [];
   fail: QuiverError | null = null;
+  /** Never answers (a paused node). */
+  hang = false;
   constructor(id: number) {
     this.id = id;
   }
   async call(_c: number, shard: number, req: { op: string }): Promise<unknown> {
     if (this.fail !== null) throw this.fail;
+    if (this.hang) return new Promise(() => undefined);
     this.calls.push({ shard, op: req.op });
     return { node: this.id, shard, op: req.op, applied: this.applied };
   }
@@ -123,6 +131,7 @@ describe('ClusterShards over the internal port', () => {
       n.applied = 0;
       n.calls = [];
       n.fail = null;
+      n.hang = false;
       serving.set(id, true);
       peerStates.get(id)!.assign.clear();
     }
@@ -163,6 +172,31 @@ describe('ClusterShards over the internal port', () => {
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
     peerStates.get(3)!.assign.set('7/0', [{ node: 3, state: 'Dead', appliedSeq: 9 }]);
     expect(await read(meta(1), 0)).toMatchObject({ node: 2 });
+  });
+
+  it('gives up a replica that does not answer once its lease lapses, and reads the next one', { timeout: 30_000 }, async () => {
+    // A read deadline far past the test's: only the lease's loss can end the wait on node 3.
+    const patient = new ClusterShards({ state, peers, log, lastSeq: async () => lastSeq, readTimeoutMs: 600_000 });
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    nodes.get(3)!.hang = true;
+    const answer = patient.call(meta(1), 0, { op: 'count', filter: null, exact: true }, local(), false);
+    const peer3 = state.peers.get(3)!;
+    setTimeout(() => {
+      state.peers.delete(3);
+      state.changed();
+    }, 100);
+    try {
+      expect(await answer).toMatchObject({ node: 2 });
+    } finally {
+      state.peers.set(3, peer3);
+    }
+  });
+
+  it('retries on another replica when the chosen node no longer holds the shard in its own mirror (moved away)', async () => {
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    peerStates.get(3)!.assign.set('7/0', [{ node: 2, state: 'Active', appliedSeq: 5 }, { node: 1, state: 'Active', appliedSeq: 9 }]);
+    expect(await read(meta(1), 0)).toMatchObject({ node: 2 });
+    expect(nodes.get(3)!.calls).toEqual([]);
   });
 
   it('answers 503 naming the shard when no replica is Active', async () => {

@@ -8,6 +8,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import { ConnectErrorCode as Code, ReadConsistencyType } from '@qdrant/js-client-grpc';
+import { enable, failure, grpcClient, id, idOf } from '../../helpers/grpc.js';
 import { Etcd3 } from 'etcd3';
 import { shardOf } from '../../../src/shared/placement.js';
 import type { Assignment } from '../../../src/main/cluster/assignments.js';
@@ -146,7 +148,17 @@ describe.skipIf(etcdMissing() !== null)('three nodes: reads across nodes, write_
       expect(got.map((p) => [p.id, p.payload])).toEqual([[k, { round: k }]]);
       const n = await call(urlOf(reader), 'POST', '/collections/strict/points/count?consistency=majority', { exact: true });
       expect(n.body.result.count).toBe(k);
+      // gRPC's read_consistency, on the third node.
+      const grpc = grpcClient(nodes[(k + 2) % 3]!);
+      const g = await grpc.api('points').get({ collectionName: 'strict', ids: [id(k)], withPayload: enable(true), readConsistency: { value: { case: 'type', value: ReadConsistencyType.All } } });
+      expect(g.result.map((p) => idOf(p))).toEqual([k]);
     }
+  });
+
+  it('gRPC read_consistency with a factor of 0 answers INVALID_ARGUMENT naming it', async () => {
+    const f = await failure(grpcClient(nodes[1]!).api('points').count({ collectionName: 'strict', exact: true, readConsistency: { value: { case: 'factor', value: 0n } } }));
+    expect(f.code).toBe(Code.InvalidArgument);
+    expect(f.message).toBe('read_consistency factor must be 1 or more, got 0');
   });
 
   it('write_consistency_factor above the Active replicas: 503 with Retry-After naming the shard, nothing written', { timeout: 60_000 }, async () => {
