@@ -408,13 +408,15 @@ export class Shard {
    */
   #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = null): number {
     const { slot } = this.#ids.acquire(id);
-    this.#ids.setVersion(slot, version);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads.set(slot, payload);
+    // The slot's version changes after its vectors: until then the row reader trusts the stored
+    // record, which tells an unchanged row without reading the graph back (VectorSpace.set).
     for (const space of this.#spaces.values()) {
       if (fromSave?.saved.has(space.name) === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
       else space.set(slot, row.dense[space.name], graph);
     }
+    this.#ids.setVersion(slot, version);
     for (const [name, index] of this.#sparse) {
       const v = row.sparse[name];
       if (v !== undefined) index.set(slot, v);
