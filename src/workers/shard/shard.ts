@@ -116,6 +116,8 @@ export class Shard {
   #writesSinceSave = 0;
   #lastSaveAt = Date.now();
   #saves = 0;
+  /** A maybeSave is queued for the end of this turn's writes (see #saveSoon). */
+  #saveQueued = false;
   /** The last write's commit: a save waits for it, so the graphs never cover an uncommitted write. */
   #lastCommit: Promise<unknown> | null = null;
   /** Set while a save writes the graph files: writes wait for it (hnswlib reads the graph off-thread). */
@@ -219,6 +221,22 @@ export class Shard {
     const byCount = everyWrites > 0 && this.#writesSinceSave >= everyWrites;
     const byTime = everySeconds > 0 && now - this.#lastSaveAt >= everySeconds * 1000;
     if (byCount || byTime) void this.#save().catch(() => undefined);
+  }
+
+  /**
+   * maybeSave once the writes run in this turn are done. A save captures the graphs at once but
+   * writes them later, and writes wait for it only when they arrive after it started: a caller
+   * running several writes back to back (the cluster log's applier) would otherwise change the
+   * graph captured by the first between the capture and the file (which then holds more than
+   * its manifest, and is rebuilt at the next load).
+   */
+  #saveSoon(): void {
+    if (this.#saveQueued) return;
+    this.#saveQueued = true;
+    queueMicrotask(() => {
+      this.#saveQueued = false;
+      this.maybeSave(Date.now());
+    });
   }
 
   /**
@@ -530,7 +548,7 @@ export class Shard {
     if (opId > this.#maxVersion) this.#maxVersion = opId;
     if (last !== null) {
       this.#lastCommit = last;
-      this.maybeSave(Date.now());
+      this.#saveSoon();
     }
     await this.#durable(last, wait);
     return error === undefined ? { applied } : { applied, error };

@@ -225,6 +225,19 @@ describe('GraphSnapshots', () => {
     expect(fx.reopen().load).toMatchObject({ points: 27, graphsRead: 1, replayed: 2 });
   });
 
+  it('writes run back to back in one turn (a log applier) are all in the save one of them starts, never only in its file', async () => {
+    fx = shardFixture(metaOf(3, 'Cosine'), { savePolicy: { everyWrites: 20, everySeconds: 0 } });
+    const a = Array.from({ length: 25 }, (_, i) => i);
+    const b = Array.from({ length: 10 }, (_, i) => 25 + i);
+    // The first write reaches the policy's count; the second runs before anything awaits.
+    const first = fx.shard.upsert(batch(a, a.map(vec)), 1, false);
+    const second = fx.shard.upsert(batch(b, b.map(vec)), 2, false);
+    await Promise.all([first, second]);
+    await fx.shard.idle();
+    expect(manifest(fx)).toMatchObject({ count: 35 });
+    expect(fx.reopen().load).toMatchObject({ points: 35, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
+  });
+
   it('a copy that never saves (saveGraphs false) reads the saved graphs but writes no file', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
