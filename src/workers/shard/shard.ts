@@ -382,13 +382,23 @@ export class Shard {
     // which slots hold one (the rows to replay are read back from LMDB through the row reader).
     const saved = new Set<string>();
     for (const space of this.#spaces.values()) if (manifest?.spaces[space.name] !== undefined && space.graphParams() !== null) saved.add(space.name);
+    // Every vector from the save (the common case): no row to decode, so none is made. Per record
+    // nothing is allocated here beyond what decoding it made (at 100k points the load's garbage
+    // collection was a fifth of its time).
+    const nothingToDecode = saved.size === this.#spaces.size && this.#sparse.size === 0;
+    const noRow: Row = { dense: {}, sparse: {} };
+    const fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = saved.size === 0 ? null : { saved, stored: {} };
     let points = 0;
     for (const { key, value } of this.#db.points.getRange({ start, end })) {
       const id = key[2];
-      const row: Row = { dense: {}, sparse: {} };
-      for (const [name, bytes] of Object.entries(value.x)) if (!saved.has(name)) row.dense[name] = bytesVector(bytes);
-      for (const [name, sv] of Object.entries(value.s ?? {})) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
-      const slot = this.#apply(id, value.v, value.p, row, false, saved.size === 0 ? null : { saved, stored: value.x });
+      let row = noRow;
+      if (!nothingToDecode) {
+        row = { dense: {}, sparse: {} };
+        for (const name of Object.keys(value.x)) if (!saved.has(name)) row.dense[name] = bytesVector(value.x[name]!);
+        if (value.s !== undefined) for (const [name, sv] of Object.entries(value.s)) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
+      }
+      if (fromSave !== null) fromSave.stored = value.x;
+      const slot = this.#apply(id, value.v, value.p, row, false, fromSave);
       const q = value.q ?? 0;
       if (q > this.#seq) this.#seq = q;
       if (slot < seen.length) seen[slot] = 1;
