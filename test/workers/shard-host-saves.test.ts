@@ -30,7 +30,8 @@ describe('ShardHost background saves', () => {
     await db.catalog.put(meta.name, meta);
     const host = new ShardHost(0, 1, db, join(dir, 'hnsw'), { savePolicy: { everyWrites: 1, everySeconds: 0 } });
     host.loadAll();
-    const first = host.handle(upsert(1, [1, 0], 1)); // its write starts a save
+    const first = host.handle(upsert(1, [1, 0], 1)); // its write starts a save, once this turn's writes are done
+    await null; // the next request arrives in a later turn, as each message does
     const second = host.handle(upsert(1, [0, 1], 2)); // held
     const third = host.handle({ op: 'delete', collection: meta.id, shard: 0, opId: 3, wait: false, ids: [1], filter: null }); // held, after the second
     const fourth = host.handle(upsert(2, [1, 1], 4));

@@ -7,7 +7,6 @@
 
 import type { ClusterView } from '../cluster/view.js';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/protocol.js';
@@ -19,12 +18,11 @@ import type { Engine } from '../engine.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { collectionHandlers } from './collections.js';
-import type { ProtoGrpcType } from './generated/qdrant.js';
 import { holdEarlyStatuses } from './early-status.js';
 import { handoffHandlers, HandoffCall, serveHandoff, withRawHandoffMethods, type CallGate, type ServeHandoff } from './handoff.js';
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
-import { LOADER_OPTIONS, PROTO_DIR } from './proto.js';
+import { loadServices } from './services.js';
 import { toStatus, type GrpcContext } from './unary.js';
 
 export interface GrpcServer {
@@ -122,8 +120,7 @@ export async function startGrpcServer(
   coordinators: Coordinators,
   cluster: ClusterView | null = null,
 ): Promise<GrpcServer> {
-  const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
-  const { qdrant } = grpc.loadPackageDefinition(definition) as unknown as ProtoGrpcType;
+  const services = loadServices(['qdrant.Qdrant', 'qdrant.Collections', 'qdrant.Points']);
   const maxBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxBytes,
@@ -139,9 +136,9 @@ export async function startGrpcServer(
     ],
   });
   const ctx: GrpcContext = { engine, log, cluster: cluster?.api };
-  server.addService(qdrant.Qdrant.service, healthHandlers(ctx));
-  server.addService(qdrant.Collections.service, collectionHandlers(ctx));
-  server.addService(withRawHandoffMethods(qdrant.Points.service), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });
+  server.addService(services['qdrant.Qdrant']!, healthHandlers(ctx));
+  server.addService(services['qdrant.Collections']!, collectionHandlers(ctx));
+  server.addService(withRawHandoffMethods(services['qdrant.Points']!), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address(config.host, config.grpc_port), grpc.ServerCredentials.createInsecure(), (err, bound) =>
       err === null ? resolve(bound) : reject(err),

