@@ -153,8 +153,7 @@ describe('cluster writes through the shard logs', () => {
     }
     const s = await start();
     let res = await call(s.url, 'POST', '/collections/w/points/count', {});
-    // Dead only once several reads over more than a NATS election agree (apply-loop.ts): seconds.
-    for (let i = 0; i < 300 && res.status === 200; i++) {
+    for (let i = 0; i < 100 && res.status === 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       res = await call(s.url, 'POST', '/collections/w/points/count', {});
     }
