@@ -124,7 +124,10 @@ export class ClusterOpsServer {
   }
 
   #queue(what: () => Promise<void>): void {
-    this.#chain = this.#chain.then(what).catch((e: unknown) => this.#log('error', 'cluster op failed', { err: e instanceof Error ? e.message : String(e) }));
+    this.#chain = this.#chain.then(what).catch((e: unknown) => {
+      // Deposed: the next controller settles what is left; nothing to report.
+      if (!(e instanceof Fenced)) this.#log('error', 'cluster op failed', { err: e instanceof Error ? e.message : String(e) });
+    });
   }
 
   async #run(gen: number): Promise<void> {
