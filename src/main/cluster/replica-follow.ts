@@ -72,7 +72,13 @@ export class ReplicaFollow {
   }
 
   start(): void {
-    this.#unsubscribe = this.#state.onChange(() => this.kick());
+    // Assignment changes only: reports arrive from every node twice a second and change nothing here.
+    let seen = -1;
+    this.#unsubscribe = this.#state.onChange(() => {
+      if (this.#state.assignVersion === seen) return;
+      seen = this.#state.assignVersion;
+      this.kick();
+    });
     this.#timer = setInterval(() => this.kick(), RUN_MS);
     this.#timer.unref();
     this.kick();

@@ -25,9 +25,6 @@ const IDLE_HEARTBEAT_MS = 1000;
 const WATCHDOG_MS = 4000;
 /** Between two starts of a consumer that failed. */
 const RESTART_PAUSE_MS = 250;
-/** How many reads of the stream's end must agree that it is behind applied_seq, and the pause between them. */
-const BEHIND_CHECKS = 4;
-const BEHIND_PAUSE_MS = 1500;
 
 /** What a loop feeds. */
 interface FollowTarget {
@@ -153,27 +150,11 @@ class ShardFollow {
       .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }));
   }
 
-  /**
-   * True (and the shard marked Dead) when the stream's last sequence is below applied_seq, read
-   * BEHIND_CHECKS times over more than a NATS election: one answer can come from a server that
-   * was paused and still believes it leads with its old state (seen: a leader SIGSTOPped 12 s
-   * answered last_seq 95 where the stream held 161), and Dead is for good.
-   */
+  /** True (and the shard marked Dead) when the stream's last sequence is below applied_seq. */
   async #behind(last?: number): Promise<boolean> {
     const a = this.#target.applier;
     last ??= (await this.#jsm.streams.info(this.#stream)).state.last_seq;
     if (a.applied <= last) return false;
-    for (let i = 1; i < BEHIND_CHECKS; i++) {
-      await new Promise((r) => setTimeout(r, BEHIND_PAUSE_MS));
-      if (this.#stopped) return true;
-      try {
-        const again = (await this.#jsm.streams.info(this.#stream)).state.last_seq;
-        if (a.applied <= again) return false;
-        last = again;
-      } catch {
-        // No answer is no evidence either way: ask again
-      }
-    }
     const reason = `shard ${a.collection}/${a.shard} is Dead: applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`;
     a.markDead(reason);
     log('error', reason, { ...this.#fields(), last_seq: last });

@@ -1,0 +1,133 @@
+// catalog-sync.ts without etcd: the etcd thread's messages (snapshots, puts, deletes, each with
+// its revision) brought into a fake Engine. A node's own create is never undone by an older
+// delete event of the same name; a snapshot deletes here what etcd no longer has; a failed local
+// step is tried again without a new event; a create that etcd refuses answers 409 (or 412 while
+// the name is being deleted).
+
+import { describe, expect, it } from 'vitest';
+import { CatalogSync, type MirrorTarget } from '../../../src/main/cluster/catalog-sync.js';
+import type { CatalogReply, CatalogRequest, FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import type { ClusterNode } from '../../../src/main/cluster/node.js';
+import type { CatalogEntry as LocalEntry } from '../../../src/shared/db.js';
+import type { CollectionConfig, CollectionMeta } from '../../../src/shared/types.js';
+import type { CatalogEntry } from '../../../src/main/cluster/catalog.js';
+
+type CatalogMessage = Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>;
+
+const config = (size: number): CollectionConfig => ({ vectors: { '': { size } }, payload_schema: {} }) as unknown as CollectionConfig;
+
+class FakeNode {
+  onCatalog: (m: CatalogMessage) => void = () => undefined;
+  readonly errors: string[] = [];
+  log = { info: () => undefined, warn: () => undefined, error: (f: Record<string, unknown>, msg: string) => this.errors.push(`${msg}: ${String(f.collection)}`) };
+  answer: (req: CatalogRequest) => CatalogReply = () => {
+    throw new Error('no answer set');
+  };
+  request(req: CatalogRequest): Promise<CatalogReply> {
+    return Promise.resolve(this.answer(req));
+  }
+}
+
+class FakeEngine implements MirrorTarget {
+  readonly local = new Map<string, LocalEntry>();
+  failCreates = 0;
+  list(): CollectionMeta[] {
+    return [...this.local.values()];
+  }
+  mirrorCollection(entry: LocalEntry): Promise<void> {
+    if (this.local.get(entry.name)?.id === entry.id && JSON.stringify(this.local.get(entry.name)?.config) === JSON.stringify(entry.config)) return Promise.resolve();
+    if (!this.local.has(entry.name) && this.failCreates > 0) {
+      this.failCreates--;
+      return Promise.reject(new Error('streams timed out'));
+    }
+    this.local.set(entry.name, entry);
+    return Promise.resolve();
+  }
+  mirrorDelete(name: string, id: number): Promise<void> {
+    if (this.local.get(name)?.id === id) this.local.delete(name);
+    return Promise.resolve();
+  }
+}
+
+const entry = (id: number, size = 4, deleting = false): CatalogEntry => ({ id, config: config(size), deleting, created_at: '2026-01-01T00:00:00.000Z' });
+
+async function settle(sync: CatalogSync): Promise<void> {
+  await sync.serialize(() => Promise.resolve());
+  await sync.serialize(() => Promise.resolve());
+}
+
+function setup(): { node: FakeNode; engine: FakeEngine; sync: CatalogSync } {
+  const node = new FakeNode();
+  const engine = new FakeEngine();
+  const sync = new CatalogSync(node as unknown as ClusterNode, () => Promise.resolve());
+  sync.attach(engine);
+  return { node, engine, sync };
+}
+
+describe('catalog mirror', () => {
+  it('nothing is applied before the first snapshot; the snapshot then creates what etcd has and deletes what it does not', async () => {
+    const { node, engine, sync } = setup();
+    engine.local.set('stale', { id: 3, name: 'stale', config: config(2), created_at: '' });
+    node.onCatalog({ type: 'catalog-put', name: 'a', entry: entry(5), rev: 10 });
+    await settle(sync);
+    expect([...engine.local.keys()]).toEqual(['stale']);
+    node.onCatalog({ type: 'catalog-snapshot', rev: 12, entries: [{ name: 'a', entry: entry(5), rev: 10 }, { name: 'b', entry: entry(6), rev: 11 }] });
+    await sync.synced;
+    expect([...engine.local.keys()].sort()).toEqual(['a', 'b']);
+    expect(engine.local.get('b')?.id).toBe(6);
+  });
+
+  it("this node's own create is not undone by an older delete of the same name arriving after it", async () => {
+    const { node, engine, sync } = setup();
+    node.onCatalog({ type: 'catalog-snapshot', rev: 20, entries: [{ name: 'x', entry: entry(7), rev: 15 }] });
+    await sync.synced;
+    expect(engine.local.get('x')?.id).toBe(7);
+    // Another node deleted x (rev 21) and this node created it again (rev 22) before the delete event came.
+    node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev: 22 });
+    const mine = await sync.create('x', config(3));
+    expect(mine.id).toBe(8);
+    await sync.serialize(() => engine.mirrorDelete('x', 7).then(() => engine.mirrorCollection(mine)));
+    node.onCatalog({ type: 'catalog-delete', name: 'x', rev: 21 });
+    node.onCatalog({ type: 'catalog-put', name: 'x', entry: entry(7, 4, true), rev: 19 });
+    await settle(sync);
+    expect(engine.local.get('x')?.id).toBe(8);
+    // A newer delete does remove it.
+    node.onCatalog({ type: 'catalog-delete', name: 'x', rev: 30 });
+    await settle(sync);
+    expect(engine.local.has('x')).toBe(false);
+  });
+
+  it('a collection marked deleting in etcd is deleted here at once; a config change is applied', async () => {
+    const { node, engine, sync } = setup();
+    node.onCatalog({ type: 'catalog-snapshot', rev: 5, entries: [{ name: 'p', entry: entry(1), rev: 3 }, { name: 'q', entry: entry(2), rev: 4 }] });
+    await sync.synced;
+    node.onCatalog({ type: 'catalog-put', name: 'p', entry: entry(1, 4, true), rev: 6 });
+    node.onCatalog({ type: 'catalog-put', name: 'q', entry: entry(2, 9), rev: 7 });
+    await settle(sync);
+    expect(engine.local.has('p')).toBe(false);
+    expect(engine.local.get('q')?.config).toEqual(config(9));
+  });
+
+  it('a local copy that failed is tried again without a new event', async () => {
+    const { node, engine, sync } = setup();
+    engine.failCreates = 1;
+    node.onCatalog({ type: 'catalog-snapshot', rev: 5, entries: [{ name: 'r', entry: entry(4), rev: 3 }] });
+    await sync.synced;
+    expect(engine.local.has('r')).toBe(false);
+    expect(node.errors).toEqual(['cluster: local copy of a collection from etcd failed; retrying: r']);
+    for (let i = 0; i < 50 && !engine.local.has('r'); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(engine.local.get('r')?.id).toBe(4);
+  });
+
+  it('a create etcd refuses: 409 naming the collection, or 412 while it is being deleted; a PATCH of a gone collection: 404', async () => {
+    const { node, sync } = setup();
+    node.answer = () => ({ op: 'create', created: false, existing: entry(9) });
+    await expect(sync.create('dup', config(2))).rejects.toMatchObject({ message: 'Collection already exists: dup' });
+    node.answer = () => ({ op: 'create', created: false, existing: entry(9, 2, true) });
+    await expect(sync.create('dup', config(2))).rejects.toMatchObject({ message: 'Collection dup is being deleted' });
+    node.answer = () => ({ op: 'update', rev: null });
+    await expect(sync.update('gone', 3, config(2))).rejects.toMatchObject({ message: expect.stringContaining('gone') });
+    node.answer = () => ({ op: 'markDeleting', entry: null, rev: 0 });
+    expect(await sync.markDeleting('gone')).toBeNull();
+  });
+});

@@ -1,0 +1,81 @@
+// The controller's loop against a real etcd, in this process: elected, it places a new
+// collection's shards over the live nodes, removes the assignments of a deleted collection, and
+// removes a catalog entry left marked deleting for longer than 30 s (its deleting node died
+// mid-delete); a loop whose node is not the controller writes nothing.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Etcd3 } from 'etcd3';
+import { ControlLoop } from '../../../src/main/cluster/control-loop.js';
+import { ControllerElection } from '../../../src/main/cluster/controller.js';
+import type { Assignment } from '../../../src/main/cluster/assignments.js';
+import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(etcdMissing() !== null)('controller loop', () => {
+  let etcd: EtcdCluster;
+  let client: Etcd3;
+  const stops: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    etcd = await startEtcd(1);
+    client = new Etcd3({ hosts: etcd.endpoints });
+  });
+  afterAll(async () => {
+    for (const s of stops) await s();
+    client?.close();
+    await etcd?.stop();
+  });
+
+  const put = (key: string, value: unknown): Promise<unknown> => client.put(`/quiver/${key}`).value(JSON.stringify(value)).exec();
+  const get = async <T>(key: string): Promise<T | null> => {
+    const v = await client.get(`/quiver/${key}`).string();
+    return v === null ? null : (JSON.parse(v) as T);
+  };
+
+  it('places, cleans up after deletes, and removes a stale deleting mark; a non-controller writes nothing', async () => {
+    const ns = client.namespace('/quiver/');
+    const events: FromEtcdThread[] = [];
+    await put('nodes/11', { id: 11 });
+    await put('nodes/12', { id: 12 });
+    // A second loop on a node that never wins: it must not write.
+    const loser = new ControlLoop(client, ns, { token: null } as unknown as ControllerElection, 30_000, () => undefined);
+    loser.start();
+    stops.push(() => loser.stop());
+    await put('catalog/a', { id: 1, config: { shard_number: 2, replication_factor: 2 }, deleting: false });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await get('assign/1/0')).toBeNull();
+
+    const election = new ControllerElection(ns, 11, 5, (m) => events.push(m));
+    const loop = new ControlLoop(client, ns, election, 30_000, (m) => events.push(m));
+    election.start();
+    loop.start();
+    stops.push(async () => {
+      await loop.stop();
+      await election.stop();
+    });
+    for (const s of [0, 1]) {
+      const a = await until(`assign/1/${s}`, () => get<Assignment>(`assign/1/${s}`).then((v) => v ?? undefined));
+      expect(a.replicas.map((r) => r.node).sort()).toEqual([11, 12]);
+      expect(a.replicas.every((r) => r.state === 'Active')).toBe(true);
+    }
+    // Deleted (the entry gone): its assignments go.
+    await client.delete().key('/quiver/catalog/a').exec();
+    await until('assignments of a removed', async () => ((await get('assign/1/0')) === null && (await get('assign/1/1')) === null ? true : undefined));
+    // Marked deleting 31 s ago by a node that then died: the controller removes the entry.
+    await put('catalog/b', { id: 2, config: { shard_number: 1 }, deleting: true, deleting_since: Date.now() - 31_000 });
+    await put('catalog/c', { id: 3, config: { shard_number: 1 }, deleting: true, deleting_since: Date.now() });
+    await until('the stale entry removed', async () => ((await get('catalog/b')) === null ? true : undefined));
+    expect(await get('catalog/c')).not.toBeNull();
+    expect(await get('assign/2/0')).toBeNull();
+    expect(events.some((e) => e.type === 'controller' && e.elected)).toBe(true);
+  });
+});
