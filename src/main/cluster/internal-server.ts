@@ -3,7 +3,8 @@
 // (AwaitApplied); it runs them on this node's own replica through the Engine (LocalShards), never
 // across nodes again. Invariants:
 // - a node that does not hold its lease answers UNAVAILABLE, whatever it holds;
-// - a replica this node's mirror says is Dead answers ShardUnavailable (the caller tries another);
+// - a replica this node's mirror says is Dead answers ShardUnavailable (the caller tries another),
+//   and so does one not Active for a read with no log position to reach;
 // - every failure of the request itself comes back as a WireError, mapped by errors.ts alone.
 
 import * as grpc from '@grpc/grpc-js';
@@ -64,7 +65,7 @@ function unary<Req, Res>(opts: InternalServerOptions, work: (req: Req) => Promis
  * fed). An assignment not known here yet (a new collection, the mirror a moment behind the
  * caller's) is served.
  */
-function checkReplica(opts: InternalServerOptions, collectionId: number, shard: number): void {
+function checkReplica(opts: InternalServerOptions, collectionId: number, shard: number, activeOnly: boolean): void {
   const state = opts.state();
   if (state === null) return;
   const replicas = state.replicas(collectionId, shard);
@@ -72,6 +73,9 @@ function checkReplica(opts: InternalServerOptions, collectionId: number, shard: 
   const mine = replicas.find((r) => r.node === state.nodeId);
   if (mine === undefined) throw new QuiverError('ShardUnavailable', `Node ${state.nodeId} holds no replica of shard ${shard} (collection ${collectionId})`);
   if (mine.state === 'Dead') throw new QuiverError('ShardUnavailable', `Replica of shard ${shard} (collection ${collectionId}) on node ${state.nodeId} is Dead: not serving`);
+  // A read with no position to reach is served only by a replica this node holds Active: one
+  // catching up (Partial after a restart within its lease, Initializing) may be behind.
+  if (activeOnly && mine.state !== 'Active') throw new QuiverError('ShardUnavailable', `Replica of shard ${shard} (collection ${collectionId}) on node ${state.nodeId} is ${mine.state}: catching up, not serving reads yet`);
 }
 
 export async function startInternalServer(opts: InternalServerOptions): Promise<InternalServer> {
@@ -83,13 +87,13 @@ export async function startInternalServer(opts: InternalServerOptions): Promise<
     { ShardCall: method(SHARD_CALL_PATH), AwaitApplied: method(AWAIT_APPLIED_PATH) },
     {
       ShardCall: unary<ShardCallRequest, unknown>(opts, async (r) => {
-        checkReplica(opts, r.collectionId, r.shard);
+        checkReplica(opts, r.collectionId, r.shard, r.minSeq === undefined || r.minSeq <= 0);
         // Times out with ShardUnavailable (applier.ts): the caller then tries another replica.
         if (r.minSeq !== undefined && r.minSeq > 0) await opts.local.awaitApplied(r.collectionId, r.shard, r.minSeq, r.timeoutMs);
         return opts.local.call(r.collectionId, r.shard, r.req);
       }),
       AwaitApplied: unary<AwaitAppliedRequest, { result: unknown }>(opts, (r) => {
-        checkReplica(opts, r.collectionId, r.shard);
+        checkReplica(opts, r.collectionId, r.shard, false);
         return opts.local.awaitApplied(r.collectionId, r.shard, r.seq, r.timeoutMs);
       }),
     },

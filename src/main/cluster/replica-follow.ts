@@ -10,9 +10,8 @@
 // when it is Active in the assignment, or when its applied_seq is within CAUGHT_UP_LAG entries of
 // its stream's last sequence as read in this run.
 
-import { randomBytes } from 'node:crypto';
 import { shardKey, type NodeStatus, type ShardReport } from './assignments.js';
-import type { ClusterStateMirror } from './state-mirror.js';
+import { BOOT_ID, type ClusterStateMirror } from './state-mirror.js';
 import type { CollectionMeta } from '../../shared/types.js';
 
 /** What a replica may lag its stream's end by and still count as caught up. */
@@ -55,7 +54,7 @@ export class ReplicaFollow {
   #positions: Record<string, { applied: number; dead: string | null }> = {};
   #lastReport = '';
   /** This process's boot id in every report: the controller tells a restart within the lease by it. */
-  readonly #boot = randomBytes(8).toString('hex');
+  readonly #boot = BOOT_ID;
   #running = false;
   #again = false;
   #timer: NodeJS.Timeout | null = null;

@@ -2,9 +2,13 @@
 // live peers, as the etcd thread's mirror messages (cluster-mirror.ts, nodes-mirror.ts) deliver
 // them. Plain maps read synchronously on every request; listeners run after each change.
 
+import { randomBytes } from 'node:crypto';
 import { shardKey, type Assignment, type NodeStatus } from './assignments.js';
 import type { FromEtcdThread, NodeRecord } from './messages.js';
 import type { ClusterState, PeerInfo, ReplicaInfo } from './state.js';
+
+/** This process's boot id, in every status report: the controller tells a restart within the lease by it. */
+export const BOOT_ID = randomBytes(8).toString('hex');
 
 export class ClusterStateMirror implements ClusterState {
   readonly nodeId: number;
@@ -33,7 +37,14 @@ export class ClusterStateMirror implements ClusterState {
     const a = this.#assign.get(shardKey(collectionId, shard));
     if (a === undefined) return [];
     const key = shardKey(collectionId, shard);
-    return a.replicas.map((r) => ({ node: r.node, state: r.state, appliedSeq: this.#status.get(r.node)?.shards[key]?.applied_seq ?? 0 }));
+    return a.replicas.map((r) => {
+      const status = this.#status.get(r.node);
+      // Active under an earlier process of its node (restarted within its lease): Partial until the
+      // controller has seen it caught up, rather than serving now and flipping when it notices.
+      const boot = r.node === this.nodeId ? BOOT_ID : status?.boot;
+      const state = r.state === 'Active' && r.boot !== undefined && boot !== undefined && r.boot !== boot ? 'Partial' : r.state;
+      return { node: r.node, state, appliedSeq: status?.shards[key]?.applied_seq ?? 0 };
+    });
   }
 
   epoch(collectionId: number, shard: number): number {
