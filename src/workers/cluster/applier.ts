@@ -8,8 +8,9 @@
 //   any crash, the points on disk are exactly those of the entries up to the stored applied_seq.
 // - An entry is applied with its sequence as op id (a point's version is the sequence that last
 //   wrote it), so an entry applied twice changes nothing; entries at or below `applied` are skipped.
-// - A Dead shard (its log was found behind applied_seq: the log went backwards) never serves again
-//   in this process.
+// - A Dead shard (its log was found behind applied_seq: the log went backwards; or purged past it,
+//   entries it never applied gone) never serves again in this process unless a snapshot replaces
+//   it (restoreShard: a new applier then starts from the snapshot's seq).
 // No NATS here: the consumer that feeds it is apply-loop.ts, loaded in cluster mode only.
 
 import { appliedSeqKey, decodeEntry, type LoggedWrite } from '../../shared/log-entry.js';
@@ -56,6 +57,8 @@ export class ShardApplier {
   flushed: number;
   /** Why the shard is Dead, or null. */
   dead: string | null = null;
+  /** Dead because the log was purged past applied_seq: a snapshot restore is what brings it back. */
+  purged = false;
   readonly #outcomes = new Map<number, Promise<unknown>>();
   #waiters: Waiter[] = [];
 
@@ -134,7 +137,8 @@ export class ShardApplier {
     return { result: outcome === undefined ? null : await outcome };
   }
 
-  markDead(reason: string): void {
+  markDead(reason: string, purged = false): void {
     this.dead = reason;
+    this.purged = purged;
   }
 }
