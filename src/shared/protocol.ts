@@ -419,7 +419,10 @@ export interface ResultMap {
 
 /** A shard's place in its log (logPosition). */
 export interface LogPosition {
-  /** applied_seq: the last entry applied (0: none). */
+  /**
+   * applied_seq: the last entry applied with LMDB flushed (0: none): where the shard resumes after
+   * any crash, so what a purge may go up to.
+   */
   applied: number;
   /** Whether an apply loop runs for it here. */
   following: boolean;

@@ -451,8 +451,8 @@ export class ShardHost {
     logPosition: (req) => {
       const a = this.#appliers.get(`${req.collection}/${req.shard}`);
       if (a === undefined) return { applied: this.#db.meta.get(appliedSeqKey(req.collection, req.shard)) ?? 0, following: false, dead: null, purged: false };
-      const { applied, dead, purged } = a.applier;
-      return { applied, following: dead === null, dead, purged };
+      const { flushed, dead, purged } = a.applier;
+      return { applied: flushed, following: dead === null, dead, purged };
     },
   };
 }
