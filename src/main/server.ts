@@ -11,6 +11,7 @@ import type { Engine } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
 import type { WriteLog } from './cluster/logged-writes.js';
+import type { ShardSnapshots } from './cluster/snapshots.js';
 import { StartupClock } from '../shared/startup-clock.js';
 
 /**
@@ -110,6 +111,24 @@ async function openWriteLog(servers: string[], replicas: number): Promise<WriteL
   }
 }
 
+/** Cluster mode: opens the shards' snapshot store and starts their schedule (config `cluster.snapshot_*`). */
+async function startSnapshots(config: Config, engine: Engine, dispatcher: PiscinaDispatcher, log: FastifyInstance['log']): Promise<ShardSnapshots> {
+  const { ShardSnapshots, EtcdSnapshotPointers } = await import('./cluster/snapshots.js');
+  const snapshots = await ShardSnapshots.open({
+    servers: config.cluster.nats,
+    replicas: config.cluster.stream_replicas,
+    dataDir: config.data_dir,
+    workers: dispatcher,
+    pointers: new EtcdSnapshotPointers(config.cluster.etcd),
+    collections: () => engine.list().map((m) => ({ id: m.id, shards: m.config.shard_number })),
+    state: null,
+    every: { entries: config.cluster.snapshot_entries, minutes: config.cluster.snapshot_minutes },
+    log,
+  });
+  snapshots.start();
+  return snapshots;
+}
+
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
   const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
   clock.mark('modules loaded');
@@ -198,6 +217,10 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     // Where start-up spent its time: [mark, wall ms since the process started, the thread's CPU ms].
     app.log.info({ ready_ms: Math.round(clock.now()), main: clock.marks, workers: startup.workers, shards: startup.shards }, 'start-up');
   });
+  // Cluster mode: each shard's periodic snapshot to the object store (cluster/snapshots.ts), once
+  // the shards are loaded. Not in write-log mode without etcd: the snapshots' records live there.
+  const snapshots = cluster !== null && writeLog !== null ? ready.then(() => startSnapshots(config, engine, dispatcher, app.log)) : null;
+  snapshots?.catch((err: unknown) => app.log.error({ err }, 'cluster: shard snapshots not started'));
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -213,6 +236,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
         await cluster?.close();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
+        await (await snapshots?.catch(() => null))?.close();
         await engine.close();
         await lock.release();
       })();
