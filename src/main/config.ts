@@ -13,7 +13,7 @@ import { Compile } from 'typebox/compile';
 const ENDPOINT = '^(https?://|nats://)?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}$';
 const Endpoint = Type.String({ pattern: ENDPOINT });
 
-/** Cluster mode (CLUSTER.md): on when `etcd` lists at least one endpoint; otherwise nothing of it runs. */
+/** Cluster mode (CLUSTER.md): on when both `etcd` and `nats` list servers (one alone refuses start-up); otherwise nothing of it runs. */
 export const ClusterSchema = Type.Object(
   {
     /** etcd client endpoints (SERVICE_CLUSTER_ETCD); empty: single-node mode. */
@@ -28,6 +28,8 @@ export const ClusterSchema = Type.Object(
     lease_seconds: Type.Integer({ minimum: 1, maximum: 3600 }),
     /** Replicas of each shard's JetStream stream (3 in production; 1 on a one-server NATS). */
     stream_replicas: Type.Integer({ minimum: 1, maximum: 5 }),
+    /** How long a Dead replica (its node's lease gone) waits before the controller places a replacement elsewhere. */
+    dead_grace_seconds: Type.Number({ minimum: 0, maximum: 86400 }),
     /** A shard is snapshotted (and its stream purged below) after this many log entries (0: never by count). */
     snapshot_entries: Type.Integer({ minimum: 0 }),
     /** ... or this many minutes after its last snapshot when it was written since (0: never by time). */
@@ -81,9 +83,9 @@ export interface Config extends FileConfig {
   cluster: ClusterConfig & { advertise: string };
 }
 
-/** Whether this node runs in cluster mode: the only switch, so single-node loads none of it. */
+/** Whether this node runs in cluster mode (etcd and NATS both set: loadConfig refuses one alone), so single-node loads none of it. */
 export function clusterEnabled(config: Pick<Config, 'cluster'>): boolean {
-  return config.cluster.etcd.length > 0;
+  return config.cluster.etcd.length > 0 && config.cluster.nats.length > 0;
 }
 
 const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'number' | 'bool' }> = {
@@ -114,6 +116,7 @@ const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | '
   SERVICE_CLUSTER_ADVERTISE: { key: 'advertise', kind: 'string' },
   SERVICE_CLUSTER_LEASE_SECONDS: { key: 'lease_seconds', kind: 'int' },
   SERVICE_CLUSTER_STREAM_REPLICAS: { key: 'stream_replicas', kind: 'int' },
+  SERVICE_CLUSTER_DEAD_GRACE_SECONDS: { key: 'dead_grace_seconds', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_ENTRIES: { key: 'snapshot_entries', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_MINUTES: { key: 'snapshot_minutes', kind: 'number' },
 };
@@ -216,6 +219,11 @@ export function loadConfig(
     );
   }
   const cfg = merged as FileConfig;
+  // One switch: the control plane (etcd) and the write log (NATS) run together or not at all.
+  if ((cfg.cluster.etcd.length > 0) !== (cfg.cluster.nats.length > 0)) {
+    const [set, missing] = cfg.cluster.etcd.length > 0 ? ['SERVICE_CLUSTER_ETCD', 'SERVICE_CLUSTER_NATS'] : ['SERVICE_CLUSTER_NATS', 'SERVICE_CLUSTER_ETCD'];
+    throw new ConfigError(`cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: ${set} is set but ${missing} is not (cluster.${missing === 'SERVICE_CLUSTER_ETCD' ? 'etcd' : 'nats'} is empty)`);
+  }
   return {
     ...cfg,
     data_dir: resolve(cfg.data_dir),
@@ -224,9 +232,9 @@ export function loadConfig(
   };
 }
 
-/** The NATS servers holding the shards' write logs, or null when writes are not logged (config `cluster.nats` empty). */
+/** The NATS servers holding the shards' write logs, or null when not in cluster mode. */
 export function clusterNats(config: Pick<Config, 'cluster'>): string[] | null {
-  return config.cluster.nats.length === 0 ? null : config.cluster.nats;
+  return clusterEnabled(config) ? config.cluster.nats : null;
 }
 
 /** Whether access lines are written: switched on, and the log level lets info lines through. */

@@ -33,6 +33,7 @@ import type { StartupMark } from '../shared/startup-clock.js';
 import type { PointEngine } from './point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 import type { WriteLog } from './cluster/logged-writes.js';
+import type { ClusterCatalog } from './cluster/catalog-sync.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
 
@@ -86,6 +87,12 @@ export interface EngineOptions {
   defaults?: CollectionDefaults;
   /** Cluster mode: point writes go through the shards' write logs (src/main/cluster/logged-writes.ts). */
   writeLog?: WriteLog;
+  /**
+   * Cluster mode: the catalog of record is etcd's (src/main/cluster/catalog-sync.ts). Creates,
+   * deletes and config changes go there first; the local catalog mirrors it (mirrorCollection,
+   * mirrorDelete) with its cluster-wide ids.
+   */
+  clusterCatalog?: ClusterCatalog;
 }
 
 export class Engine implements PointEngine {
@@ -96,6 +103,7 @@ export class Engine implements PointEngine {
   readonly #opIds: OpIdCounter;
   readonly #publish: ((snapshot: CatalogSnapshot) => Promise<void>) | null;
   readonly #log: WriteLog | null;
+  readonly #cluster: ClusterCatalog | null;
   #catalogVersion = 0;
   readonly #drops = new Set<Promise<void>>();
   readonly #creating = new Map<string, Promise<void>>();
@@ -126,6 +134,7 @@ export class Engine implements PointEngine {
     this.#opIds = opts.opIds ?? new OpIdCounter();
     this.#publish = opts.publishCatalog ?? null;
     this.#log = opts.writeLog ?? null;
+    this.#cluster = opts.clusterCatalog ?? null;
     this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));
     this.#router.onDiverged = (meta, shard, worker, why) => this.#diverged(meta, shard, worker, why);
   }
@@ -348,17 +357,24 @@ export class Engine implements PointEngine {
 
   async createCollection(name: string, config: CollectionConfig): Promise<void> {
     this.requireReady();
+    if (this.#cluster !== null) return this.#createInCluster(this.#cluster, name, config);
     const existing = this.#catalog.get(name);
     if (existing?.deleting === true) throw QuiverError.beingDeleted(name);
     if (existing !== undefined) throw QuiverError.alreadyExists(`Collection already exists: ${name}`);
     // Taken from memory synchronously: two creates in flight never share an internal id.
     const id = this.#nextId++;
     const entry: CatalogEntry = { id, name, config, created_at: new Date().toISOString() };
+    await this.#createLocal(entry, () => void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId));
+  }
+
+  /** Opens a new collection here under `entry` (its id already chosen); `before` runs first, in the create's own try. */
+  async #createLocal(entry: CatalogEntry, before: () => void = () => undefined): Promise<void> {
+    const { id, name } = entry;
     // Claim the name synchronously, so a concurrent create of the same name meets it.
     this.#catalog.set(name, entry);
     const created = (async () => {
       try {
-        void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId);
+        before();
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
         await this.#log?.createStreams(entry);
@@ -381,7 +397,82 @@ export class Engine implements PointEngine {
     }
   }
 
+  // --- Cluster mode (issue 16, decisions 2 and 3): etcd's catalog first, this one mirrors it. ---
+
+  /** The create in etcd (409 there when the name exists anywhere), then here, streams included, then placed. */
+  async #createInCluster(cluster: ClusterCatalog, name: string, config: CollectionConfig): Promise<void> {
+    const entry = await cluster.create(name, config);
+    await cluster.serialize(() => this.mirrorCollection(entry, true));
+    await cluster.placed(entry);
+  }
+
+  /** Marks the entry deleting in etcd, deletes here (streams included), then frees the name in etcd. */
+  async #deleteInCluster(cluster: ClusterCatalog, name: string): Promise<boolean> {
+    const id = await cluster.markDeleting(name);
+    if (id === null) return false;
+    await cluster.serialize(() => this.mirrorDelete(name, id));
+    await cluster.removed(name, id);
+    return true;
+  }
+
+  /**
+   * Cluster mode: makes this node's catalog hold `entry` (etcd's): created with its id when
+   * missing (after removing a local collection of that name with another id), its config applied
+   * when it changed. `streams`: the node that answers the create makes the shards' streams.
+   */
+  async mirrorCollection(entry: CatalogEntry, streams = false): Promise<void> {
+    const local = this.#catalog.get(entry.name);
+    if (local !== undefined && local.id !== entry.id) await this.mirrorDelete(entry.name, local.id);
+    const cur = this.#catalog.get(entry.name);
+    if (cur === undefined) return this.#createLocal(entry);
+    if (streams) await this.#log?.createStreams(cur);
+    if (JSON.stringify(cur.config) === JSON.stringify(entry.config)) return;
+    const next: CatalogEntry = { ...cur, config: entry.config };
+    this.#catalog.set(next.name, next);
+    await this.#db.catalog.put(next.name, next);
+    await this.#router.control(next, () => ({ op: 'updateConfig', meta: next }));
+    const before = cur.config.payload_schema;
+    const after = entry.config.payload_schema;
+    for (const key of Object.keys(before)) if (!(key in after)) await this.#router.control(next, (shards) => ({ op: 'dropIndex', collection: next.id, shards, key }));
+    for (const [key, schema] of Object.entries(after)) {
+      if (JSON.stringify(before[key]) !== JSON.stringify(schema)) await this.#router.control(next, (shards) => ({ op: 'createIndex', collection: next.id, shards, key, schema }));
+    }
+    await this.#publishCatalog();
+  }
+
+  /** Cluster mode: removes the local collection `name` if it is collection `id`. */
+  async mirrorDelete(name: string, id: number): Promise<void> {
+    if (this.#catalog.get(name)?.id !== id) return;
+    await this.#deleteLocal(name);
+  }
+
+  /**
+   * Cluster mode: the shards (`[collection id, shard]`) this node's workers follow (those it holds
+   * a replica of), each on the worker holding it here; answers their positions by "<id>/<shard>".
+   */
+  async followShards(shards: readonly [number, number][]): Promise<Record<string, { applied: number; dead: string | null }>> {
+    const byWorker: [number, number][][] = Array.from({ length: this.#dispatcher.workerCount }, () => []);
+    for (const [c, s] of shards) {
+      const w = this.#replicas.get(c)?.shards[s]?.[0]?.worker;
+      if (w !== undefined) byWorker[w]!.push([c, s]);
+    }
+    const parts = await Promise.all(byWorker.map((list, w) => this.#router.controlOn<'followShards'>(w, { op: 'followShards', shards: list })));
+    return Object.assign({}, ...parts) as Record<string, { applied: number; dead: string | null }>;
+  }
+
+  /** Whether collection `id` is in this node's catalog (not being deleted). */
+  holdsCollection(id: number): boolean {
+    for (const e of this.#catalog.values()) if (e.id === id && e.deleting !== true) return true;
+    return false;
+  }
+
   async updateCollection(meta: CollectionMeta): Promise<void> {
+    // Cluster mode: in the one order the mirror's changes run in (catalog-sync.ts).
+    if (this.#cluster !== null) return this.#cluster.serialize(() => this.#updateCollection(meta));
+    return this.#updateCollection(meta);
+  }
+
+  async #updateCollection(meta: CollectionMeta): Promise<void> {
     const entry: CatalogEntry = { ...meta };
     await this.#replace(entry);
     await this.#router.control(entry, () => ({ op: 'updateConfig', meta: entry }));
@@ -560,12 +651,19 @@ export class Engine implements PointEngine {
   async #replace(entry: CatalogEntry): Promise<void> {
     this.collection(entry.name);
     if (this.#catalog.get(entry.name)?.id !== entry.id) throw QuiverError.collectionNotFound(entry.name);
+    // Cluster mode: etcd's catalog first; the other nodes' mirrors apply it (mirrorCollection).
+    if (this.#cluster !== null) await this.#cluster.update(entry.name, entry.id, entry.config);
     this.#catalog.set(entry.name, entry);
     await this.#db.catalog.put(entry.name, entry);
   }
 
   /** Adds (schema) or removes (null) the field index on `key`, in the catalog and in every shard. */
   async setIndex(meta: CollectionMeta, key: string, schema: FieldIndexSchema | null): Promise<void> {
+    if (this.#cluster !== null) return this.#cluster.serialize(() => this.#setIndex(meta, key, schema));
+    return this.#setIndex(meta, key, schema);
+  }
+
+  async #setIndex(meta: CollectionMeta, key: string, schema: FieldIndexSchema | null): Promise<void> {
     const config: CollectionConfig = { ...meta.config, payload_schema: { ...meta.config.payload_schema } };
     if (schema === null) delete config.payload_schema[key];
     else config.payload_schema[key] = schema;
@@ -588,6 +686,11 @@ export class Engine implements PointEngine {
    */
   async deleteCollection(name: string): Promise<boolean> {
     this.requireReady();
+    if (this.#cluster !== null) return this.#deleteInCluster(this.#cluster, name);
+    return this.#deleteLocal(name);
+  }
+
+  async #deleteLocal(name: string): Promise<boolean> {
     // A create of this name still opening its shards finishes first, so its shards never open
     // after their drop.
     await this.#creating.get(name)?.catch(() => undefined);

@@ -100,6 +100,21 @@ async function startCluster(config: Config): Promise<ClusterNode> {
   return ClusterNode.start(config, readOrCreateNodeId(config.data_dir));
 }
 
+/** The control plane joined to the Engine (cluster mode): etcd's catalog mirrored in, this node's replicas followed. */
+async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
+  const [{ CatalogSync }, { ReplicaFollow }] = await Promise.all([import('./cluster/catalog-sync.js'), import('./cluster/replica-follow.js')]);
+  let follow: InstanceType<typeof ReplicaFollow> | null = null;
+  const sync = new CatalogSync(cluster, (meta) => follow?.placed(meta) ?? Promise.resolve());
+  return {
+    sync,
+    /** Starts following once the Engine exists; `hooks` is where snapshots plug in (prepareReplica). */
+    follow: (engine: Engine, hooks = {}) => {
+      follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks);
+      return follow;
+    },
+  };
+}
+
 /** Connects to the shards' write logs on NATS (cluster mode); ConfigError when NATS cannot be used. */
 async function openWriteLog(servers: string[], replicas: number): Promise<WriteLog> {
   const [{ ShardLog, ShardLogUnreachable }, { LoggedWrites }] = await Promise.all([import('./cluster/shard-log.js'), import('./cluster/logged-writes.js')]);
@@ -111,22 +126,23 @@ async function openWriteLog(servers: string[], replicas: number): Promise<WriteL
   }
 }
 
-/** Cluster mode: opens the shards' snapshot store and starts their schedule (config `cluster.snapshot_*`). */
-async function startSnapshots(config: Config, engine: Engine, dispatcher: PiscinaDispatcher, log: FastifyInstance['log']): Promise<ShardSnapshots> {
+/**
+ * Cluster mode: opens the shards' snapshot store (cluster/snapshots.ts). Its schedule (config
+ * `cluster.snapshot_*`) is started once the shards are loaded; prepareReplica serves at once.
+ */
+async function openSnapshots(config: Config, engine: Engine, dispatcher: PiscinaDispatcher, cluster: ClusterNode, log: FastifyInstance['log']): Promise<ShardSnapshots> {
   const { ShardSnapshots, EtcdSnapshotPointers } = await import('./cluster/snapshots.js');
-  const snapshots = await ShardSnapshots.open({
+  return ShardSnapshots.open({
     servers: config.cluster.nats,
     replicas: config.cluster.stream_replicas,
     dataDir: config.data_dir,
     workers: dispatcher,
     pointers: new EtcdSnapshotPointers(config.cluster.etcd),
     collections: () => engine.list().map((m) => ({ id: m.id, shards: m.config.shard_number })),
-    state: null,
+    state: cluster.state,
     every: { entries: config.cluster.snapshot_entries, minutes: config.cluster.snapshot_minutes },
     log,
   });
-  snapshots.start();
-  return snapshots;
 }
 
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
@@ -137,6 +153,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // Cluster mode only, and only then are its modules loaded: etcd must answer within a bounded
   // time or start-up is refused naming the endpoints (exit 2, as a bad setting).
   const cluster = clusterEnabled(config) ? await startCluster(config) : null;
+  // Cluster mode (issue 16): both switches are set, so the write log is open too.
+  const joined = cluster !== null && writeLog !== null ? await joinCluster(cluster, writeLog) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -148,6 +166,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     opIds: dispatcher.opIds,
     publishCatalog: (c) => dispatcher.publishCatalog(c),
     ...(writeLog === null ? {} : { writeLog }),
+    ...(joined === null ? {} : { clusterCatalog: joined.sync }),
   });
   const metrics = new Metrics(engine);
   dispatcher.setOwners((name) => engine.copyHolders(name));
@@ -186,7 +205,18 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // to the system when the thread is quiet (see memory-release.ts).
   const release = new MemoryRelease();
   startLatencyProbe('main');
-  const ready = engine.start().then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
+  // Cluster mode: a replica new to this node restores the shard's snapshot before it follows.
+  const snapshots = joined === null || cluster === null ? null : await openSnapshots(config, engine, dispatcher, cluster, app.log);
+  const follow = joined === null ? null : joined.follow(engine, snapshots === null ? {} : { prepareReplica: async (c: number, s: number) => void (await snapshots.prepareReplica(c, s)) });
+  const started = engine.start().then(async (r) => {
+    if (joined === null || follow === null) return r;
+    // The local catalog catches up with etcd's before the node calls itself ready.
+    joined.sync.attach(engine);
+    follow.start();
+    await joined.sync.synced;
+    return r;
+  });
+  const ready = started.then(({ restoredShards, rebuiltShards, hnswBuild, collections, startup }) => {
     clock.mark('shards ready');
     release.collectSoon(200);
     for (const c of collections) {
@@ -217,10 +247,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     // Where start-up spent its time: [mark, wall ms since the process started, the thread's CPU ms].
     app.log.info({ ready_ms: Math.round(clock.now()), main: clock.marks, workers: startup.workers, shards: startup.shards }, 'start-up');
   });
-  // Cluster mode: each shard's periodic snapshot to the object store (cluster/snapshots.ts), once
-  // the shards are loaded. Not in write-log mode without etcd: the snapshots' records live there.
-  const snapshots = cluster !== null && writeLog !== null ? ready.then(() => startSnapshots(config, engine, dispatcher, app.log)) : null;
-  snapshots?.catch((err: unknown) => app.log.error({ err }, 'cluster: shard snapshots not started'));
+  // The shards' periodic snapshots, once they are loaded.
+  if (snapshots !== null) void ready.then(() => snapshots.start()).catch(() => undefined);
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -233,10 +261,11 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
       closing ??= (async () => {
         release.stop();
         // Leave the cluster first, so the other nodes stop routing here before intake stops.
+        follow?.stop();
         await cluster?.close();
         await Promise.all([grpc.close(), app.close()]);
         await ready.catch(() => undefined);
-        await (await snapshots?.catch(() => null))?.close();
+        await snapshots?.close();
         await engine.close();
         await lock.release();
       })();

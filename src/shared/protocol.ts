@@ -236,6 +236,12 @@ export type ShardRequest =
   | { op: 'dropShards'; collection: number; shards: number[] }
   | { op: 'createIndex'; collection: number; shards: number[]; key: string; schema: FieldIndexSchema }
   | { op: 'dropIndex'; collection: number; shards: number[]; key: string }
+  /**
+   * Cluster mode: the shards (`[collection id, shard]`) whose logs this worker follows from now on,
+   * the whole set (those not named stop); answers the followed shards' positions. The main thread
+   * sends it whenever the assignments change, and every ~500 ms for the node's status report.
+   */
+  | { op: 'followShards'; shards: [number, number][] }
   | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
   | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
   | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
@@ -393,6 +399,8 @@ export interface ResultMap {
   dropShards: null;
   createIndex: null;
   dropIndex: null;
+  /** Per followed shard ("<collection>/<shard>"): its applied_seq, and why it is Dead (null: it is not). */
+  followShards: Record<string, { applied: number; dead: string | null }>;
   payload: { applied: number };
   scrollOrdered: OrderedRecord[];
   sample: PointRecord[];

@@ -174,12 +174,11 @@ export class ShardHost {
   }
 
   /**
-   * Cluster mode: every primary here applies its shard's log from now on, and each primary opened
-   * later too (its writes reach it only through the log, never as requests).
+   * Cluster mode: the apply loops become available; a shard follows its log only once the main
+   * thread names it in followShards (this node holds a replica of it in the assignment).
    */
   startFollowing(followers: LogFollowers): void {
     this.#followers = followers;
-    for (const s of this.#shards.values()) if (!s.secondary) this.#follow(s.collection, s.shard);
   }
 
   #follow(collection: number, shard: number): void {
@@ -339,7 +338,6 @@ export class ShardHost {
         // A held copy starts afresh: it may replace one that missed writes (see Engine).
         this.#open(req.meta, s, req.secondary === true, req.hold === true);
         if (req.hold === true) this.#hold(`${req.meta.id}/${s}`);
-        else if (req.secondary !== true) this.#follow(req.meta.id, s);
       }
       return null;
     },
@@ -394,6 +392,15 @@ export class ShardHost {
     dropIndex: (req) => {
       for (const shard of req.shards) this.#get(req.collection, shard).dropIndex(req.key);
       return null;
+    },
+    followShards: (req) => {
+      const want = new Set(req.shards.map(([c, s]) => `${c}/${s}`));
+      for (const key of [...this.#appliers.keys()]) if (!want.has(key)) this.#unfollow(key);
+      // Only primaries opened here follow: one not open yet (its create is on its way) is named again later.
+      for (const [c, s] of req.shards) if (this.#shards.get(`${c}/${s}`)?.secondary === false) this.#follow(c, s);
+      const out: Record<string, { applied: number; dead: string | null }> = {};
+      for (const [key, a] of this.#appliers) out[key] = { applied: a.applier.flushed, dead: a.applier.dead };
+      return out;
     },
     payload: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) })),
     upsert: (req) => this.#write(req.collection, req.shard, (s) => s.upsert(req.batch, req.opId, req.wait, req.condition)),

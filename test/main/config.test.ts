@@ -97,6 +97,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_CLUSTER_ADVERTISE: 'node1.example:7003',
       SERVICE_CLUSTER_LEASE_SECONDS: '4',
       SERVICE_CLUSTER_STREAM_REPLICAS: '1',
+      SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '5',
       SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '5000',
       SERVICE_CLUSTER_SNAPSHOT_MINUTES: '0.5',
     });
@@ -118,7 +119,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
-      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, snapshot_entries: 5000, snapshot_minutes: 0.5 },
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });
   });
@@ -261,9 +262,16 @@ describe('loadConfig: bad values name the variable', () => {
   it('cluster mode is off by default; the advertised address defaults to host and cluster port', async () => {
     const { clusterEnabled } = await import('../../src/main/config.js');
     expect(clusterEnabled(loadConfig({}))).toBe(false);
-    const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379' });
+    const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' });
     expect(clusterEnabled(cfg)).toBe(true);
-    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: [], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, snapshot_entries: 100000, snapshot_minutes: 60 });
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, snapshot_entries: 100000, snapshot_minutes: 60 });
+  });
+
+  it('one switch: SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS together; one alone is refused naming the other', () => {
+    bad({ SERVICE_CLUSTER_ETCD: '127.0.0.1:2379' }, 'cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: SERVICE_CLUSTER_ETCD is set but SERVICE_CLUSTER_NATS is not (cluster.nats is empty)');
+    bad({ SERVICE_CLUSTER_NATS: '127.0.0.1:4222' }, 'cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: SERVICE_CLUSTER_NATS is set but SERVICE_CLUSTER_ETCD is not (cluster.etcd is empty)');
+    bad({ SERVICE_CONFIG: file({ cluster: { etcd: ['h:1'] } }) }, /SERVICE_CLUSTER_NATS is not/);
+    bad({ SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222', SERVICE_CLUSTER_DEAD_GRACE_SECONDS: 'soon' }, 'SERVICE_CLUSTER_DEAD_GRACE_SECONDS="soon" is not an integer');
   });
 
   it("a file's cluster section keeps the defaults it does not name; a bad one names the key", () => {
@@ -273,13 +281,13 @@ describe('loadConfig: bad values name the variable', () => {
     bad({ SERVICE_CONFIG: file({ cluster: 5 }) }, /'cluster'/);
   });
 
-  it('SERVICE_CLUSTER_NATS turns the shard write logs on; SERVICE_CLUSTER_STREAM_REPLICAS sets their replicas; bad values named', () => {
+  it('SERVICE_CLUSTER_NATS names the shard write logs; SERVICE_CLUSTER_STREAM_REPLICAS sets their replicas; bad values named', () => {
     expect(clusterNats(loadConfig({}))).toBeNull();
-    const cfg = loadConfig({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222, 127.0.0.1:4223', SERVICE_CLUSTER_STREAM_REPLICAS: '1' });
+    const cfg = loadConfig({ SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222, 127.0.0.1:4223', SERVICE_CLUSTER_STREAM_REPLICAS: '1' });
     expect(cfg.cluster).toMatchObject({ nats: ['nats://127.0.0.1:4222', '127.0.0.1:4223'], stream_replicas: 1 });
     expect(clusterNats(cfg)).toEqual(['nats://127.0.0.1:4222', '127.0.0.1:4223']);
     // A file's section keeps what the environment does not set.
-    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { nats: ['h:1'], stream_replicas: 5 } }), SERVICE_CLUSTER_STREAM_REPLICAS: '3' }).cluster).toMatchObject({ nats: ['h:1'], stream_replicas: 3 });
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { etcd: ['h:2'], nats: ['h:1'], stream_replicas: 5 } }), SERVICE_CLUSTER_STREAM_REPLICAS: '3' }).cluster).toMatchObject({ nats: ['h:1'], stream_replicas: 3 });
     bad({ SERVICE_CLUSTER_STREAM_REPLICAS: 'two' }, 'SERVICE_CLUSTER_STREAM_REPLICAS="two" is not an integer');
     bad({ SERVICE_CLUSTER_STREAM_REPLICAS: '0' }, "invalid configuration 'cluster/stream_replicas' (SERVICE_CLUSTER_STREAM_REPLICAS)");
     bad({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222,' }, /SERVICE_CLUSTER_NATS=.*an empty item/);

@@ -1,61 +1,100 @@
 // The collection catalog in etcd (CLUSTER.md sections 3 and 4): /quiver/catalog/<name> holds a
-// collection's config, its cluster-wide id (which names its streams) and a deleting mark.
-// Invariants: a name is created only by a create-if-absent transaction, so two nodes creating the
-// same name at once get one winner and one AlreadyExists; a delete first marks the entry deleting
+// collection's config, its cluster-wide id (which names its streams: QV_<id>_<shard>) and a
+// deleting mark; /quiver/next-collection-id is the id counter.
+// Invariants: a name is created only by a transaction that is both create-if-absent on the name
+// and compare-and-swap on the counter, so two nodes creating the same name at once get one winner
+// and one AlreadyExists, and two creates of different names never share an id (the loser of the
+// counter race retries); ids are never reused. A delete first marks the entry deleting
 // (conditioned on the revision it read), then removes it, so a name is free again only once its
-// entry is gone. Not wired into the engine yet: the mirror is what each node will apply to its
-// local LMDB catalog (which becomes a cache).
+// entry is gone. Every node mirrors the catalog into its Engine (catalog-sync.ts): the local LMDB
+// catalog is a cache of this one.
 
-import { randomUUID } from 'node:crypto';
 import type { IKeyValue, Namespace, Watcher } from 'etcd3';
 
 export interface CatalogEntry {
   /** Cluster-wide collection id: streams are QV_<id>_<shard>. */
-  id: string;
-  /** The collection's creation request, as the service layer normalised it. */
+  id: number;
+  /** The collection's creation request, as the service layer normalised it (CollectionConfig). */
   config: unknown;
   deleting: boolean;
+  /** When the entry was created (ISO), kept so every node's local entry reports the same time. */
+  created_at?: string;
+  /** When it was marked deleting (ms since the epoch): the controller removes entries left marked by a node that died mid-delete. */
+  deleting_since?: number;
 }
 
 export type CreateResult = { created: true; entry: CatalogEntry; revision: string } | { created: false; existing: CatalogEntry };
 
-const key = (name: string): string => `catalog/${name}`;
+export const COUNTER_KEY = 'next-collection-id';
+export const catalogKey = (name: string): string => `catalog/${name}`;
 
-function parse(kv: IKeyValue): CatalogEntry {
+export function parseEntry(kv: IKeyValue): CatalogEntry {
   return JSON.parse(kv.value.toString('utf8')) as CatalogEntry;
 }
 
-/** Creates the entry unless the name exists; either way one round trip. */
+/**
+ * Creates the entry unless the name exists, with the next id of the counter; retries while only
+ * the counter moved (another name was created meanwhile).
+ */
 export async function createIfAbsent(ns: Namespace, name: string, config: unknown): Promise<CreateResult> {
-  const entry: CatalogEntry = { id: randomUUID().replaceAll('-', ''), config, deleting: false };
-  const r = await ns
-    .if(key(name), 'Create', '==', 0)
-    .then(ns.put(key(name)).value(JSON.stringify(entry)))
-    .else(ns.get(key(name)))
-    .commit();
-  if (r.succeeded) return { created: true, entry, revision: r.header.revision };
-  const kv = r.responses[0]?.response_range?.kvs[0];
-  if (kv === undefined) throw new Error(`catalog entry ${name} vanished during its create`);
-  return { created: false, existing: parse(kv) };
+  for (;;) {
+    const counter = (await ns.get(COUNTER_KEY).exec()).kvs[0];
+    const id = counter === undefined ? 1 : Number(counter.value.toString('utf8'));
+    const entry: CatalogEntry = { id, config, deleting: false, created_at: new Date().toISOString() };
+    const cmp = ns.if(catalogKey(name), 'Create', '==', 0);
+    const both = counter === undefined ? cmp.and(COUNTER_KEY, 'Create', '==', 0) : cmp.and(COUNTER_KEY, 'Mod', '==', counter.mod_revision);
+    const r = await both
+      .then(ns.put(catalogKey(name)).value(JSON.stringify(entry)), ns.put(COUNTER_KEY).value(String(id + 1)))
+      .else(ns.get(catalogKey(name)))
+      .commit();
+    if (r.succeeded) return { created: true, entry, revision: r.header.revision };
+    const kv = r.responses[0]?.response_range?.kvs[0];
+    if (kv !== undefined) return { created: false, existing: parseEntry(kv) };
+    // The name is free but the counter moved: take the next id.
+  }
 }
 
 /** Marks the entry deleting; false when there is none (or it changed since read: retry). */
 export async function markDeleting(ns: Namespace, name: string): Promise<boolean> {
-  const got = await ns.get(key(name)).exec();
+  const got = await ns.get(catalogKey(name)).exec();
   const kv = got.kvs[0];
   if (kv === undefined) return false;
-  const entry = { ...parse(kv), deleting: true };
-  const r = await ns.if(key(name), 'Mod', '==', kv.mod_revision).then(ns.put(key(name)).value(JSON.stringify(entry))).commit();
+  const entry: CatalogEntry = { ...parseEntry(kv), deleting: true, deleting_since: Date.now() };
+  const r = await ns.if(catalogKey(name), 'Mod', '==', kv.mod_revision).then(ns.put(catalogKey(name)).value(JSON.stringify(entry))).commit();
   return r.succeeded;
 }
 
 /** Removes the entry of a collection marked deleting, only if it is still that collection. */
-export async function removeEntry(ns: Namespace, name: string, id: string): Promise<boolean> {
-  const got = await ns.get(key(name)).exec();
+export async function removeEntry(ns: Namespace, name: string, id: number): Promise<boolean> {
+  return (await removeEntryAt(ns, name, id)) !== null;
+}
+
+/** removeEntry, answering the removal's revision (null: nothing removed). */
+export async function removeEntryAt(ns: Namespace, name: string, id: number): Promise<string | null> {
+  const got = await ns.get(catalogKey(name)).exec();
   const kv = got.kvs[0];
-  if (kv === undefined || parse(kv).id !== id) return false;
-  const r = await ns.if(key(name), 'Mod', '==', kv.mod_revision).then(ns.delete().key(key(name))).commit();
-  return r.succeeded;
+  if (kv === undefined || parseEntry(kv).id !== id) return null;
+  const r = await ns.if(catalogKey(name), 'Mod', '==', kv.mod_revision).then(ns.delete().key(catalogKey(name))).commit();
+  return r.succeeded ? r.header.revision : null;
+}
+
+/**
+ * Replaces the config of collection `id` (a PATCH, a field index): false when the name is gone,
+ * is another collection now, or is being deleted; else the commit's revision. Retries while only a concurrent config change
+ * raced it (last writer wins, as on one node).
+ */
+export async function updateConfig(ns: Namespace, name: string, id: number, config: unknown): Promise<string | null> {
+  for (;;) {
+    const kv = (await ns.get(catalogKey(name)).exec()).kvs[0];
+    if (kv === undefined) return null;
+    const cur = parseEntry(kv);
+    if (cur.id !== id || cur.deleting) return null;
+    const r = await ns
+      .if(catalogKey(name), 'Mod', '==', kv.mod_revision)
+      .then(ns.put(catalogKey(name)).value(JSON.stringify({ ...cur, config })))
+      .commit();
+    if (r.succeeded) return r.header.revision;
+  }
 }
 
 export interface CatalogEvents {
@@ -63,16 +102,32 @@ export interface CatalogEvents {
   delete(name: string): void;
 }
 
+export const nameOfCatalogKey = (k: Buffer): string => {
+  const s = k.toString('utf8');
+  return s.slice(s.indexOf('catalog/') + 'catalog/'.length);
+};
+
 /** Mirrors the catalog: every entry once (put), then each change, with no gap between the two. */
 export async function mirrorCatalog(ns: Namespace, on: CatalogEvents): Promise<Watcher> {
   const all = await ns.getAll().prefix('catalog/').exec();
-  const nameOf = (k: Buffer): string => {
-    const s = k.toString('utf8');
-    return s.slice(s.indexOf('catalog/') + 'catalog/'.length);
-  };
-  for (const kv of all.kvs) on.put(nameOf(kv.key), parse(kv));
+  for (const kv of all.kvs) on.put(nameOfCatalogKey(kv.key), parseEntry(kv));
   const watcher = await ns.watch().prefix('catalog/').startRevision((BigInt(all.header.revision) + 1n).toString()).create();
-  watcher.on('put', (kv) => on.put(nameOf(kv.key), parse(kv)));
-  watcher.on('delete', (kv) => on.delete(nameOf(kv.key)));
+  watcher.on('put', (kv) => on.put(nameOfCatalogKey(kv.key), parseEntry(kv)));
+  watcher.on('delete', (kv) => on.delete(nameOfCatalogKey(kv.key)));
   return watcher;
+}
+
+/**
+ * Marks the entry deleting, retrying while it changes under us; the entry marked and the mark's
+ * revision, or null when the name has no entry.
+ */
+export async function markDeletingEntry(ns: Namespace, name: string): Promise<{ entry: CatalogEntry; revision: string } | null> {
+  for (;;) {
+    const kv = (await ns.get(catalogKey(name)).exec()).kvs[0];
+    if (kv === undefined) return null;
+    const cur = parseEntry(kv);
+    const entry: CatalogEntry = { ...cur, deleting: true, deleting_since: cur.deleting_since ?? Date.now() };
+    const r = await ns.if(catalogKey(name), 'Mod', '==', kv.mod_revision).then(ns.put(catalogKey(name)).value(JSON.stringify(entry))).commit();
+    if (r.succeeded) return { entry, revision: r.header.revision };
+  }
 }

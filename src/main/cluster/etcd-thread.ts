@@ -6,9 +6,12 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
+import { createIfAbsent, markDeletingEntry, removeEntryAt, updateConfig } from './catalog.js';
+import { ClusterMirror } from './cluster-mirror.js';
+import { ControlLoop } from './control-loop.js';
 import { ControllerElection } from './controller.js';
 import { Membership } from './membership.js';
-import type { EtcdThreadData, FromEtcdThread, ToEtcdThread } from './messages.js';
+import type { CatalogReply, CatalogRequest, EtcdThreadData, FromEtcdThread, ToEtcdThread } from './messages.js';
 import { NodesMirror } from './nodes-mirror.js';
 
 const data = workerData as EtcdThreadData;
@@ -21,6 +24,31 @@ const ns = client.namespace('/quiver/');
 const membership = new Membership(ns, data.leaseSeconds, new BigInt64Array(data.leaseExpiry), emit);
 const election = new ControllerElection(ns, data.nodeId, data.leaseSeconds, emit);
 const mirror = new NodesMirror(ns, emit);
+const clusterMirror = new ClusterMirror(ns, emit);
+const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
+
+async function serve(req: CatalogRequest): Promise<CatalogReply> {
+  switch (req.op) {
+    case 'create': {
+      const r = await createIfAbsent(ns, req.name, req.config);
+      // A new collection gets its assignment at once, without waiting for the controller's tick.
+      control.kick();
+      return r.created ? { op: 'create', created: true, entry: r.entry, rev: Number(r.revision) } : { op: 'create', created: false, existing: r.existing };
+    }
+    case 'markDeleting': {
+      const r = await markDeletingEntry(ns, req.name);
+      return { op: 'markDeleting', entry: r?.entry ?? null, rev: r === null ? 0 : Number(r.revision) };
+    }
+    case 'remove': {
+      const rev = await removeEntryAt(ns, req.name, req.id);
+      return { op: 'remove', rev: rev === null ? null : Number(rev) };
+    }
+    case 'update': {
+      const rev = await updateConfig(ns, req.name, req.id, req.config);
+      return { op: 'update', rev: rev === null ? null : Number(rev) };
+    }
+  }
+}
 
 async function connect(): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -43,12 +71,23 @@ port.on('message', (m: ToEtcdThread) => {
     case 'register':
       void membership.register(m.node).then(() => {
         void mirror.start();
+        void clusterMirror.start();
         election.start();
+        control.start();
       });
+      break;
+    case 'request':
+      serve(m.req).then(
+        (reply) => emit({ type: 'reply', id: m.id, ok: true, reply }),
+        (e: unknown) => emit({ type: 'reply', id: m.id, ok: false, message: e instanceof Error ? e.message : String(e) }),
+      );
+      break;
+    case 'report':
+      membership.report(JSON.stringify(m.status));
       break;
     case 'stop':
       void (async () => {
-        await Promise.all([election.stop(), mirror.stop(), membership.stop()]);
+        await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop()]);
         client.close();
         emit({ type: 'stopped' });
       })();

@@ -28,3 +28,24 @@ export async function fencedTxn(client: Etcd3 | Namespace, token: FenceToken, ..
   if (!r.succeeded) throw new FencedOutError(token);
   return r.header.revision;
 }
+
+/** A compare-and-swap condition: the key's mod revision as read ('0': the key must be absent). */
+export interface CasCondition {
+  key: string;
+  mod: string;
+}
+
+/**
+ * fencedTxn that also holds only while each `cas` key is as read. Resolves true when committed,
+ * false when a CAS condition failed (nothing is written: read again and decide again), and rejects
+ * with FencedOutError when the token is stale. Keys are full keys (the token's key is one).
+ */
+export async function fencedCas(client: Etcd3, token: FenceToken, cas: readonly CasCondition[], ...ops: IOperation[]): Promise<boolean> {
+  let cmp = client.if(token.key, 'Create', '==', token.revision);
+  for (const c of cas) cmp = c.mod === '0' ? cmp.and(c.key, 'Create', '==', 0) : cmp.and(c.key, 'Mod', '==', c.mod);
+  const r = await cmp.then(...ops).else(client.get(token.key)).commit();
+  if (r.succeeded) return true;
+  const kv = r.responses[0]?.response_range?.kvs[0];
+  if (kv === undefined || kv.create_revision !== token.revision) throw new FencedOutError(token);
+  return false;
+}

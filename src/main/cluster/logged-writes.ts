@@ -19,6 +19,8 @@ export interface WriteLog {
   /** The operation id a finished write answers: the largest sequence of its parts (forgotten once asked). */
   operationId(opId: number): number;
   createStreams(meta: CollectionMeta): Promise<void>;
+  /** The last sequence of a shard's stream (0: empty). */
+  lastSeq(collection: number, shard: number): Promise<number>;
   deleteStreams(meta: CollectionMeta): Promise<void>;
   close(): Promise<void>;
 }
@@ -75,6 +77,10 @@ export class LoggedWrites implements WriteLog {
 
   createStreams(meta: CollectionMeta): Promise<void> {
     return this.#log.createStreams(meta.id, meta.config.shard_number);
+  }
+
+  lastSeq(collection: number, shard: number): Promise<number> {
+    return this.#log.lastSeq(collection, shard);
   }
 
   deleteStreams(meta: CollectionMeta): Promise<void> {

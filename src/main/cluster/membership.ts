@@ -19,6 +19,9 @@ export class Membership {
   #node: NodeRecord | null = null;
   #lease: Lease | null = null;
   #stopped = false;
+  /** The node's last status report (status/<id>): bound to the lease, so written again under each new one. */
+  #status: string | null = null;
+  #statusWrite: Promise<void> = Promise.resolve();
 
   constructor(ns: Namespace, ttlSeconds: number, expiry: BigInt64Array, emit: (m: FromEtcdThread) => void) {
     this.#ns = ns;
@@ -59,6 +62,7 @@ export class Membership {
       await lease.put(`nodes/${node.id}`).value(JSON.stringify(node));
       if (this.#lease !== lease) return;
       this.#extend(t0 + this.#ttl * 1000);
+      this.#writeStatus();
       this.#emit({ type: 'registered', lease: await lease.grant() });
     } catch (e) {
       if (this.#lease !== lease) return; // 'lost' already retries
@@ -67,6 +71,25 @@ export class Membership {
       this.#emit({ type: 'log', level: 'warn', msg: 'cluster registration failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
       if (!this.#stopped) setTimeout(() => void this.#attempt(), RETRY_MS);
     }
+  }
+
+  /** Records the node's status report and writes it under the current lease (if any: else at the next one). */
+  report(status: string): void {
+    this.#status = status;
+    this.#writeStatus();
+  }
+
+  #writeStatus(): void {
+    const node = this.#node;
+    const lease = this.#lease;
+    const status = this.#status;
+    if (node === null || lease === null || status === null || this.#stopped) return;
+    // One write at a time, in order: the newest report is the last written.
+    this.#statusWrite = this.#statusWrite
+      .then(async () => {
+        if (this.#lease === lease && this.#status === status) await lease.put(`status/${node.id}`).value(status);
+      })
+      .catch(() => undefined);
   }
 
   #extend(until: number): void {

@@ -2,6 +2,9 @@
 // They stay out of src/shared/protocol.ts: that is the shard workers' protocol, and this thread
 // speaks only to the main thread.
 
+import type { Assignment, NodeStatus } from './assignments.js';
+import type { CatalogEntry } from './catalog.js';
+
 /** What a node publishes under /quiver/nodes/<id> (lease-bound). */
 export interface NodeRecord {
   id: number;
@@ -23,9 +26,30 @@ export interface EtcdThreadData {
   connectTimeoutMs: number;
   /** One BigInt64: when this node's lease expires at the latest, in ms since the epoch (0: no lease). */
   leaseExpiry: SharedArrayBuffer;
+  /** How long a Dead replica waits before the controller places a replacement (cluster.dead_grace_seconds). */
+  deadGraceMs: number;
 }
 
-export type ToEtcdThread = { type: 'register'; node: NodeRecord } | { type: 'stop' };
+/** Catalog changes the main thread asks of etcd (catalog.ts), answered by a 'reply' with the same id. */
+export type CatalogRequest =
+  | { op: 'create'; name: string; config: unknown }
+  | { op: 'markDeleting'; name: string }
+  | { op: 'remove'; name: string; id: number }
+  | { op: 'update'; name: string; id: number; config: unknown };
+
+export type CatalogReply =
+  | { op: 'create'; created: true; entry: CatalogEntry; rev: number }
+  | { op: 'create'; created: false; existing: CatalogEntry }
+  | { op: 'markDeleting'; entry: CatalogEntry | null; rev: number }
+  | { op: 'remove'; rev: number | null }
+  | { op: 'update'; rev: number | null };
+
+export type ToEtcdThread =
+  | { type: 'register'; node: NodeRecord }
+  | { type: 'request'; id: number; req: CatalogRequest }
+  /** This node's status report (status/<node>, lease-bound); written again after every new lease. */
+  | { type: 'report'; status: NodeStatus }
+  | { type: 'stop' };
 
 export type FromEtcdThread =
   | { type: 'connected' }
@@ -36,6 +60,18 @@ export type FromEtcdThread =
   | { type: 'raft'; term: string; commit: string; at: string }
   | { type: 'leader'; id: number | null }
   | { type: 'controller'; elected: boolean; revision: string | null }
+  | { type: 'reply'; id: number; ok: true; reply: CatalogReply }
+  | { type: 'reply'; id: number; ok: false; message: string }
+  /** The catalog as read at etcd revision `rev` (replaces what was held: a watch started over). */
+  | { type: 'catalog-snapshot'; rev: number; entries: { name: string; entry: CatalogEntry; rev: number }[] }
+  | { type: 'catalog-put'; name: string; entry: CatalogEntry; rev: number }
+  | { type: 'catalog-delete'; name: string; rev: number }
+  | { type: 'assign-snapshot'; assignments: { collection: number; shard: number; assignment: Assignment }[] }
+  | { type: 'assign-put'; collection: number; shard: number; assignment: Assignment }
+  | { type: 'assign-delete'; collection: number; shard: number }
+  | { type: 'status-snapshot'; statuses: { node: number; status: NodeStatus }[] }
+  | { type: 'status-put'; node: number; status: NodeStatus }
+  | { type: 'status-delete'; node: number }
   | { type: 'log'; level: 'info' | 'warn' | 'error'; msg: string; fields: Record<string, unknown> }
   | { type: 'stopped' };
 

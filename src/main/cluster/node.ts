@@ -12,7 +12,9 @@ import { ConfigError } from '../config.js';
 import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
 import type { ClusterStatusEnabled, ClusterView } from './view.js';
-import { nowMs, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
+import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
+import type { NodeStatus } from './assignments.js';
+import { ClusterStateMirror } from './state-mirror.js';
 
 /** How long start-up waits for etcd before refusing to start. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -43,6 +45,12 @@ export class ClusterNode implements ClusterView {
   #lostReason: string | null = 'not registered yet';
   #registered: (() => void) | null = null;
   #stopped: (() => void) | null = null;
+  /** The control plane's mirror on this thread: what the data plane and the cluster API read. */
+  readonly state: ClusterStateMirror;
+  /** Where the catalog's mirror messages go (catalog-sync.ts sets it once the Engine is up). */
+  onCatalog: (m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>) => void = () => undefined;
+  readonly #replies = new Map<number, { res: (r: CatalogReply) => void; rej: (e: Error) => void }>();
+  #nextRequest = 0;
 
   private constructor(config: Config, nodeId: number, worker: Worker, expiry: BigInt64Array, log: ClusterLog) {
     this.#config = config;
@@ -50,6 +58,7 @@ export class ClusterNode implements ClusterView {
     this.#worker = worker;
     this.#expiry = expiry;
     this.log = log;
+    this.state = new ClusterStateMirror(nodeId);
   }
 
   /** Starts the etcd thread; rejects with a ConfigError naming the endpoints when etcd does not answer in time. */
@@ -61,6 +70,7 @@ export class ClusterNode implements ClusterView {
       leaseSeconds: config.cluster.lease_seconds,
       connectTimeoutMs: CONNECT_TIMEOUT_MS,
       leaseExpiry: shared,
+      deadGraceMs: config.cluster.dead_grace_seconds * 1000,
     };
     const worker = new Worker(new URL('./etcd-thread.js', import.meta.url), { workerData: data, name: 'quiver-etcd' });
     const node = new ClusterNode(config, nodeId, worker, new BigInt64Array(shared), log);
@@ -77,7 +87,21 @@ export class ClusterNode implements ClusterView {
   }
 
   #onMessage(m: FromEtcdThread): void {
+    // The state takes assignments, reports and peers; the peers are GET /cluster's too.
+    if (this.state.apply(m) && m.type !== 'nodes') return;
     switch (m.type) {
+      case 'reply': {
+        const r = this.#replies.get(m.id);
+        this.#replies.delete(m.id);
+        if (m.ok) r?.res(m.reply);
+        else r?.rej(new Error(m.message));
+        break;
+      }
+      case 'catalog-snapshot':
+      case 'catalog-put':
+      case 'catalog-delete':
+        this.onCatalog(m);
+        break;
       case 'registered':
         this.#lostReason = null;
         this.log.info({ node_id: this.nodeId, lease: m.lease }, 'cluster: registered');
@@ -135,6 +159,20 @@ export class ClusterNode implements ClusterView {
 
   #post(m: ToEtcdThread): void {
     this.#worker.postMessage(m);
+  }
+
+  /** One catalog change in etcd, through the etcd thread (catalog.ts). */
+  request(req: CatalogRequest): Promise<CatalogReply> {
+    const id = ++this.#nextRequest;
+    return new Promise<CatalogReply>((res, rej) => {
+      this.#replies.set(id, { res, rej });
+      this.#post({ type: 'request', id, req });
+    });
+  }
+
+  /** This node's status report, written under status/<id> with its lease. */
+  report(status: NodeStatus): void {
+    this.#post({ type: 'report', status });
   }
 
   /** Publishes this node under /quiver/nodes/<id>; resolves once it is registered. */

@@ -130,6 +130,8 @@ export interface SnapshotsOptions {
 
 /** How often start()'s timer looks at the shards. */
 const TICK_MS = 2000;
+/** Between two restores tried by the schedule for one shard found Dead as purged. */
+const RESTORE_RETRY_MS = 10_000;
 
 export class ShardSnapshots {
   readonly #o: SnapshotsOptions;
@@ -141,6 +143,8 @@ export class ShardSnapshots {
   readonly #busy = new Map<string, Promise<unknown>>();
   /** Per shard: the newest record known here, and since when this node looks at the shard. */
   readonly #known = new Map<string, { rec: SnapshotRecord | null; readAt: number; since: number }>();
+  /** When a restore of a shard found Dead as purged was last tried. */
+  readonly #restoreTried = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
   #ticking = false;
   #closed = false;
@@ -383,7 +387,13 @@ export class ShardSnapshots {
             if (!this.#hasReplica(id, shard)) continue;
             const pos = await this.#o.workers.call(this.#worker(id, shard), { op: 'logPosition', collection: id, shard });
             if (pos.purged) {
-              await this.prepareReplica(id, shard);
+              // Dead as purged: restored from the newest snapshot, tried again now and then (a
+              // newer snapshot may replace one that could not be restored).
+              const key = `${id}/${shard}`;
+              if (Date.now() - (this.#restoreTried.get(key) ?? 0) >= RESTORE_RETRY_MS) {
+                this.#restoreTried.set(key, Date.now());
+                await this.prepareReplica(id, shard);
+              }
               continue;
             }
             if (pos.dead !== null || !this.#takesSnapshots(id, shard)) continue;

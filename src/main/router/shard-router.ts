@@ -24,7 +24,7 @@ import type { Op, RequestOf, ResultOf } from '../../shared/protocol.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { ShardDispatcher } from './dispatcher.js';
 
-type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex';
+type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex' | 'followShards';
 export type ShardOp = Exclude<Op, 'ping' | 'memory' | 'saveIndexes' | ControlOp>;
 /**
  * A shard request without its address (collection, shard), which the router fills in. The op is

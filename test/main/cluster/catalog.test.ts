@@ -28,7 +28,7 @@ describe.skipIf(etcdMissing() !== null)('catalog in etcd', () => {
     const won = winners[0]!;
     if (!won.created || loser === undefined || loser.created) throw new Error('unreachable');
     expect(loser.existing).toEqual(won.entry);
-    expect(won.entry.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(won.entry.id).toBe(1);
     expect(JSON.parse((await clients[0]!.get('/quiver/catalog/docs').string()) ?? 'null')).toEqual(won.entry);
   });
 
@@ -44,7 +44,7 @@ describe.skipIf(etcdMissing() !== null)('catalog in etcd', () => {
       if (!created.created) throw new Error('images existed');
       expect(await markDeleting(ns[0]!, 'images')).toBe(true);
       // A removal naming another collection id (a newer collection of the same name) does nothing.
-      expect(await removeEntry(ns[0]!, 'images', 'someone-else')).toBe(false);
+      expect(await removeEntry(ns[0]!, 'images', 999)).toBe(false);
       expect(await removeEntry(ns[0]!, 'images', created.entry.id)).toBe(true);
       expect(await markDeleting(ns[0]!, 'images')).toBe(false);
       for (let i = 0; i < 100 && seen.length < 4; i++) await new Promise((r) => setTimeout(r, 20));
@@ -53,5 +53,19 @@ describe.skipIf(etcdMissing() !== null)('catalog in etcd', () => {
     } finally {
       await watcher.cancel();
     }
+  });
+
+  it('ids come from the counter: concurrent creates of different names get distinct ids, never reused after a delete', async () => {
+    const names = Array.from({ length: 6 }, (_, i) => `n${i}`);
+    const results = await Promise.all(names.map((n, i) => createIfAbsent(ns[i % 2]!, n, {})));
+    const ids = results.map((r) => (r.created ? r.entry.id : -1));
+    expect(new Set(ids).size).toBe(6);
+    expect(ids.every((id) => id > 0)).toBe(true);
+    const max = Math.max(...ids);
+    expect(Number(await clients[0]!.get('/quiver/next-collection-id').string())).toBe(max + 1);
+    expect(await markDeleting(ns[0]!, 'n0')).toBe(true);
+    expect(await removeEntry(ns[0]!, 'n0', ids[0]!)).toBe(true);
+    const again = await createIfAbsent(ns[1]!, 'n0', {});
+    expect(again.created && again.entry.id).toBe(max + 1);
   });
 });

@@ -1,4 +1,4 @@
-// Cluster mode's data plane with a one-server NATS (started by PID) and one Quiver node: point
+// Cluster mode's data plane with a one-server NATS and a one-member etcd (started by PID) and one Quiver node: point
 // writes go through the shard streams and come back applied; a node killed with -9 mid-ingest
 // resumes from its applied_seq with every acknowledged point and no entry applied twice; a log
 // found behind applied_seq marks the shard Dead; an unreachable NATS stops start-up.
@@ -10,14 +10,16 @@ import { openDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, streamName } from '../../../src/shared/log-entry.js';
 import { freePort } from '../../helpers/ports.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
+import { startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 
 let nats: NatsCluster;
+let etcd: EtcdCluster;
 const dataDir = tempDataDir();
 const servers: TestServer[] = [];
 
 function env(): Record<string, string> {
-  return { SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_STREAM_REPLICAS: '1' };
+  return { SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_STREAM_REPLICAS: '1', SERVICE_CLUSTER_LEASE_SECONDS: '2' };
 }
 
 async function start(): Promise<TestServer> {
@@ -56,12 +58,12 @@ function onDisk(collection: number, shards: number): { applied: number[]; versio
 }
 
 beforeAll(async () => {
-  nats = await startNats(1);
+  [nats, etcd] = await Promise.all([startNats(1), startEtcd(1)]);
 });
 
 afterAll(async () => {
   for (const s of servers) await s.stop('SIGKILL');
-  await nats?.close();
+  await Promise.all([nats?.close(), etcd?.stop()]);
   removeDir(dataDir);
 });
 
@@ -165,7 +167,7 @@ describe('cluster writes through the shard logs', () => {
 
   it('refuses to start when NATS cannot be reached, naming the setting', async () => {
     const port = await freePort();
-    const err = await startServer({ dataDir: tempDataDir(), env: { SERVICE_CLUSTER_NATS: `127.0.0.1:${port}` } }).catch((e: unknown) => e);
+    const err = await startServer({ dataDir: tempDataDir(), env: { SERVICE_CLUSTER_NATS: `127.0.0.1:${port}`, SERVICE_CLUSTER_ETCD: etcd.endpoints } }).catch((e: unknown) => e);
     expect(String(err)).toMatch(/exited with 2/);
     expect(String(err)).toContain(`quiver: cannot reach NATS at 127.0.0.1:${port} (SERVICE_CLUSTER_NATS)`);
   });

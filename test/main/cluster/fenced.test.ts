@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
 import { fencedTxn, FencedOutError, type FenceToken } from '../../../src/main/cluster/fenced.js';
+import { writeAssignment } from '../../../src/main/cluster/control-loop.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 async function win(client: Etcd3, id: string): Promise<{ token: FenceToken; resign: () => Promise<void> }> {
@@ -59,5 +60,33 @@ describe.skipIf(etcdMissing() !== null)('fencedTxn', () => {
     await expect(fencedTxn(a, forged, a.put('/quiver/assign/c2/0').value('x'))).rejects.toBeInstanceOf(FencedOutError);
     expect(await a.get('/quiver/assign/c2/0').string()).toBeNull();
     await won.resign();
+  });
+
+  it("the assignment writer: a deposed controller's write is refused; a write on a key changed since read is not made", async () => {
+    const read = async (): Promise<{ value: unknown; mod: string }> => {
+      const kv = (await a.get('/quiver/assign/9/0').exec()).kvs[0];
+      return kv === undefined ? { value: null, mod: '0' } : { value: JSON.parse(kv.value.toString('utf8')), mod: kv.mod_revision };
+    };
+    const first = await win(a, '1');
+    const one = { epoch: 1, replicas: [{ node: 1, state: 'Active' as const }] };
+    expect(await writeAssignment(a, '/quiver/', first.token, 9, 0, one, '0')).toBe(true);
+    const r1 = await read();
+    expect(r1.value).toEqual(one);
+    // Create-if-absent: a second "first write" finds the key and writes nothing.
+    expect(await writeAssignment(a, '/quiver/', first.token, 9, 0, { ...one, epoch: 99 }, '0')).toBe(false);
+    await first.resign();
+    const second = await win(b, '2');
+    const two = { epoch: 2, replicas: [{ node: 2, state: 'Active' as const }] };
+    // The deposed controller, with the revision it read: refused, nothing written.
+    await expect(writeAssignment(a, '/quiver/', first.token, 9, 0, { epoch: 2, replicas: [] }, r1.mod)).rejects.toBeInstanceOf(FencedOutError);
+    expect((await read()).value).toEqual(one);
+    expect(await writeAssignment(b, '/quiver/', second.token, 9, 0, two, r1.mod)).toBe(true);
+    // A stale read (the key moved on) is not written over, even by the controller.
+    expect(await writeAssignment(b, '/quiver/', second.token, 9, 0, { epoch: 3, replicas: [] }, r1.mod)).toBe(false);
+    expect((await read()).value).toEqual(two);
+    // Removal is fenced and conditioned alike.
+    expect(await writeAssignment(b, '/quiver/', second.token, 9, 0, null, (await read()).mod)).toBe(true);
+    expect((await read()).value).toBeNull();
+    await second.resign();
   });
 });

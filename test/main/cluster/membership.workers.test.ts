@@ -9,6 +9,7 @@ import { failure, grpcClient } from '../../helpers/grpc.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 import { freePort } from '../../helpers/ports.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
 interface ClusterResult {
   peer_id: number;
@@ -54,18 +55,19 @@ async function agreed(nodes: TestServer[], ids: number[]): Promise<ClusterResult
 
 describe.skipIf(etcdMissing() !== null)('three nodes', () => {
   let etcd: EtcdCluster;
+  let nats: NatsCluster;
   const dirs: string[] = [];
   let nodes: TestServer[] = [];
   const ports: number[] = [];
   beforeAll(async () => {
-    etcd = await startEtcd(1);
+    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
     for (let i = 0; i < 3; i++) {
       dirs.push(tempDataDir());
       ports.push(await freePort());
     }
     nodes = await Promise.all(
       dirs.map((dataDir, i) =>
-        startServer({ dataDir, shards: 1, env: { SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_PORT: String(ports[i]), SERVICE_CLUSTER_LEASE_SECONDS: '2' } }),
+        startServer({ dataDir, shards: 1, env: { SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_STREAM_REPLICAS: '1', SERVICE_CLUSTER_PORT: String(ports[i]), SERVICE_CLUSTER_LEASE_SECONDS: '2' } }),
       ),
     );
   });
@@ -74,7 +76,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes', () => {
       if (n.proc.signalCode === null && n.proc.exitCode === null) n.proc.kill('SIGCONT');
       await n.stop('SIGKILL');
     }
-    await etcd?.stop();
+    await Promise.all([etcd?.stop(), nats?.close()]);
     for (const d of dirs) removeDir(d);
   });
 

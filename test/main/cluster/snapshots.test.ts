@@ -96,9 +96,11 @@ class Node {
     return this.snapshots;
   }
 
-  async follow(): Promise<void> {
+  /** Starts the apply loop of the collection's shard 0, as the main thread's followShards does. */
+  async follow(collection: number): Promise<void> {
     this.follower = await LogFollower.connect([nats.nodes[0]!.url]);
     this.host.startFollowing(this.follower);
+    await this.host.handle({ op: 'followShards', shards: [[collection, 0]] });
   }
 
   position(collection: number): Promise<ResultOf<'logPosition'>> {
@@ -198,7 +200,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
   it('a snapshot then purge leaves the stream starting after it; a fresh replica restores it and replays the rest to the same points', { timeout: 180_000 }, async () => {
     const meta = await collection();
     const a = new Node(meta);
-    await a.follow();
+    await a.follow(meta.id);
     await writeEntries(meta.id, 60, 1);
     await a.caughtUp(meta.id);
     const snaps = await a.openSnapshots(meta);
@@ -221,7 +223,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
     const bSnaps = await b.openSnapshots(meta);
     expect(await bSnaps.prepareReplica(meta.id, 0)).toBe('restored');
     expect(await b.position(meta.id)).toMatchObject({ applied: 60, following: false, dead: null });
-    await b.follow();
+    await b.follow(meta.id);
     await b.caughtUp(meta.id);
     const want = a.points(meta.id);
     expect(want.size).toBeGreaterThan(50);
@@ -240,7 +242,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
   it('a replica whose log was purged past it is Dead (not fed the entries after the gap) until a restore, then catches up', { timeout: 180_000 }, async () => {
     const meta = await collection();
     const a = new Node(meta);
-    await a.follow();
+    await a.follow(meta.id);
     await writeEntries(meta.id, 30, 3);
     await a.caughtUp(meta.id);
     await (await a.openSnapshots(meta)).snapshot(meta.id, 0);
@@ -249,7 +251,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
 
     // A replica that follows from its applied_seq 0 without preparing: entries 1..30 are gone.
     const c = new Node(meta);
-    await c.follow();
+    await c.follow(meta.id);
     await vi.waitFor(async () => expect((await c.position(meta.id)).purged).toBe(true), { timeout: 30_000, interval: 100 });
     const pos = await c.position(meta.id);
     expect(pos).toEqual({ applied: 0, following: false, purged: true, dead: `shard ${meta.id}/0 is Dead: its log was purged past applied_seq 0 (first entry 31); it needs a snapshot restore` });
@@ -269,7 +271,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
   it('the purge never passes an Active replica\'s applied_seq (a Dead one, or one that reported nothing, does not hold it)', { timeout: 120_000 }, async () => {
     const meta = await collection();
     const a = new Node(meta);
-    await a.follow();
+    await a.follow(meta.id);
     await writeEntries(meta.id, 40, 5);
     await a.caughtUp(meta.id);
     const state = fixedState(1, [
@@ -298,7 +300,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
   it('a damaged snapshot object (digest mismatch) is refused, not loaded', { timeout: 120_000 }, async () => {
     const meta = await collection();
     const a = new Node(meta);
-    await a.follow();
+    await a.follow(meta.id);
     await writeEntries(meta.id, 20, 6);
     await a.caughtUp(meta.id);
     const rec = await (await a.openSnapshots(meta)).snapshot(meta.id, 0);
@@ -335,7 +337,7 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
   it('the schedule snapshots a shard every `snapshot_entries` entries', { timeout: 120_000 }, async () => {
     const meta = await collection();
     const a = new Node(meta);
-    await a.follow();
+    await a.follow(meta.id);
     const snaps = await a.openSnapshots(meta, { entries: 15 });
     snaps.start(100);
     await writeEntries(meta.id, 10, 7);

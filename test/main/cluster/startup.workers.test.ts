@@ -1,4 +1,5 @@
-// Cluster mode's start-up and one node's life against a real etcd: a bad endpoint list or an etcd
+// Cluster mode's start-up and one node's life against a real etcd and NATS: one of
+// SERVICE_CLUSTER_ETCD / SERVICE_CLUSTER_NATS without the other, a bad endpoint list or an etcd
 // that does not answer stops start-up (exit 2) with a message naming it; a node keeps its id in
 // the data dir, shows itself in GET /cluster, keeps its lease through a busy main loop (the etcd
 // client runs in its own thread), and leaves etcd at once on SIGTERM.
@@ -10,6 +11,7 @@ import { Etcd3 } from 'etcd3';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 import { freePort } from '../../helpers/ports.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
 async function refused(env: Record<string, string>): Promise<string> {
   const dir = tempDataDir();
@@ -34,15 +36,32 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>, deadl
 }
 
 describe('cluster start-up refusals', () => {
+  let nats: NatsCluster;
+  beforeAll(async () => {
+    nats = await startNats(1);
+  });
+  afterAll(async () => {
+    await nats?.close();
+  });
+
+  it('SERVICE_CLUSTER_ETCD without SERVICE_CLUSTER_NATS (and the reverse) stops start-up with exit 2, naming the missing one', async () => {
+    const noNats = await refused({ SERVICE_CLUSTER_ETCD: 'http://127.0.0.1:2379' });
+    expect(noNats).toMatch(/exited with 2/);
+    expect(noNats).toContain('quiver: cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: SERVICE_CLUSTER_ETCD is set but SERVICE_CLUSTER_NATS is not');
+    const noEtcd = await refused({ SERVICE_CLUSTER_NATS: nats.servers });
+    expect(noEtcd).toMatch(/exited with 2/);
+    expect(noEtcd).toContain('quiver: cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: SERVICE_CLUSTER_NATS is set but SERVICE_CLUSTER_ETCD is not');
+  });
+
   it('a bad SERVICE_CLUSTER_ETCD stops start-up with exit 2, naming the variable and the item', async () => {
-    const msg = await refused({ SERVICE_CLUSTER_ETCD: 'http://127.0.0.1:2379,etcd-without-port' });
+    const msg = await refused({ SERVICE_CLUSTER_ETCD: 'http://127.0.0.1:2379,etcd-without-port', SERVICE_CLUSTER_NATS: nats.servers });
     expect(msg).toMatch(/exited with 2/);
     expect(msg).toContain('quiver: SERVICE_CLUSTER_ETCD="http://127.0.0.1:2379,etcd-without-port": "etcd-without-port" is not a host:port endpoint');
   });
 
   it('an etcd that does not answer stops start-up with exit 2, naming the endpoint', async () => {
     const port = await freePort();
-    const msg = await refused({ SERVICE_CLUSTER_ETCD: `127.0.0.1:${port}` });
+    const msg = await refused({ SERVICE_CLUSTER_ETCD: `127.0.0.1:${port}`, SERVICE_CLUSTER_NATS: nats.servers });
     expect(msg).toMatch(/exited with 2/);
     expect(msg).toContain(`quiver: cannot reach etcd at http://127.0.0.1:${port}`);
   });
@@ -50,24 +69,27 @@ describe('cluster start-up refusals', () => {
 
 describe.skipIf(etcdMissing() !== null)('one node in cluster mode', () => {
   let etcd: EtcdCluster;
+  let nats: NatsCluster;
   let dir: string;
   let server: TestServer;
   let clusterPort: number;
   const env = (): Record<string, string> => ({
     SERVICE_CLUSTER_ETCD: etcd.endpoints,
+    SERVICE_CLUSTER_NATS: nats.servers,
+    SERVICE_CLUSTER_STREAM_REPLICAS: '1',
     SERVICE_CLUSTER_PORT: String(clusterPort),
     SERVICE_CLUSTER_LEASE_SECONDS: '2',
     QUIVER_FAILPOINTS: 'cluster_block_main_ms=3000',
   });
   beforeAll(async () => {
-    etcd = await startEtcd(1);
+    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
     dir = tempDataDir();
     clusterPort = await freePort();
     server = await startServer({ dataDir: dir, shards: 1, env: env() });
   });
   afterAll(async () => {
     await server?.stop('SIGKILL');
-    await etcd?.stop();
+    await Promise.all([etcd?.stop(), nats?.close()]);
     if (dir) removeDir(dir);
   });
 

@@ -8,25 +8,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/shared/db.js';
 import { streamName } from '../../../src/shared/log-entry.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
+import { startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 import { removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 
 let nats: NatsCluster;
+let etcd: EtcdCluster;
 let server: TestServer | null = null;
 const dataDir = tempDataDir();
 
 beforeAll(async () => {
-  nats = await startNats(3);
+  [nats, etcd] = await Promise.all([startNats(3), startEtcd(1)]);
 });
 
 afterAll(async () => {
   await server?.stop('SIGKILL');
-  await nats?.close();
+  await Promise.all([nats?.close(), etcd?.stop()]);
   removeDir(dataDir);
 });
 
 describe('stream leader killed', () => {
   it('loses and duplicates no acknowledged write, and writes go on after a new leader', { timeout: 120_000 }, async () => {
-    server = await startServer({ dataDir, shards: 1, env: { SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_STREAM_REPLICAS: '3' } });
+    server = await startServer({ dataDir, shards: 1, env: { SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_STREAM_REPLICAS: '3' } });
     const c = new QdrantClient({ url: server.url });
     await c.createCollection('l', { vectors: { size: 2, distance: 'Dot' }, shard_number: 1 });
     const leader = await nats.streamLeader(streamName(1, 0));

@@ -1,0 +1,169 @@
+// Shard assignments (CLUSTER.md section 7; decisions 4 and 5 of the session's CLUSTER-JOIN.md):
+// /quiver/assign/<collectionId>/<shard> = {epoch, replicas: [{node, state, since?}]}, and the
+// controller's pure decision of what each assignment should become (reconcile), given the live
+// nodes, the catalog and the nodes' status reports. Writing is control-loop.ts's (fenced + CAS).
+//
+// Invariants of what reconcile produces:
+// - the replicas of a shard are on distinct nodes, placed by rendezvous hashing of
+//   (collection id, shard, node): the same inputs give the same order on any controller;
+// - a Dead replica is removed only once its replacement is Active (make-before-break), and a
+//   replacement is added only once a Dead one is past its grace;
+// - every change raises the epoch by one; an assignment that needs no change is not rewritten.
+
+import { createHash } from 'node:crypto';
+import type { ReplicaState } from './state.js';
+import type { CatalogEntry } from './catalog.js';
+
+export interface AssignedReplica {
+  node: number;
+  state: ReplicaState;
+  /** When the replica became Dead (ms since the epoch): its grace counts from there, on any controller. */
+  since?: number;
+}
+
+export interface Assignment {
+  epoch: number;
+  replicas: AssignedReplica[];
+}
+
+/** One shard's position on one node, as the node reports it under status/<node>. */
+export interface ShardReport {
+  applied_seq: number;
+  caught_up: boolean;
+  dead: boolean;
+}
+
+/** status/<node> (lease-bound): the node's followed shards by "<collectionId>/<shard>". */
+export interface NodeStatus {
+  at: string;
+  shards: Record<string, ShardReport>;
+}
+
+export const assignKey = (collection: number, shard: number): string => `assign/${collection}/${shard}`;
+export const statusKey = (node: number): string => `status/${node}`;
+export const shardKey = (collection: number, shard: number): string => `${collection}/${shard}`;
+
+/** "<id>/<shard>" of an assign/ key, with or without the namespace prefix. */
+export function parseAssignKey(key: string): { collection: number; shard: number } | null {
+  const m = /assign\/(\d+)\/(\d+)$/.exec(key);
+  return m === null ? null : { collection: Number(m[1]), shard: Number(m[2]) };
+}
+
+/** The nodes in rendezvous order for a shard: highest hash of (collection, shard, node) first. */
+export function rendezvous(collection: number, shard: number, nodes: Iterable<number>): number[] {
+  const score = (n: number): bigint => createHash('sha256').update(`${collection}/${shard}/${n}`).digest().readBigUInt64BE(0);
+  return [...nodes]
+    .map((n) => ({ n, s: score(n) }))
+    .sort((a, b) => (a.s === b.s ? a.n - b.n : a.s > b.s ? -1 : 1))
+    .map((x) => x.n);
+}
+
+export interface ControlView {
+  now: number;
+  /** Nodes holding their lease. */
+  live: ReadonlySet<number>;
+  catalog: ReadonlyMap<string, CatalogEntry>;
+  /** Assignments by shardKey. */
+  assignments: ReadonlyMap<string, Assignment>;
+  statuses: ReadonlyMap<number, NodeStatus>;
+  graceMs: number;
+}
+
+/** What to write: a new or changed assignment (next), or its removal (null). */
+export interface AssignChange {
+  collection: number;
+  shard: number;
+  next: Assignment | null;
+}
+
+function replicationFactor(entry: CatalogEntry): number {
+  const rf = (entry.config as { replication_factor?: unknown } | null)?.replication_factor;
+  return typeof rf === 'number' && rf >= 1 ? Math.floor(rf) : 1;
+}
+
+function shardNumber(entry: CatalogEntry): number {
+  const n = (entry.config as { shard_number?: unknown } | null)?.shard_number;
+  return typeof n === 'number' && n >= 1 ? Math.floor(n) : 1;
+}
+
+/** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
+export function reconcileShard(collection: number, shard: number, rf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+  const target = Math.min(rf, view.live.size);
+  if (target === 0) return null;
+  if (current === undefined) {
+    // A new collection: every stream is empty, so its replicas are Active at once.
+    const nodes = rendezvous(collection, shard, view.live).slice(0, target);
+    return { epoch: 1, replicas: nodes.map((node) => ({ node, state: 'Active' })) };
+  }
+  const key = shardKey(collection, shard);
+  const reps: AssignedReplica[] = current.replicas.map((r) => ({ ...r }));
+  for (const r of reps) {
+    const report = view.statuses.get(r.node)?.shards[key];
+    const dead = (state: AssignedReplica): void => {
+      if (state.state !== 'Dead') {
+        state.state = 'Dead';
+        state.since = view.now;
+      }
+    };
+    if (!view.live.has(r.node) || report?.dead === true) dead(r);
+    else if (r.state === 'Dead') {
+      // Its node is back (and the shard not dead there): it catches up from its own position.
+      r.state = 'Partial';
+      delete r.since;
+    } else if (r.state !== 'Active' && report?.caught_up === true) r.state = 'Active';
+  }
+  const active = (): number => reps.filter((r) => r.state === 'Active').length;
+  const nonDead = (): number => reps.filter((r) => r.state !== 'Dead').length;
+  // Replacements: only for Dead replicas past their grace, or for missing replicas.
+  const pastGrace = reps.filter((r) => r.state === 'Dead' && view.now - (r.since ?? view.now) >= view.graceMs).length;
+  let allowed = Math.max(0, target - reps.length) + pastGrace;
+  if (nonDead() < target && allowed > 0) {
+    const used = new Set(reps.map((r) => r.node));
+    for (const node of rendezvous(collection, shard, view.live)) {
+      if (nonDead() >= target || allowed === 0) break;
+      if (used.has(node)) continue;
+      reps.push({ node, state: 'Initializing' });
+      allowed--;
+    }
+  }
+  // Make-before-break: a Dead replica past its grace goes once the shard has as many Active
+  // replicas as it can have counting the Dead one's node (so only once a replacement is Active:
+  // with no node to replace it on, it stays, and turns Partial when its node returns).
+  let out = reps;
+  const reachable = new Set([...view.live, ...reps.map((r) => r.node)]).size;
+  if (active() >= Math.min(rf, reachable)) out = out.filter((r) => !(r.state === 'Dead' && view.now - (r.since ?? view.now) >= view.graceMs));
+  // More live replicas than the target (a node came back after its replacement was placed):
+  // the ones not yet Active go first, then the last placed.
+  while (out.filter((r) => r.state !== 'Dead').length > target && out.filter((r) => r.state === 'Active').length >= target) {
+    const notActive = out.map((r, i) => [r, i] as const).filter(([r]) => r.state !== 'Active' && r.state !== 'Dead');
+    const drop = notActive.length > 0 ? notActive[notActive.length - 1]![1] : out.map((r, i) => [r, i] as const).filter(([r]) => r.state === 'Active').pop()![1];
+    out = out.filter((_, i) => i !== drop);
+  }
+  const next: Assignment = { epoch: current.epoch, replicas: out };
+  if (JSON.stringify(next.replicas) === JSON.stringify(current.replicas)) return current;
+  return { epoch: current.epoch + 1, replicas: out };
+}
+
+/** Every assignment change the controller should make now. */
+export function reconcile(view: ControlView): AssignChange[] {
+  const changes: AssignChange[] = [];
+  const wanted = new Set<string>();
+  for (const entry of view.catalog.values()) {
+    if (entry.deleting) continue;
+    const rf = replicationFactor(entry);
+    for (let s = 0; s < shardNumber(entry); s++) {
+      const key = shardKey(entry.id, s);
+      wanted.add(key);
+      const cur = view.assignments.get(key);
+      const next = reconcileShard(entry.id, s, rf, cur, view);
+      if (next !== null && next !== cur) changes.push({ collection: entry.id, shard: s, next });
+    }
+  }
+  // Assignments of collections gone (or being deleted) are removed.
+  for (const key of view.assignments.keys()) {
+    if (wanted.has(key)) continue;
+    const [c, s] = key.split('/').map(Number) as [number, number];
+    changes.push({ collection: c, shard: s, next: null });
+  }
+  return changes;
+}

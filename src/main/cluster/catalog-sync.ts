@@ -1,0 +1,164 @@
+// The etcd catalog mirrored into this node's Engine (decisions 2 and 3), on the main thread.
+// It keeps the catalog as etcd last said it, per name with the etcd revision of what it holds
+// (an entry or a tombstone), and brings the Engine's local catalog to it: collections missing
+// here are created with their cluster-wide id, those gone from etcd (or being deleted there)
+// are deleted here, config changes are applied. A node restarted while collections were created
+// or deleted catches up from the first snapshot; the local LMDB catalog is a cache of etcd's.
+//
+// Invariants: every local catalog change in cluster mode runs in one chain (serialize), the
+// mirror's and the Engine's own (create, delete, PATCH), so they never interleave; an event
+// older than what this node already wrote itself (its own create's revision) changes nothing.
+
+import { QuiverError } from '../../shared/errors.js';
+import type { CatalogEntry as LocalEntry } from '../../shared/db.js';
+import type { CollectionConfig, CollectionMeta } from '../../shared/types.js';
+import type { CatalogEntry } from './catalog.js';
+import type { FromEtcdThread } from './messages.js';
+import type { ClusterNode } from './node.js';
+
+/** What the Engine asks of the etcd catalog in cluster mode (engine.ts keeps to this interface). */
+export interface ClusterCatalog {
+  /** Creates the entry in etcd: the local entry to open (cluster-wide id), or AlreadyExists. */
+  create(name: string, config: CollectionConfig): Promise<LocalEntry>;
+  /** After the local create: resolves once the shards are assigned, and followed here where this node holds them. */
+  placed(meta: CollectionMeta): Promise<void>;
+  /** Marks the entry deleting in etcd: the collection id, or null when etcd has no such name. */
+  markDeleting(name: string): Promise<number | null>;
+  /** Removes the entry once the local delete is done: the name is free from then on. */
+  removed(name: string, id: number): Promise<void>;
+  /** Replaces the config in etcd; 404 when the collection is gone (or is another one now). */
+  update(name: string, id: number, config: CollectionConfig): Promise<void>;
+  /** Runs a local catalog change in the one order every such change runs in. */
+  serialize<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+/** What catalog-sync needs of the Engine (engine.ts implements it). */
+export interface MirrorTarget {
+  list(): CollectionMeta[];
+  mirrorCollection(entry: LocalEntry): Promise<void>;
+  mirrorDelete(name: string, id: number): Promise<void>;
+}
+
+type Held = { entry: CatalogEntry | null; rev: number };
+
+function toLocal(name: string, e: CatalogEntry): LocalEntry {
+  return { id: e.id, name, config: e.config as CollectionConfig, created_at: e.created_at ?? new Date(0).toISOString() };
+}
+
+export class CatalogSync implements ClusterCatalog {
+  readonly #node: ClusterNode;
+  readonly #placed: (meta: CollectionMeta) => Promise<void>;
+  readonly #held = new Map<string, Held>();
+  #snapshot = false;
+  #engine: MirrorTarget | null = null;
+  #chain: Promise<unknown> = Promise.resolve();
+  #scheduled = false;
+  #firstSync: (() => void) | null = null;
+  /** Resolves once the first snapshot is applied to the Engine (the node's catalog caught up). */
+  readonly synced: Promise<void>;
+
+  constructor(node: ClusterNode, placed: (meta: CollectionMeta) => Promise<void>) {
+    this.#node = node;
+    this.#placed = placed;
+    this.synced = new Promise((res) => (this.#firstSync = res));
+    node.onCatalog = (m) => this.#onMessage(m);
+  }
+
+  /** From now on the mirror is applied to `engine` (once it is ready). */
+  attach(engine: MirrorTarget): void {
+    this.#engine = engine;
+    this.#schedule();
+  }
+
+  #set(name: string, held: Held): void {
+    const cur = this.#held.get(name);
+    if (cur !== undefined && cur.rev > held.rev) return;
+    this.#held.set(name, held);
+  }
+
+  #onMessage(m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>): void {
+    switch (m.type) {
+      case 'catalog-snapshot': {
+        const names = new Set(m.entries.map((e) => e.name));
+        for (const [name, h] of this.#held) if (!names.has(name) && h.rev <= m.rev) this.#held.set(name, { entry: null, rev: m.rev });
+        for (const e of m.entries) this.#set(e.name, { entry: e.entry, rev: e.rev });
+        this.#snapshot = true;
+        break;
+      }
+      case 'catalog-put':
+        this.#set(m.name, { entry: m.entry, rev: m.rev });
+        break;
+      case 'catalog-delete':
+        this.#set(m.name, { entry: null, rev: m.rev });
+        break;
+    }
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    void this.serialize(async () => {
+      this.#scheduled = false;
+      await this.#apply();
+    });
+  }
+
+  serialize<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.#chain.then(fn);
+    this.#chain = p.catch(() => undefined);
+    return p;
+  }
+
+  async #apply(): Promise<void> {
+    const engine = this.#engine;
+    if (engine === null || !this.#snapshot) return;
+    for (const local of engine.list()) {
+      const h = this.#held.get(local.name);
+      if (h === undefined || h.entry === null || h.entry.deleting || h.entry.id !== local.id) {
+        await engine.mirrorDelete(local.name, local.id).catch((err: unknown) => this.#node.log.error({ err, collection: local.name }, 'cluster: local delete of a collection deleted in etcd failed'));
+      }
+    }
+    for (const [name, h] of this.#held) {
+      if (h.entry === null || h.entry.deleting) continue;
+      await engine.mirrorCollection(toLocal(name, h.entry)).catch((err: unknown) => this.#node.log.error({ err, collection: name }, 'cluster: local copy of a collection from etcd failed'));
+    }
+    this.#firstSync?.();
+    this.#firstSync = null;
+  }
+
+  async create(name: string, config: CollectionConfig): Promise<LocalEntry> {
+    const r = await this.#node.request({ op: 'create', name, config });
+    if (r.op !== 'create') throw QuiverError.internal('etcd thread answered another request');
+    if (!r.created) {
+      if (r.existing.deleting) throw QuiverError.beingDeleted(name);
+      throw QuiverError.alreadyExists(`Collection already exists: ${name}`);
+    }
+    this.#set(name, { entry: r.entry, rev: r.rev });
+    return toLocal(name, r.entry);
+  }
+
+  placed(meta: CollectionMeta): Promise<void> {
+    return this.#placed(meta);
+  }
+
+  async markDeleting(name: string): Promise<number | null> {
+    const r = await this.#node.request({ op: 'markDeleting', name });
+    if (r.op !== 'markDeleting') throw QuiverError.internal('etcd thread answered another request');
+    if (r.entry === null) return null;
+    this.#set(name, { entry: r.entry, rev: r.rev });
+    return r.entry.id;
+  }
+
+  async removed(name: string, id: number): Promise<void> {
+    const r = await this.#node.request({ op: 'remove', name, id });
+    if (r.op === 'remove' && r.rev !== null) this.#set(name, { entry: null, rev: r.rev });
+  }
+
+  async update(name: string, id: number, config: CollectionConfig): Promise<void> {
+    const r = await this.#node.request({ op: 'update', name, id, config });
+    if (r.op !== 'update' || r.rev === null) throw QuiverError.collectionNotFound(name);
+    const cur = this.#held.get(name)?.entry;
+    if (cur !== undefined && cur !== null && cur.id === id) this.#set(name, { entry: { ...cur, config }, rev: r.rev });
+  }
+}

@@ -1,0 +1,100 @@
+// The main thread's ClusterState (state.ts): the assignments, the nodes' status reports and the
+// live peers, as the etcd thread's mirror messages (cluster-mirror.ts, nodes-mirror.ts) deliver
+// them. Plain maps read synchronously on every request; listeners run after each change.
+
+import { shardKey, type Assignment, type NodeStatus } from './assignments.js';
+import type { FromEtcdThread, NodeRecord } from './messages.js';
+import type { ClusterState, PeerInfo, ReplicaInfo } from './state.js';
+
+export class ClusterStateMirror implements ClusterState {
+  readonly nodeId: number;
+  readonly #assign = new Map<string, Assignment>();
+  readonly #status = new Map<number, NodeStatus>();
+  #peers = new Map<number, PeerInfo>();
+  readonly #listeners = new Set<() => void>();
+  #assignLoaded = false;
+
+  constructor(nodeId: number) {
+    this.nodeId = nodeId;
+  }
+
+  /** Whether the assignments were read once (before that, every shard looks unassigned). */
+  get loaded(): boolean {
+    return this.#assignLoaded;
+  }
+
+  replicas(collectionId: number, shard: number): ReplicaInfo[] {
+    const a = this.#assign.get(shardKey(collectionId, shard));
+    if (a === undefined) return [];
+    const key = shardKey(collectionId, shard);
+    return a.replicas.map((r) => ({ node: r.node, state: r.state, appliedSeq: this.#status.get(r.node)?.shards[key]?.applied_seq ?? 0 }));
+  }
+
+  epoch(collectionId: number, shard: number): number {
+    return this.#assign.get(shardKey(collectionId, shard))?.epoch ?? 0;
+  }
+
+  peer(node: number): PeerInfo | undefined {
+    return this.#peers.get(node);
+  }
+
+  /** Every live peer, by id. */
+  peers(): PeerInfo[] {
+    return [...this.#peers.values()];
+  }
+
+  /** Every assignment, by "<collectionId>/<shard>" (the follow loop and the cluster API iterate them). */
+  assignments(): ReadonlyMap<string, Assignment> {
+    return this.#assign;
+  }
+
+  /** The node's last status report, if its key exists. */
+  status(node: number): NodeStatus | undefined {
+    return this.#status.get(node);
+  }
+
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Applies one message of the etcd thread; true when it was one of the state's. */
+  apply(m: FromEtcdThread): boolean {
+    switch (m.type) {
+      case 'assign-snapshot':
+        this.#assign.clear();
+        for (const a of m.assignments) this.#assign.set(shardKey(a.collection, a.shard), a.assignment);
+        this.#assignLoaded = true;
+        break;
+      case 'assign-put':
+        this.#assign.set(shardKey(m.collection, m.shard), m.assignment);
+        break;
+      case 'assign-delete':
+        this.#assign.delete(shardKey(m.collection, m.shard));
+        break;
+      case 'status-snapshot':
+        this.#status.clear();
+        for (const s of m.statuses) this.#status.set(s.node, s.status);
+        break;
+      case 'status-put':
+        this.#status.set(m.node, m.status);
+        break;
+      case 'status-delete':
+        this.#status.delete(m.node);
+        break;
+      case 'nodes':
+        this.#peers = new Map(m.nodes.map((n: NodeRecord) => [n.id, { id: n.id, advertise: n.advertise, rest_port: n.rest_port, grpc_port: n.grpc_port }]));
+        break;
+      default:
+        return false;
+    }
+    for (const l of [...this.#listeners]) {
+      try {
+        l();
+      } catch {
+        // A listener's failure is its own; the others still run
+      }
+    }
+    return true;
+  }
+}

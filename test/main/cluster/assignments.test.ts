@@ -1,0 +1,76 @@
+// The controller's placement decisions (assignments.ts), without etcd: rendezvous placement on
+// distinct nodes, Dead at lease loss, Partial on return, Active once caught up, a replacement
+// after the grace and the Dead one removed only once the replacement is Active.
+
+import { describe, expect, it } from 'vitest';
+import { reconcile, reconcileShard, rendezvous, type Assignment, type ControlView, type NodeStatus } from '../../../src/main/cluster/assignments.js';
+import type { CatalogEntry } from '../../../src/main/cluster/catalog.js';
+
+function view(over: Partial<ControlView>): ControlView {
+  return { now: 1_000_000, live: new Set([1, 2, 3]), catalog: new Map(), assignments: new Map(), statuses: new Map(), graceMs: 30_000, ...over };
+}
+
+const entry = (id: number, shards: number, rf: number, deleting = false): CatalogEntry => ({ id, config: { shard_number: shards, replication_factor: rf }, deleting });
+const report = (key: string, applied: number, caughtUp: boolean, dead = false): NodeStatus => ({ at: '', shards: { [key]: { applied_seq: applied, caught_up: caughtUp, dead } } });
+
+describe('placement', () => {
+  it('places rf replicas Active on distinct live nodes in rendezvous order, the same on any controller', () => {
+    const v = view({ catalog: new Map([['a', entry(7, 4, 2)]]) });
+    const changes = reconcile(v);
+    expect(changes).toHaveLength(4);
+    for (const c of changes) {
+      const nodes = c.next!.replicas.map((r) => r.node);
+      expect(new Set(nodes).size).toBe(2);
+      expect(nodes).toEqual(rendezvous(7, c.shard, [3, 2, 1]).slice(0, 2));
+      expect(c.next!.replicas.every((r) => r.state === 'Active')).toBe(true);
+      expect(c.next!.epoch).toBe(1);
+    }
+    expect(reconcile(v)).toEqual(changes);
+  });
+
+  it('rf is capped by the live nodes; a collection being deleted is not placed and its assignments go', () => {
+    const one = reconcile(view({ live: new Set([5]), catalog: new Map([['a', entry(1, 1, 3)]]) }));
+    expect(one[0]!.next!.replicas).toEqual([{ node: 5, state: 'Active' }]);
+    const gone = reconcile(view({ catalog: new Map([['a', entry(1, 1, 3, true)]]), assignments: new Map([['1/0', { epoch: 3, replicas: [{ node: 1, state: 'Active' }] }]]) }));
+    expect(gone).toEqual([{ collection: 1, shard: 0, next: null }]);
+  });
+});
+
+describe('replica lifecycle', () => {
+  const a0: Assignment = { epoch: 4, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }] };
+
+  it("a node's lease gone: its replica Dead at once, since now; nothing else before the grace", () => {
+    const next = reconcileShard(1, 0, 2, a0, view({ live: new Set([1, 3]) }))!;
+    expect(next.epoch).toBe(5);
+    expect(next.replicas).toEqual([{ node: 1, state: 'Active' }, { node: 2, state: 'Dead', since: 1_000_000 }]);
+    // Within the grace: unchanged (the same object: nothing to write).
+    expect(reconcileShard(1, 0, 2, next, view({ live: new Set([1, 3]), now: 1_010_000 }))).toBe(next);
+  });
+
+  it('past the grace: a replacement Initializing on a free node; the Dead one removed once it is Active', () => {
+    const dead: Assignment = { epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Dead', since: 1_000_000 }] };
+    const v = view({ live: new Set([1, 3]), now: 1_031_000 });
+    const placed = reconcileShard(1, 0, 2, dead, v)!;
+    expect(placed.replicas).toEqual([...dead.replicas, { node: 3, state: 'Initializing' }]);
+    // Not caught up yet: the Dead one stays.
+    expect(reconcileShard(1, 0, 2, placed, { ...v, statuses: new Map([[3, report('1/0', 10, false)]]) })).toBe(placed);
+    const done = reconcileShard(1, 0, 2, placed, { ...v, statuses: new Map([[3, report('1/0', 500, true)]]) })!;
+    expect(done.replicas).toEqual([{ node: 1, state: 'Active' }, { node: 3, state: 'Active' }]);
+    expect(done.epoch).toBe(7);
+  });
+
+  it('with no free node the Dead replica stays; its node returns: Partial, then Active once caught up', () => {
+    const dead: Assignment = { epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Dead', since: 1_000_000 }] };
+    const v = view({ live: new Set([1]), now: 1_100_000 });
+    expect(reconcileShard(1, 0, 2, dead, v)).toBe(dead);
+    const back = reconcileShard(1, 0, 2, dead, view({ live: new Set([1, 2]), now: 1_100_000 }))!;
+    expect(back.replicas).toEqual([{ node: 1, state: 'Active' }, { node: 2, state: 'Partial' }]);
+    const active = reconcileShard(1, 0, 2, back, view({ live: new Set([1, 2]), statuses: new Map([[2, report('1/0', 40, true)]]) }))!;
+    expect(active.replicas[1]).toEqual({ node: 2, state: 'Active' });
+  });
+
+  it('a replica its node reports dead (log behind it) is Dead though the node lives', () => {
+    const next = reconcileShard(1, 0, 2, a0, view({ statuses: new Map([[2, report('1/0', 40, false, true)]]) }))!;
+    expect(next.replicas[1]).toMatchObject({ node: 2, state: 'Dead' });
+  });
+});

@@ -1,0 +1,214 @@
+// The control plane joined to the data, with three Quiver nodes (1 worker each, 2 s leases, a
+// 2 s dead grace) on one etcd and one NATS server, all started by PID: the etcd catalog mirrored
+// into every node with cluster-wide ids, one winner among concurrent creates of a name, deletes
+// everywhere, assignments on distinct nodes, writes applied by every replica node, and the
+// replica lifecycle when a node is killed -9 (Dead, a replacement after the grace, the node back
+// Partial then Active).
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { Etcd3 } from 'etcd3';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { streamName } from '../../../src/shared/log-entry.js';
+import type { Assignment, NodeStatus } from '../../../src/main/cluster/assignments.js';
+import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
+import { freePort } from '../../helpers/ports.js';
+
+/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
+async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const v = await probe().catch(() => undefined);
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and replicas', () => {
+  let etcd: EtcdCluster;
+  let nats: NatsCluster;
+  let kv: Etcd3;
+  const dirs: string[] = [];
+  const ports: number[] = [];
+  const nodes: TestServer[] = [];
+  const ids: number[] = [];
+
+  const start = (i: number): Promise<TestServer> =>
+    startServer({
+      dataDir: dirs[i]!,
+      shards: 1,
+      env: {
+        SERVICE_CLUSTER_ETCD: etcd.endpoints,
+        SERVICE_CLUSTER_NATS: nats.servers,
+        SERVICE_CLUSTER_STREAM_REPLICAS: '1',
+        SERVICE_CLUSTER_PORT: String(ports[i]),
+        SERVICE_CLUSTER_LEASE_SECONDS: '2',
+        SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '2',
+      },
+    });
+
+  const get = async <T>(key: string): Promise<T | null> => {
+    const v = await kv.get(`/quiver/${key}`).string();
+    return v === null ? null : (JSON.parse(v) as T);
+  };
+  const catalogId = async (name: string): Promise<number> => (await get<{ id: number }>(`catalog/${name}`))!.id;
+  const assignment = (id: number, shard: number): Promise<Assignment | null> => get<Assignment>(`assign/${id}/${shard}`);
+  const names = async (n: TestServer): Promise<string[]> => {
+    const r = await call(n.url, 'GET', '/collections');
+    return (r.body.result.collections as { name: string }[]).map((c) => c.name).sort();
+  };
+  const lastSeq = async (id: number, shard: number): Promise<number> => {
+    const nc = await nats.connect();
+    try {
+      return (await (await jetstreamManager(nc)).streams.info(streamName(id, shard))).state.last_seq;
+    } finally {
+      await nc.close();
+    }
+  };
+
+  beforeAll(async () => {
+    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
+    kv = new Etcd3({ hosts: etcd.endpoints });
+    for (let i = 0; i < 3; i++) {
+      dirs.push(tempDataDir());
+      ports.push(await freePort());
+    }
+    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
+    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
+    // Every node registered: placement sees three live nodes.
+    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const n of nodes) await n.stop('SIGKILL');
+    kv?.close();
+    await Promise.all([etcd?.stop(), nats?.close()]);
+    for (const d of dirs) removeDir(d);
+  });
+
+  it('a collection created on A appears on B and C with the same cluster-wide id; its shards are placed on distinct nodes', { timeout: 90_000 }, async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    await new QdrantClient({ url: a.url }).createCollection('docs', { vectors: { size: 3, distance: 'Cosine' }, shard_number: 3, replication_factor: 2 });
+    const id = await catalogId('docs');
+    for (const n of [b, c]) await until('docs on every node', async () => ((await names(n)).includes('docs') ? true : undefined));
+    for (let s = 0; s < 3; s++) {
+      const asg = (await assignment(id, s))!;
+      expect(asg.replicas).toHaveLength(2);
+      expect(new Set(asg.replicas.map((r) => r.node)).size).toBe(2);
+      for (const r of asg.replicas) expect(ids).toContain(r.node);
+      expect(asg.replicas.every((r) => r.state === 'Active')).toBe(true);
+    }
+    // Each replica node follows its shards under that id and reports them; no other node does.
+    await until('status reports for every replica', async () => {
+      for (let s = 0; s < 3; s++) {
+        const asg = (await assignment(id, s))!;
+        for (const node of ids) {
+          const st = await get<NodeStatus>(`status/${node}`);
+          const has = st?.shards[`${id}/${s}`] !== undefined;
+          if (has !== asg.replicas.some((r) => r.node === node)) return undefined;
+        }
+      }
+      return true;
+    });
+  });
+
+  it('two nodes creating one name at once: one 200, the other 409 naming the collection', { timeout: 60_000 }, async () => {
+    const body = { vectors: { size: 4, distance: 'Dot' } };
+    const [r1, r2] = await Promise.all([call(nodes[0]!.url, 'PUT', '/collections/race', body), call(nodes[1]!.url, 'PUT', '/collections/race', body)]);
+    const statuses = [r1.status, r2.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const lost = r1.status === 409 ? r1 : r2;
+    expect(lost.body.status.error).toBe('Collection already exists: race');
+    // And a create of a name that exists fails on the third node too, though it was never created there.
+    const again = await call(nodes[2]!.url, 'PUT', '/collections/race', body);
+    expect(again.status).toBe(409);
+    expect(again.body.status.error).toBe('Collection already exists: race');
+  });
+
+  it('a point written with wait=true through A is applied by every replica node of its shard', { timeout: 90_000 }, async () => {
+    const a = new QdrantClient({ url: nodes[0]!.url });
+    await a.createCollection('all', { vectors: { size: 2, distance: 'Dot' }, shard_number: 2, replication_factor: 3 });
+    const id = await catalogId('all');
+    const points = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, vector: [i, 1] }));
+    expect((await a.upsert('all', { wait: true, points })).status).toBe('completed');
+    const last = [await lastSeq(id, 0), await lastSeq(id, 1)];
+    expect(last[0]! + last[1]!).toBeGreaterThan(0);
+    // Every node holds every shard (rf 3 on 3 nodes) and reports it applied to the log's end.
+    await until('every node applied both shards', async () => {
+      for (const node of ids) {
+        const st = await get<NodeStatus>(`status/${node}`);
+        for (let s = 0; s < 2; s++) if ((st?.shards[`${id}/${s}`]?.applied_seq ?? -1) < last[s]!) return undefined;
+      }
+      return true;
+    });
+    for (const n of nodes) {
+      const r = await call(n.url, 'POST', '/collections/all/points/count', { exact: true });
+      expect(r.body.result.count).toBe(20);
+    }
+  });
+
+  it('a delete on B removes the collection everywhere, with its assignments; the name is free at once', { timeout: 60_000 }, async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const id = await catalogId('race');
+    const del = await call(b.url, 'DELETE', '/collections/race');
+    expect(del.status).toBe(200);
+    expect(del.body.result).toBe(true);
+    expect(await get('catalog/race')).toBeNull();
+    for (const n of [a, c]) await until('race gone from every node', async () => (!(await names(n)).includes('race') ? true : undefined));
+    await until('its assignments removed', async () => ((await assignment(id, 0)) === null ? true : undefined));
+    // A second delete answers as for a missing collection (Qdrant: 200, result false).
+    const again = await call(c.url, 'DELETE', '/collections/race');
+    expect(again.status).toBe(200);
+    expect(again.body.result).toBe(false);
+    // The name is free again, under a new id.
+    expect((await call(a.url, 'PUT', '/collections/race', { vectors: { size: 2, distance: 'Dot' } })).status).toBe(200);
+    expect(await catalogId('race')).toBeGreaterThan(id);
+  });
+
+  it('kill -9 of a node: its replicas Dead; after the grace a replacement becomes Active; the node restarted comes back Partial, then Active', { timeout: 180_000 }, async () => {
+    const docs = await catalogId('docs');
+    const all = await catalogId('all');
+    // The node to kill: one holding a replica of docs shard 0 (rf 2: the third node can replace it).
+    const before = (await assignment(docs, 0))!;
+    const victim = before.replicas[0]!.node;
+    const vi = ids.indexOf(victim);
+    const spare = ids.find((n) => !before.replicas.some((r) => r.node === n))!;
+    // Every change of `all` shard 0 (rf 3: no spare node, so the victim's replica waits for it).
+    const seen: string[] = [];
+    const watcher = await kv.watch().key(`/quiver/assign/${all}/0`).create();
+    watcher.on('put', (e) => {
+      const a = JSON.parse(e.value.toString('utf8')) as Assignment;
+      const mine = a.replicas.find((r) => r.node === victim);
+      if (mine !== undefined && seen[seen.length - 1] !== mine.state) seen.push(mine.state);
+    });
+    try {
+      await nodes[vi]!.stop('SIGKILL');
+      await until('the victim Dead in docs/0', async () => ((await assignment(docs, 0))!.replicas.find((r) => r.node === victim)?.state === 'Dead' ? true : undefined));
+      const replaced = await until(
+        () => `a replacement Active on ${spare} and the Dead replica removed`,
+        async () => {
+          const a = (await assignment(docs, 0))!;
+          const ok = a.replicas.some((r) => r.node === spare && r.state === 'Active') && !a.replicas.some((r) => r.node === victim);
+          return ok ? a : undefined;
+        },
+      );
+      expect(replaced.replicas).toHaveLength(2);
+      expect(replaced.epoch).toBeGreaterThan(before.epoch);
+      // `all` keeps its Dead replica: no free node to replace it on.
+      const allNow = (await assignment(all, 0))!;
+      expect(allNow.replicas.find((r) => r.node === victim)?.state, `${victim} in ${JSON.stringify(allNow)}; seen ${JSON.stringify(seen)}`).toBe('Dead');
+      nodes[vi] = await start(vi);
+      await until('the victim Active again in all/0', async () => ((await assignment(all, 0))!.replicas.find((r) => r.node === victim)?.state === 'Active' ? true : undefined));
+      expect(seen).toEqual(['Dead', 'Partial', 'Active']);
+      // Its data came back through the log from its own position.
+      const r = await call(nodes[vi]!.url, 'POST', '/collections/all/points/count', { exact: true });
+      expect(r.body.result.count).toBe(20);
+      expect((await call(nodes[vi]!.url, 'GET', '/collections')).body.result.collections.map((c: { name: string }) => c.name).sort()).toEqual(['all', 'docs', 'race']);
+    } finally {
+      await watcher.cancel();
+    }
+  });
+});
