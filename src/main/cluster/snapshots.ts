@@ -9,7 +9,7 @@
 //   snapshot is at least a snapshot interval ahead of it (a new replica); otherwise it replays.
 // - start(): every `cluster.snapshot_entries` entries or `cluster.snapshot_minutes`, the first
 //   Active replica of each shard (in assignment order) snapshots it; a replica here found Dead as
-//   purged is restored.
+//   purged is restored; now and then the records and objects of deleted collections are removed.
 //
 // Invariants:
 // - The etcd record only moves forward (a compare-and-swap on its revision; a record at or past a
@@ -59,6 +59,14 @@ export interface SnapshotPointers {
   advance(collection: number, shard: number, rec: SnapshotRecord): Promise<SnapshotRecord>;
   /** Removes every record of a collection (deleted). */
   drop(collection: number): Promise<void>;
+  /** The collection ids that have records. */
+  recorded(): Promise<number[]>;
+  /**
+   * Which collection ids name a collection deleted for good: below the catalog's id counter (ids
+   * are never reused) and without a catalog entry. The counter is read first, so a collection
+   * created meanwhile is never taken for a deleted one.
+   */
+  deleted(): Promise<(id: number) => boolean>;
   close(): void;
 }
 
@@ -94,6 +102,19 @@ export class EtcdSnapshotPointers implements SnapshotPointers {
 
   async drop(collection: number): Promise<void> {
     await this.#ns.delete().prefix(`snapshots/${collection}/`).exec();
+  }
+
+  async recorded(): Promise<number[]> {
+    const keys = await this.#ns.getAll().prefix('snapshots/').keys();
+    return [...new Set(keys.map((k) => Number(k.split('/')[1])).filter((id) => Number.isInteger(id)))];
+  }
+
+  async deleted(): Promise<(id: number) => boolean> {
+    // The catalog's keys (C1's catalog.ts): next-collection-id, then catalog/<name> {id, ...}.
+    const next = Number((await this.#ns.get('next-collection-id').string()) ?? '1');
+    const live = new Set<number>();
+    for (const v of Object.values(await this.#ns.getAll().prefix('catalog/').strings())) live.add((JSON.parse(v) as { id: number }).id);
+    return (id) => id < next && !live.has(id);
   }
 
   close(): void {
@@ -132,6 +153,8 @@ export interface SnapshotsOptions {
 const TICK_MS = 2000;
 /** Between two restores tried by the schedule for one shard found Dead as purged. */
 const RESTORE_RETRY_MS = 10_000;
+/** Between two removals of deleted collections' snapshots. */
+const GC_MS = 60_000;
 
 export class ShardSnapshots {
   readonly #o: SnapshotsOptions;
@@ -146,6 +169,8 @@ export class ShardSnapshots {
   /** When a restore of a shard found Dead as purged was last tried. */
   readonly #restoreTried = new Map<string, number>();
   #timer: NodeJS.Timeout | null = null;
+  /** When collectGarbage last ran (the first tick runs it). */
+  #collected = 0;
   #ticking = false;
   #closed = false;
   #files = 0;
@@ -350,11 +375,27 @@ export class ShardSnapshots {
     }
   }
 
-  /** Removes a deleted collection's records and objects. */
-  async dropCollection(collection: number): Promise<void> {
-    await this.#o.pointers.drop(collection);
-    for (const o of await this.#store.list()) if (o.name.startsWith(`${collection}-`)) await this.#store.delete(o.name).catch(() => undefined);
-    for (const key of [...this.#known.keys()]) if (key.startsWith(`${collection}/`)) this.#known.delete(key);
+  /**
+   * Removes the records and objects of deleted collections (see SnapshotPointers.deleted); the
+   * schedule runs it every GC_MS, on every node (it is idempotent). Answers the ids removed.
+   */
+  async collectGarbage(): Promise<number[]> {
+    const deleted = await this.#o.pointers.deleted();
+    const removed = new Set<number>();
+    for (const id of await this.#o.pointers.recorded()) {
+      if (!deleted(id)) continue;
+      await this.#o.pointers.drop(id);
+      removed.add(id);
+    }
+    for (const o of await this.#store.list()) {
+      const id = Number(o.name.slice(0, o.name.indexOf('-')));
+      if (!Number.isInteger(id) || !deleted(id)) continue;
+      await this.#store.delete(o.name).catch(() => undefined);
+      removed.add(id);
+    }
+    for (const key of [...this.#known.keys()]) if (removed.has(Number(key.split('/')[0]))) this.#known.delete(key);
+    if (removed.size > 0) this.#o.log.info({ collections: [...removed] }, 'cluster: snapshots of deleted collections removed');
+    return [...removed].sort((a, b) => a - b);
   }
 
   /** Starts the schedule (see the file comment). */
@@ -380,6 +421,10 @@ export class ShardSnapshots {
     if (this.#ticking || this.#closed) return;
     this.#ticking = true;
     try {
+      if (Date.now() - this.#collected >= GC_MS) {
+        this.#collected = Date.now();
+        await this.collectGarbage().catch((err: unknown) => this.#o.log.warn({ err: String(err) }, 'cluster: removing snapshots of deleted collections failed; next round retries'));
+      }
       const { entries, minutes } = this.#o.every;
       for (const { id, shards } of this.#o.collections()) {
         for (let shard = 0; shard < shards && !this.#closed; shard++) {

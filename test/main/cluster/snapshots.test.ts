@@ -5,8 +5,8 @@
 // purged to start right after it; a fresh replica restores it and replays the rest to the same
 // ids, versions, vectors and payloads as the source; older objects go; a replica that finds its
 // log purged past it is Dead until a restore, then catches up; the purge never passes an Active
-// replica's applied_seq; a damaged object (digest mismatch) is refused, not loaded; the schedule
-// snapshots by entries.
+// replica's applied_seq; a damaged object (digest mismatch) is refused, not loaded; a deleted
+// collection's records and objects are removed; the schedule snapshots by entries.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -332,6 +332,38 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
     const line = b.lines.find((l) => l.level === 'error');
     expect(line?.msg).toBe(`cluster: replica of shard ${meta.id}/0 is Dead: its log was purged past applied_seq 0 and its snapshot could not be restored`);
     expect(String(line?.fields.err)).toContain(`snapshot object ${rec.object} refused: received a corrupt object, digests do not match`);
+  });
+
+  it('the records and objects of a deleted collection are removed; a live one, or one created after the counter was read, keeps them', { timeout: 120_000 }, async () => {
+    const live = await collection();
+    const gone = await collection();
+    const a = new Node(live);
+    a.db.catalog.putSync(gone.name, gone);
+    await a.host.handle({ op: 'openShards', meta: gone, shards: [0] });
+    await a.follow(live.id);
+    await a.host.handle({ op: 'followShards', shards: [[live.id, 0], [gone.id, 0]] });
+    await writeEntries(live.id, 5, 9);
+    await writeEntries(gone.id, 5, 9);
+    await a.caughtUp(live.id);
+    await a.caughtUp(gone.id);
+    const snaps = await a.openSnapshots(live);
+    await snaps.snapshot(live.id, 0);
+    await snaps.snapshot(gone.id, 0);
+    // The catalog as C1 keeps it: `live` listed, `gone` deleted; the counter is past both.
+    await etcdClient.put(`/quiver/catalog/${live.name}`).value(JSON.stringify({ id: live.id, config: {}, deleting: false }));
+    await etcdClient.put('/quiver/next-collection-id').value(String(gone.id + 1));
+    try {
+      const removed = await snaps.collectGarbage();
+      expect(removed).toContain(gone.id);
+      expect(removed).not.toContain(live.id);
+      expect(await record(gone.id)).toBeNull();
+      expect((await objects()).filter((o) => o.startsWith(`${gone.id}-`))).toEqual([]);
+      expect(await record(live.id)).not.toBeNull();
+      expect((await objects()).filter((o) => o.startsWith(`${live.id}-`))).toEqual([`${live.id}-0-5`]);
+    } finally {
+      await etcdClient.delete().key(`/quiver/catalog/${live.name}`);
+      await etcdClient.delete().key('/quiver/next-collection-id');
+    }
   });
 
   it('the schedule snapshots a shard every `snapshot_entries` entries', { timeout: 120_000 }, async () => {
