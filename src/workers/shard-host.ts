@@ -64,6 +64,8 @@ export class ShardHost {
   /** Cluster mode: each primary's position in its log, and its apply loop (see startFollowing). */
   #followers: LogFollowers | null = null;
   readonly #appliers = new Map<string, FollowHandle>();
+  /** Shards whose content a snapshot is replacing (restoreShard): not followed meanwhile. */
+  readonly #restoring = new Set<string>();
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
     this.#indexDir = indexDir;
@@ -183,7 +185,8 @@ export class ShardHost {
 
   #follow(collection: number, shard: number): void {
     const key = `${collection}/${shard}`;
-    if (this.#followers === null || this.#appliers.has(key)) return;
+    // A shard being restored starts following once it is (its applied_seq is the snapshot's then).
+    if (this.#followers === null || this.#appliers.has(key) || this.#restoring.has(key)) return;
     this.#appliers.set(key, this.#followers.follow(this.#db, collection, shard, () => this.#shards.get(key)));
   }
 
@@ -286,6 +289,7 @@ export class ShardHost {
       }
     };
     this.#hold(key);
+    this.#restoring.add(key);
     try {
       const result = follow === undefined ? await run() : await follow.exclusive(run);
       this.#release(key);
@@ -294,6 +298,7 @@ export class ShardHost {
       this.#release(key, err);
       throw err;
     } finally {
+      this.#restoring.delete(key);
       if (follow !== undefined) {
         this.#appliers.delete(key);
         this.#follow(collection, shard);
