@@ -142,3 +142,40 @@ export class ShardApplier {
     this.purged = purged;
   }
 }
+
+/** Answers below applied_seq in a row, over at least BEHIND_CONFIRM_MS, before a shard is Dead as behind its log. */
+export const BEHIND_CHECKS = 4;
+export const BEHIND_CONFIRM_MS = 15_000;
+
+/**
+ * Whether a shard's log went backwards (its last sequence below applied_seq), from repeated
+ * answers. One answer is not enough: a stream leader resumed after a pause answers a stream info
+ * request with its old state until it learns of the leader elected meanwhile (seen in the fault
+ * suite: a replica at 157 told the log ended at 95, when it ended at 161). So Dead needs
+ * `checks` answers in a row below applied_seq, spanning `windowMs` (longer than a NATS election);
+ * any answer at or past it clears the suspicion.
+ */
+export class BehindCheck {
+  readonly #checks: number;
+  readonly #windowMs: number;
+  #since: number | null = null;
+  #seen = 0;
+
+  constructor(checks = BEHIND_CHECKS, windowMs = BEHIND_CONFIRM_MS) {
+    this.#checks = checks;
+    this.#windowMs = windowMs;
+  }
+
+  /** 'ok': not behind; 'suspect': behind, not confirmed yet (`first`: the first such answer); 'behind': confirmed. */
+  observe(applied: number, last: number, now: number): { verdict: 'ok' | 'suspect' | 'behind'; first: boolean } {
+    if (applied <= last) {
+      this.#since = null;
+      this.#seen = 0;
+      return { verdict: 'ok', first: false };
+    }
+    const first = this.#since === null;
+    this.#since ??= now;
+    this.#seen++;
+    return { verdict: this.#seen >= this.#checks && now - this.#since >= this.#windowMs ? 'behind' : 'suspect', first };
+  }
+}

@@ -139,7 +139,7 @@ describe('cluster writes through the shard logs', () => {
     }
   });
 
-  it('marks a shard Dead when its log is behind applied_seq, and it does not serve', async () => {
+  it('marks a shard Dead when its log is behind applied_seq, and it does not serve', { timeout: 120_000 }, async () => {
     // With the server stopped, shard 0's stream of collection 'w' (id 1) starts over, empty.
     const nc = await nats.connect();
     try {
@@ -153,13 +153,16 @@ describe('cluster writes through the shard logs', () => {
     }
     const s = await start();
     let res = await call(s.url, 'POST', '/collections/w/points/count', {});
-    for (let i = 0; i < 100 && res.status === 200; i++) {
+    // Dead once the log has answered below applied_seq for BEHIND_CONFIRM_MS (15 s) and more.
+    for (let i = 0; i < 600 && res.status === 200; i++) {
       await new Promise((r) => setTimeout(r, 100));
       res = await call(s.url, 'POST', '/collections/w/points/count', {});
     }
     expect(res.status).toBe(503);
     expect(res.body.status.error).toMatch(/shard 1\/0 is Dead: applied_seq \d+ is past its log's last sequence 0/);
     expect(s.logs.some((l) => l.includes('"level":50') && l.includes('is Dead'))).toBe(true);
+    // Not on the first answer: it was checked again first.
+    expect(s.logs.some((l) => l.includes('"level":40') && l.includes('checking again before marking the shard Dead'))).toBe(true);
     const r = await fetch(`${s.url}/collections/w/points/count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(r.headers.get('retry-after')).toBe('2');
     await s.stop('SIGTERM');
