@@ -419,8 +419,11 @@ export interface ResultMap {
   shardInfo: ShardInfo;
   /** The entry's result as its write op answers it (null: no longer kept, or applied before this thread started). */
   awaitApplied: { result: unknown };
-  /** The snapshot's log position, its size, its points, and whether the graphs went in. */
-  snapshotShard: { seq: number; bytes: number; points: number; graphs: boolean };
+  /**
+   * The snapshot's log position, its size, its points, whether the graphs went in, and how long
+   * the shard's apply loop was paused for it (ms: the graph save, if any, and the capture).
+   */
+  snapshotShard: { seq: number; bytes: number; points: number; graphs: boolean; pausedMs: number };
   restoreShard: { seq: number; points: number; graphs: boolean };
   logPosition: LogPosition;
 }

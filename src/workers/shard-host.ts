@@ -437,15 +437,19 @@ export class ShardHost {
       this.#primary(collection, shard);
       const workDir = `${req.file}.d`;
       // With the apply loop paused: graphs saved at the current position, then the records taken.
+      let pausedMs = 0;
       const take = async (): Promise<ShardCapture> => {
+        const t0 = performance.now();
         const s = this.#primary(collection, shard);
         await s.saveIndexes();
-        return ShardCapture.take(this.#db, new GraphSnapshots(this.#indexDir, collection, shard), collection, shard, s.meta.config.payload_schema, workDir);
+        const capture = ShardCapture.take(this.#db, new GraphSnapshots(this.#indexDir, collection, shard), collection, shard, s.meta.config.payload_schema, workDir);
+        pausedMs = Math.round(performance.now() - t0);
+        return capture;
       };
       const follow = this.#appliers.get(`${collection}/${shard}`);
       try {
         const capture = follow === undefined ? await take() : await follow.exclusive(take);
-        return { seq: capture.header.seq, ...(await capture.write(req.file)) };
+        return { seq: capture.header.seq, ...(await capture.write(req.file)), pausedMs };
       } finally {
         rmSync(workDir, { recursive: true, force: true });
       }

@@ -153,6 +153,8 @@ export interface SnapshotsOptions {
 const TICK_MS = 2000;
 /** Between two restores tried by the schedule for one shard found Dead as purged. */
 const RESTORE_RETRY_MS = 10_000;
+/** cluster.snapshot_entries' default: how far behind a snapshot a replica restores rather than replays, when snapshots go by time only. */
+const DEFAULT_ENTRIES = 100_000;
 /** Between two removals of deleted collections' snapshots. */
 const GC_MS = 60_000;
 
@@ -257,8 +259,9 @@ export class ShardSnapshots {
         await this.#store.delete(object).catch(() => undefined);
         return kept;
       }
-      this.#o.log.info({ collection, shard, seq: rec.seq, bytes: rec.bytes, points: taken.points, graphs: taken.graphs }, 'cluster: shard snapshot stored');
-      await this.#purge(collection, shard, rec.seq, pos.applied);
+      this.#o.log.info({ collection, shard, seq: rec.seq, bytes: rec.bytes, points: taken.points, graphs: taken.graphs, apply_paused_ms: taken.pausedMs }, 'cluster: shard snapshot stored');
+      // This replica stood at the snapshot's seq when it was taken (its position before is older).
+      await this.#purge(collection, shard, rec.seq, taken.seq);
       await this.#deleteOlder(collection, shard, rec.seq);
       return rec;
     } finally {
@@ -333,8 +336,9 @@ export class ShardSnapshots {
     const gap = state.first_seq > pos.applied + 1 && state.last_seq > pos.applied;
     const rec = await this.#o.pointers.get(collection, shard);
     this.#remember(collection, shard, rec);
-    const entries = this.#o.every.entries;
-    const ahead = rec !== null && rec.seq > pos.applied && (pos.applied === 0 || entries === 0 || rec.seq - pos.applied >= entries);
+    // A snapshot interval behind (the default's when snapshots go by time only) is worth a restore.
+    const entries = this.#o.every.entries > 0 ? this.#o.every.entries : DEFAULT_ENTRIES;
+    const ahead = rec !== null && rec.seq > pos.applied && (pos.applied === 0 || rec.seq - pos.applied >= entries);
     if (!gap && !ahead) return 'current';
     const fields = { collection, shard, applied_seq: pos.applied, first_seq: state.first_seq, snapshot_seq: rec?.seq ?? null };
     if (rec === null || rec.seq + 1 < state.first_seq || rec.seq <= pos.applied) {
