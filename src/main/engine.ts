@@ -167,11 +167,19 @@ export class Engine implements PointEngine {
 
   /** How many copies of each shard the collection keeps: replication_factor, at most one per worker. */
   effectiveReplicas(meta: CollectionMeta): number {
-    return effectiveReplicas(meta.config.replication_factor, this.#dispatcher.workerCount);
+    return effectiveReplicas(this.#localFactor(meta), this.#dispatcher.workerCount);
+  }
+
+  /**
+   * The replication_factor copies are made of here: in cluster mode it counts replicas on distinct
+   * nodes (the controller's), so a node keeps one copy of each shard, whatever its worker count.
+   */
+  #localFactor(meta: CollectionMeta): number | undefined {
+    return this.#cluster !== null ? 1 : meta.config.replication_factor;
   }
 
   #newTable(meta: CollectionMeta): ReplicaTable {
-    const t = replicaTable(meta.id, meta.config.shard_number, meta.config.replication_factor, this.#dispatcher.workerCount);
+    const t = replicaTable(meta.id, meta.config.shard_number, this.#localFactor(meta), this.#dispatcher.workerCount);
     this.#replicas.set(meta.id, t);
     return t;
   }
@@ -367,8 +375,12 @@ export class Engine implements PointEngine {
     await this.#createLocal(entry, () => void this.#db.meta.put(NEXT_COLLECTION_ID, this.#nextId));
   }
 
-  /** Opens a new collection here under `entry` (its id already chosen); `before` runs first, in the create's own try. */
-  async #createLocal(entry: CatalogEntry, before: () => void = () => undefined): Promise<void> {
+  /**
+   * Opens a new collection here under `entry` (its id already chosen); `before` runs first, in the
+   * create's own try. `streams`: whether this node makes its write logs (not a mirrored copy's:
+   * the node that answered the create did).
+   */
+  async #createLocal(entry: CatalogEntry, before: () => void = () => undefined, streams = true): Promise<void> {
     const { id, name } = entry;
     // Claim the name synchronously, so a concurrent create of the same name meets it.
     this.#catalog.set(name, entry);
@@ -377,7 +389,7 @@ export class Engine implements PointEngine {
         before();
         await this.#db.catalog.put(name, entry);
         await this.#db.catalog.flushed;
-        await this.#log?.createStreams(entry);
+        if (streams) await this.#log?.createStreams(entry);
         await this.#router.control(entry, (shards, secondary) => ({ op: 'openShards', meta: entry, shards, secondary }), this.#newTable(entry));
         if (this.effectiveReplicas(entry) > 1) this.#logCopies(entry, 'created');
         await this.#publishCatalog();
@@ -402,7 +414,16 @@ export class Engine implements PointEngine {
   /** The create in etcd (409 there when the name exists anywhere), then here, streams included, then placed. */
   async #createInCluster(cluster: ClusterCatalog, name: string, config: CollectionConfig): Promise<void> {
     const entry = await cluster.create(name, config);
-    await cluster.serialize(() => this.mirrorCollection(entry, true));
+    try {
+      await cluster.serialize(() => this.mirrorCollection(entry, true));
+    } catch (err) {
+      // Not made here (its streams, say): out of etcd again, so the name is free for a retry.
+      if ((await cluster.markDeleting(name).catch(() => null)) === entry.id) {
+        await cluster.serialize(() => this.mirrorDelete(name, entry.id)).catch(() => undefined);
+        await cluster.removed(name, entry.id).catch(() => undefined);
+      }
+      throw err;
+    }
     await cluster.placed(entry);
   }
 
@@ -424,7 +445,7 @@ export class Engine implements PointEngine {
     const local = this.#catalog.get(entry.name);
     if (local !== undefined && local.id !== entry.id) await this.mirrorDelete(entry.name, local.id);
     const cur = this.#catalog.get(entry.name);
-    if (cur === undefined) return this.#createLocal(entry);
+    if (cur === undefined) return this.#createLocal(entry, undefined, streams);
     if (streams) await this.#log?.createStreams(cur);
     if (JSON.stringify(cur.config) === JSON.stringify(entry.config)) return;
     const next: CatalogEntry = { ...cur, config: entry.config };

@@ -110,6 +110,7 @@ async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
     /** Starts following once the Engine exists; `hooks` is where snapshots plug in (prepareReplica). */
     follow: (engine: Engine, hooks = {}) => {
       follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks);
+      cluster.replicaFollow = follow;
       return follow;
     },
   };

@@ -40,6 +40,8 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
   savePolicy: init.graphSave,
   ...(init.progress === undefined ? {} : { progress: init.progress }),
   ...(init.listening === undefined ? {} : { listening: init.listening }),
+  // Cluster mode: replication_factor counts nodes, not workers (one copy per node).
+  singleCopy: init.cluster !== undefined,
   clock,
 });
 clock.mark('lmdb opened');

@@ -40,6 +40,8 @@ export interface ShardHostOptions {
   clock?: StartupClock;
   /** WorkerInit.listening: the load_delay_ms failpoint waits for it before its first sleep. */
   listening?: SharedArrayBuffer;
+  /** Cluster mode: one copy of each shard per node (replication_factor counts nodes there, see Engine). */
+  singleCopy?: boolean;
 }
 
 export class ShardHost {
@@ -60,6 +62,7 @@ export class ShardHost {
   readonly #loads: ShardLoadReport[] = [];
   readonly #clock: StartupClock;
   readonly #listening: Int32Array | null;
+  readonly #singleCopy: boolean;
   #timer: NodeJS.Timeout | null = null;
   /** Cluster mode: each primary's position in its log, and its apply loop (see startFollowing). */
   #followers: LogFollowers | null = null;
@@ -75,6 +78,7 @@ export class ShardHost {
     this.#savePolicy = options.savePolicy;
     this.#clock = options.clock ?? new StartupClock();
     this.#listening = options.listening === undefined ? null : new Int32Array(options.listening);
+    this.#singleCopy = options.singleCopy === true;
     this.#progress = options.progress === undefined ? null : new Int32Array(options.progress, worker * LOAD_PROGRESS_SLOTS * 4, LOAD_PROGRESS_SLOTS);
     const seconds = options.savePolicy?.everySeconds ?? 0;
     if (seconds > 0) {
@@ -105,7 +109,7 @@ export class ShardHost {
     const mine: [CollectionMeta, number, boolean][] = [];
     for (const { value: meta } of this.#db.catalog.getRange()) {
       if (meta.deleting === true) continue;
-      const copies = effectiveReplicas(meta.config.replication_factor, this.#workerCount);
+      const copies = this.#singleCopy ? 1 : effectiveReplicas(meta.config.replication_factor, this.#workerCount);
       for (let s = 0; s < meta.config.shard_number; s++) {
         const copy = copyIndexOn(meta.id, s, copies, this.#worker, this.#workerCount);
         if (copy >= 0) mine.push([meta, s, copy > 0]);

@@ -19,11 +19,21 @@ export interface AssignedReplica {
   state: ReplicaState;
   /** When the replica became Dead (ms since the epoch): its grace counts from there, on any controller. */
   since?: number;
+  /**
+   * The boot id of the node process it was last Active under: a node restarted faster than its
+   * lease lapsed reports another one, and its replica is Partial again until it has caught up.
+   */
+  boot?: string;
 }
 
 export interface Assignment {
   epoch: number;
   replicas: AssignedReplica[];
+  /**
+   * Replicas wanted for this shard when a cluster operation (replicate_shard, drop_replica,
+   * move_shard: C3) set it; absent, the collection's replication_factor. Kept on every rewrite.
+   */
+  target?: number;
 }
 
 /** One shard's position on one node, as the node reports it under status/<node>. */
@@ -36,6 +46,8 @@ export interface ShardReport {
 /** status/<node> (lease-bound): the node's followed shards by "<collectionId>/<shard>". */
 export interface NodeStatus {
   at: string;
+  /** This process's boot id (random at each start). */
+  boot?: string;
   shards: Record<string, ShardReport>;
 }
 
@@ -87,7 +99,8 @@ function shardNumber(entry: CatalogEntry): number {
 }
 
 /** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
-export function reconcileShard(collection: number, shard: number, rf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+  const rf = current?.target ?? collectionRf;
   const target = Math.min(rf, view.live.size);
   if (target === 0) return null;
   if (current === undefined) {
@@ -98,7 +111,8 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
   const key = shardKey(collection, shard);
   const reps: AssignedReplica[] = current.replicas.map((r) => ({ ...r }));
   for (const r of reps) {
-    const report = view.statuses.get(r.node)?.shards[key];
+    const status = view.statuses.get(r.node);
+    const report = status?.shards[key];
     const dead = (state: AssignedReplica): void => {
       if (state.state !== 'Dead') {
         state.state = 'Dead';
@@ -110,7 +124,14 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
       // Its node is back (and the shard not dead there): it catches up from its own position.
       r.state = 'Partial';
       delete r.since;
-    } else if (r.state !== 'Active' && report?.caught_up === true) r.state = 'Active';
+    } else if (r.state === 'Active' && status?.boot !== undefined && r.boot !== undefined && r.boot !== status.boot) {
+      // Restarted within its lease: it may be behind the log until it has caught up.
+      r.state = 'Partial';
+      delete r.boot;
+    } else if (r.state !== 'Active' && report?.caught_up === true) {
+      r.state = 'Active';
+      if (status?.boot !== undefined) r.boot = status.boot;
+    } else if (r.state === 'Active' && r.boot === undefined && report !== undefined && status?.boot !== undefined) r.boot = status.boot;
   }
   const active = (): number => reps.filter((r) => r.state === 'Active').length;
   const nonDead = (): number => reps.filter((r) => r.state !== 'Dead').length;
@@ -139,9 +160,8 @@ export function reconcileShard(collection: number, shard: number, rf: number, cu
     const drop = notActive.length > 0 ? notActive[notActive.length - 1]![1] : out.map((r, i) => [r, i] as const).filter(([r]) => r.state === 'Active').pop()![1];
     out = out.filter((_, i) => i !== drop);
   }
-  const next: Assignment = { epoch: current.epoch, replicas: out };
-  if (JSON.stringify(next.replicas) === JSON.stringify(current.replicas)) return current;
-  return { epoch: current.epoch + 1, replicas: out };
+  if (JSON.stringify(out) === JSON.stringify(current.replicas)) return current;
+  return { ...current, epoch: current.epoch + 1, replicas: out };
 }
 
 /** Every assignment change the controller should make now. */

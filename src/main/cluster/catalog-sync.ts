@@ -41,6 +41,9 @@ export interface MirrorTarget {
 
 type Held = { entry: CatalogEntry | null; rev: number };
 
+/** Between two passes when one failed. */
+const RETRY_MS = 1000;
+
 function toLocal(name: string, e: CatalogEntry): LocalEntry {
   return { id: e.id, name, config: e.config as CollectionConfig, created_at: e.created_at ?? new Date(0).toISOString() };
 }
@@ -113,16 +116,25 @@ export class CatalogSync implements ClusterCatalog {
   async #apply(): Promise<void> {
     const engine = this.#engine;
     if (engine === null || !this.#snapshot) return;
+    let failed = false;
     for (const local of engine.list()) {
       const h = this.#held.get(local.name);
       if (h === undefined || h.entry === null || h.entry.deleting || h.entry.id !== local.id) {
-        await engine.mirrorDelete(local.name, local.id).catch((err: unknown) => this.#node.log.error({ err, collection: local.name }, 'cluster: local delete of a collection deleted in etcd failed'));
+        await engine.mirrorDelete(local.name, local.id).catch((err: unknown) => {
+          failed = true;
+          this.#node.log.error({ err, collection: local.name }, 'cluster: local delete of a collection deleted in etcd failed; retrying');
+        });
       }
     }
     for (const [name, h] of this.#held) {
       if (h.entry === null || h.entry.deleting) continue;
-      await engine.mirrorCollection(toLocal(name, h.entry)).catch((err: unknown) => this.#node.log.error({ err, collection: name }, 'cluster: local copy of a collection from etcd failed'));
+      await engine.mirrorCollection(toLocal(name, h.entry)).catch((err: unknown) => {
+        failed = true;
+        this.#node.log.error({ err, collection: name }, 'cluster: local copy of a collection from etcd failed; retrying');
+      });
     }
+    // A failed step is tried again (the next pass redoes whatever still differs), not left until the next change in etcd.
+    if (failed) setTimeout(() => this.#schedule(), RETRY_MS).unref();
     this.#firstSync?.();
     this.#firstSync = null;
   }

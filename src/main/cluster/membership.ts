@@ -19,6 +19,9 @@ export class Membership {
   #node: NodeRecord | null = null;
   #lease: Lease | null = null;
   #stopped = false;
+  #watchdog: NodeJS.Timeout | null = null;
+  /** A registration's put is in flight (it has its own deadline). */
+  #registering = false;
   /** The node's last status report (status/<id>): bound to the lease, so written again under each new one. */
   #status: string | null = null;
   #statusWrite: Promise<void> = Promise.resolve();
@@ -33,7 +36,32 @@ export class Membership {
   /** Registers (first call) and keeps re-registering after every loss until stop(). */
   async register(node: NodeRecord): Promise<void> {
     this.#node = node;
+    this.#watchdog ??= setInterval(() => this.#watch(), Math.max(250, (this.#ttl * 1000) / 4));
     await this.#attempt();
+  }
+
+  /**
+   * etcd3's keep-alive can hang for good on a member killed under it (seen with kill -9 of one of
+   * three members: no answer, no error, no 'lost'; the node stayed unregistered). A lease whose
+   * expiry passed half a TTL ago with no answer is given up here and a new one taken, which the
+   * client's pool places on a member that answers.
+   */
+  #watch(): void {
+    const lease = this.#lease;
+    if (lease === null || this.#stopped || this.#registering) return;
+    const expiry = Number(Atomics.load(this.#expiry, 0));
+    if (expiry === 0 || nowMs() < expiry + (this.#ttl * 1000) / 2) return;
+    this.#abandon(lease, `no keep-alive answered for ${Math.round(nowMs() - expiry + this.#ttl * 1000)} ms`);
+  }
+
+  #abandon(lease: Lease, reason: string): void {
+    if (this.#lease !== lease) return;
+    Atomics.store(this.#expiry, 0, 0n);
+    this.#lease = null;
+    lease.release();
+    if (this.#stopped) return;
+    this.#emit({ type: 'lease-lost', reason });
+    setTimeout(() => void this.#attempt(), RETRY_MS);
   }
 
   async #attempt(): Promise<void> {
@@ -58,13 +86,23 @@ export class Membership {
       setTimeout(() => void this.#attempt(), RETRY_MS);
     });
     const t0 = nowMs();
+    this.#registering = true;
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await lease.put(`nodes/${node.id}`).value(JSON.stringify(node));
+      // Bounded: a put on a member that vanished may never answer either (see #watch).
+      const deadline = new Promise<never>((_, rej) => {
+        timer = setTimeout(() => rej(new Error(`no answer within ${this.#ttl * 2} s`)), this.#ttl * 2000);
+      });
+      await Promise.race([lease.put(`nodes/${node.id}`).value(JSON.stringify(node)), deadline]);
+      clearTimeout(timer);
+      this.#registering = false;
       if (this.#lease !== lease) return;
       this.#extend(t0 + this.#ttl * 1000);
       this.#writeStatus();
       this.#emit({ type: 'registered', lease: await lease.grant() });
     } catch (e) {
+      clearTimeout(timer);
+      this.#registering = false;
       if (this.#lease !== lease) return; // 'lost' already retries
       this.#lease = null;
       lease.release();
@@ -100,6 +138,7 @@ export class Membership {
   /** Revokes the lease, so the node leaves at once rather than after the TTL. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    if (this.#watchdog !== null) clearInterval(this.#watchdog);
     Atomics.store(this.#expiry, 0, 0n);
     const lease = this.#lease;
     this.#lease = null;

@@ -9,15 +9,19 @@ import { totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
+import { QuiverError } from '../../shared/errors.js';
 import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
 import type { ClusterStatusEnabled, ClusterView } from './view.js';
 import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
 import type { NodeStatus } from './assignments.js';
 import { ClusterStateMirror } from './state-mirror.js';
+import type { ReplicaHooks } from './replica-follow.js';
 
 /** How long start-up waits for etcd before refusing to start. */
 export const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a catalog change waits for etcd before it answers 503. */
+const REQUEST_TIMEOUT_MS = 15_000;
 
 export interface ClusterLog {
   info(fields: Record<string, unknown>, msg: string): void;
@@ -49,6 +53,8 @@ export class ClusterNode implements ClusterView {
   readonly state: ClusterStateMirror;
   /** Where the catalog's mirror messages go (catalog-sync.ts sets it once the Engine is up). */
   onCatalog: (m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>) => void = () => undefined;
+  /** This node's replica follow loop (replica-follow.ts), once the Engine is up; snapshots set its hooks. */
+  replicaFollow: { hooks: ReplicaHooks } | null = null;
   readonly #replies = new Map<number, { res: (r: CatalogReply) => void; rej: (e: Error) => void }>();
   #nextRequest = 0;
 
@@ -94,7 +100,7 @@ export class ClusterNode implements ClusterView {
         const r = this.#replies.get(m.id);
         this.#replies.delete(m.id);
         if (m.ok) r?.res(m.reply);
-        else r?.rej(new Error(m.message));
+        else r?.rej(new QuiverError('ShardUnavailable', `The cluster catalog (etcd) did not take the change: ${m.message}; retry the request`));
         break;
       }
       case 'catalog-snapshot':
@@ -161,11 +167,28 @@ export class ClusterNode implements ClusterView {
     this.#worker.postMessage(m);
   }
 
-  /** One catalog change in etcd, through the etcd thread (catalog.ts). */
+  /**
+   * One catalog change in etcd, through the etcd thread (catalog.ts). An etcd that does not
+   * answer in time fails it with a retryable 503 (whether it was made is then unknown: a create
+   * retried meets 409 if it was).
+   */
   request(req: CatalogRequest): Promise<CatalogReply> {
     const id = ++this.#nextRequest;
     return new Promise<CatalogReply>((res, rej) => {
-      this.#replies.set(id, { res, rej });
+      const timer = setTimeout(() => {
+        this.#replies.delete(id);
+        rej(new QuiverError('ShardUnavailable', `The cluster catalog (etcd at ${this.#config.cluster.etcd.join(', ')}) did not answer within ${REQUEST_TIMEOUT_MS} ms; retry the request`));
+      }, REQUEST_TIMEOUT_MS);
+      this.#replies.set(id, {
+        res: (r) => {
+          clearTimeout(timer);
+          res(r);
+        },
+        rej: (e) => {
+          clearTimeout(timer);
+          rej(e);
+        },
+      });
       this.#post({ type: 'request', id, req });
     });
   }

@@ -10,6 +10,7 @@
 // when it is Active in the assignment, or when its applied_seq is within CAUGHT_UP_LAG entries of
 // its stream's last sequence as read in this run.
 
+import { randomBytes } from 'node:crypto';
 import { shardKey, type NodeStatus, type ShardReport } from './assignments.js';
 import type { ClusterStateMirror } from './state-mirror.js';
 import type { CollectionMeta } from '../../shared/types.js';
@@ -44,7 +45,8 @@ export class ReplicaFollow {
   readonly #engine: FollowTarget;
   readonly #log: FollowLog;
   readonly #report: (s: NodeStatus) => void;
-  readonly #hooks: ReplicaHooks;
+  /** Where snapshots plug in (C5): read at each new replica, so it may be set after start(). */
+  hooks: ReplicaHooks;
   readonly #logger: FollowLogger;
   /** Shards whose prepareReplica finished (or that need none), and those in progress. */
   readonly #prepared = new Set<string>();
@@ -52,6 +54,8 @@ export class ReplicaFollow {
   /** The workers' last answer: what they follow and where each shard is. */
   #positions: Record<string, { applied: number; dead: string | null }> = {};
   #lastReport = '';
+  /** This process's boot id in every report: the controller tells a restart within the lease by it. */
+  readonly #boot = randomBytes(8).toString('hex');
   #running = false;
   #again = false;
   #timer: NodeJS.Timeout | null = null;
@@ -64,11 +68,17 @@ export class ReplicaFollow {
     this.#log = log;
     this.#report = report;
     this.#logger = logger;
-    this.#hooks = hooks;
+    this.hooks = hooks;
   }
 
   start(): void {
-    this.#unsubscribe = this.#state.onChange(() => this.kick());
+    // Assignment changes only: reports arrive from every node twice a second and change nothing here.
+    let seen = -1;
+    this.#unsubscribe = this.#state.onChange(() => {
+      if (this.#state.assignVersion === seen) return;
+      seen = this.#state.assignVersion;
+      this.kick();
+    });
     this.#timer = setInterval(() => this.kick(), RUN_MS);
     this.#timer.unref();
     this.kick();
@@ -121,13 +131,13 @@ export class ReplicaFollow {
         follow.push(cs);
         continue;
       }
-      const hook = this.#hooks.prepareReplica;
-      if (hook === undefined) {
+      const hooks = this.hooks;
+      if (hooks.prepareReplica === undefined) {
         this.#prepared.add(key);
         follow.push(cs);
       } else if (!this.#preparing.has(key)) {
         this.#preparing.add(key);
-        void hook(cs[0], cs[1]).then(
+        void hooks.prepareReplica(cs[0], cs[1]).then(
           () => {
             this.#preparing.delete(key);
             this.#prepared.add(key);
@@ -157,7 +167,7 @@ export class ReplicaFollow {
     const body = JSON.stringify(shards);
     if (body !== this.#lastReport) {
       this.#lastReport = body;
-      this.#report({ at: new Date().toISOString(), shards });
+      this.#report({ at: new Date().toISOString(), boot: this.#boot, shards });
     }
   }
 

@@ -89,8 +89,27 @@ export class ShardLog {
     }
   }
 
-  /** Creates the collection's shard streams (those that exist are left as they are). */
+  /**
+   * Creates the collection's shard streams (those that exist are left as they are). Retried
+   * while NATS answers with timeouts or elections (it is idempotent), then a retryable 503.
+   */
   async createStreams(collection: number, shards: number): Promise<void> {
+    const deadline = Date.now() + this.#deadlineMs;
+    for (;;) {
+      try {
+        return await this.#createStreams(collection, shards);
+      } catch (err) {
+        if (!transient(err) || Date.now() > deadline) {
+          const why = err instanceof Error ? err.message : String(err);
+          if (!transient(err)) throw err;
+          throw new QuiverError('ShardUnavailable', `Write logs of collection ${collection} could not be created (${why}); retry the request`);
+        }
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  async #createStreams(collection: number, shards: number): Promise<void> {
     for (let s = 0; s < shards; s++) {
       const name = streamName(collection, s);
       try {

@@ -13,9 +13,15 @@ export class ClusterStateMirror implements ClusterState {
   #peers = new Map<number, PeerInfo>();
   readonly #listeners = new Set<() => void>();
   #assignLoaded = false;
+  #assignVersion = 0;
 
   constructor(nodeId: number) {
     this.nodeId = nodeId;
+  }
+
+  /** Grows with every change of the assignments (not of reports or peers): who follows only them compares it. */
+  get assignVersion(): number {
+    return this.#assignVersion;
   }
 
   /** Whether the assignments were read once (before that, every shard looks unassigned). */
@@ -88,6 +94,7 @@ export class ClusterStateMirror implements ClusterState {
       default:
         return false;
     }
+    if (m.type.startsWith('assign-')) this.#assignVersion++;
     for (const l of [...this.#listeners]) {
       try {
         l();

@@ -73,4 +73,28 @@ describe('replica lifecycle', () => {
     const next = reconcileShard(1, 0, 2, a0, view({ statuses: new Map([[2, report('1/0', 40, false, true)]]) }))!;
     expect(next.replicas[1]).toMatchObject({ node: 2, state: 'Dead' });
   });
+
+  it('a node restarted within its lease (another boot id): its Active replica Partial until caught up, then Active under the new boot', () => {
+    const st = (boot: string, caughtUp: boolean): Map<number, NodeStatus> => new Map([[2, { ...report('1/0', 10, caughtUp), boot }]]);
+    // Placed Active before any report: the boot id is filled in from the first one.
+    const filled = reconcileShard(1, 0, 2, a0, view({ statuses: st('b1', true) }))!;
+    expect(filled.replicas[1]).toEqual({ node: 2, state: 'Active', boot: 'b1' });
+    expect(reconcileShard(1, 0, 2, filled, view({ statuses: st('b1', true) }))).toBe(filled);
+    const restarted = reconcileShard(1, 0, 2, filled, view({ statuses: st('b2', true) }))!;
+    expect(restarted.replicas[1]).toEqual({ node: 2, state: 'Partial' });
+    expect(reconcileShard(1, 0, 2, restarted, view({ statuses: st('b2', false) }))).toBe(restarted);
+    const back = reconcileShard(1, 0, 2, restarted, view({ statuses: st('b2', true) }))!;
+    expect(back.replicas[1]).toEqual({ node: 2, state: 'Active', boot: 'b2' });
+  });
+
+  it("an assignment's own target (a cluster operation's) wins over replication_factor, and is kept on every rewrite", () => {
+    const extra: Assignment = { epoch: 4, target: 3, replicas: [...a0.replicas, { node: 3, state: 'Initializing' }] };
+    // replicate_shard's extra replica is not dropped; it turns Active once caught up.
+    const v = view({ statuses: new Map([[3, report('1/0', 9, true)]]) });
+    const next = reconcileShard(1, 0, 2, extra, v)!;
+    expect(next).toEqual({ epoch: 5, target: 3, replicas: [...a0.replicas, { node: 3, state: 'Active' }] });
+    // drop_replica's target 1: not re-added.
+    const dropped: Assignment = { epoch: 6, target: 1, replicas: [{ node: 1, state: 'Active' }] };
+    expect(reconcileShard(1, 0, 2, dropped, view({}))).toBe(dropped);
+  });
 });

@@ -1,9 +1,10 @@
-// The control plane joined to the data, with three Quiver nodes (1 worker each, 2 s leases, a
+// The control plane joined to the data, with three Quiver nodes (2 workers each, 2 s leases, a
 // 2 s dead grace) on one etcd and one NATS server, all started by PID: the etcd catalog mirrored
 // into every node with cluster-wide ids, one winner among concurrent creates of a name, deletes
 // everywhere, assignments on distinct nodes, writes applied by every replica node, and the
 // replica lifecycle when a node is killed -9 (Dead, a replacement after the grace, the node back
-// Partial then Active).
+// Partial then Active, its catalog caught up; a node paused past its lease likewise), and config
+// changes (PATCH, field indexes) reaching every node, a raised replication_factor placing more.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
@@ -39,7 +40,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
   const start = (i: number): Promise<TestServer> =>
     startServer({
       dataDir: dirs[i]!,
-      shards: 1,
+      // Two workers: replication_factor counts nodes, so each node still keeps one copy per shard.
+      shards: 2,
       env: {
         SERVICE_CLUSTER_ETCD: etcd.endpoints,
         SERVICE_CLUSTER_NATS: nats.servers,
@@ -168,12 +170,16 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
     expect(await catalogId('race')).toBeGreaterThan(id);
   });
 
-  it('kill -9 of a node: its replicas Dead; after the grace a replacement becomes Active; the node restarted comes back Partial, then Active', { timeout: 180_000 }, async () => {
+  it('kill -9 of the controller node: its replicas Dead; after the grace a replacement becomes Active; the node restarted comes back Partial, then Active', { timeout: 180_000 }, async () => {
     const docs = await catalogId('docs');
     const all = await catalogId('all');
-    // The node to kill: one holding a replica of docs shard 0 (rf 2: the third node can replace it).
-    const before = (await assignment(docs, 0))!;
-    const victim = before.replicas[0]!.node;
+    // The node to kill: the controller, in a shard of docs it holds a replica of (rf 2: the third
+    // node can replace it), so the replacement is placed by the next controller, from etcd's state.
+    const victim = Number((await call(nodes[0]!.url, 'GET', '/cluster')).body.result.raft_info.leader);
+    let shard = -1;
+    for (let s = 0; s < 3 && shard < 0; s++) if ((await assignment(docs, s))!.replicas.some((r) => r.node === victim)) shard = s;
+    expect(shard).toBeGreaterThanOrEqual(0);
+    const before = (await assignment(docs, shard))!;
     const vi = ids.indexOf(victim);
     const spare = ids.find((n) => !before.replicas.some((r) => r.node === n))!;
     // Every change of `all` shard 0 (rf 3: no spare node, so the victim's replica waits for it).
@@ -186,11 +192,11 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
     });
     try {
       await nodes[vi]!.stop('SIGKILL');
-      await until('the victim Dead in docs/0', async () => ((await assignment(docs, 0))!.replicas.find((r) => r.node === victim)?.state === 'Dead' ? true : undefined));
+      await until('the victim Dead in docs', async () => ((await assignment(docs, shard))!.replicas.find((r) => r.node === victim)?.state === 'Dead' ? true : undefined));
       const replaced = await until(
         () => `a replacement Active on ${spare} and the Dead replica removed`,
         async () => {
-          const a = (await assignment(docs, 0))!;
+          const a = (await assignment(docs, shard))!;
           const ok = a.replicas.some((r) => r.node === spare && r.state === 'Active') && !a.replicas.some((r) => r.node === victim);
           return ok ? a : undefined;
         },
@@ -200,13 +206,73 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
       // `all` keeps its Dead replica: no free node to replace it on.
       const allNow = (await assignment(all, 0))!;
       expect(allNow.replicas.find((r) => r.node === victim)?.state, `${victim} in ${JSON.stringify(allNow)}; seen ${JSON.stringify(seen)}`).toBe('Dead');
+      // While it is down, the catalog moves on: one collection created, one deleted.
+      const live = nodes.filter((_, i) => i !== vi);
+      expect((await call(live[0]!.url, 'PUT', '/collections/late', { vectors: { size: 2, distance: 'Dot' } })).status).toBe(200);
+      expect((await call(live[1]!.url, 'DELETE', '/collections/race')).body.result).toBe(true);
       nodes[vi] = await start(vi);
       await until('the victim Active again in all/0', async () => ((await assignment(all, 0))!.replicas.find((r) => r.node === victim)?.state === 'Active' ? true : undefined));
       expect(seen).toEqual(['Dead', 'Partial', 'Active']);
       // Its data came back through the log from its own position.
       const r = await call(nodes[vi]!.url, 'POST', '/collections/all/points/count', { exact: true });
       expect(r.body.result.count).toBe(20);
-      expect((await call(nodes[vi]!.url, 'GET', '/collections')).body.result.collections.map((c: { name: string }) => c.name).sort()).toEqual(['all', 'docs', 'race']);
+      // Its catalog caught up with what changed while it was down.
+      expect(await names(nodes[vi]!)).toEqual(['all', 'docs', 'late']);
+    } finally {
+      await watcher.cancel();
+    }
+  });
+
+  it('PATCH and field indexes on one node reach every node; a raised replication_factor places a replica on the third node', { timeout: 90_000 }, async () => {
+    const id = await catalogId('docs');
+    const before = (await assignment(id, 1))!;
+    expect(before.replicas).toHaveLength(2);
+    const patch = await call(nodes[2]!.url, 'PATCH', '/collections/docs', { params: { replication_factor: 3, write_consistency_factor: 2 } });
+    expect(patch.status).toBe(200);
+    const index = await call(nodes[1]!.url, 'PUT', '/collections/docs/index?wait=true', { field_name: 'tag', field_schema: 'keyword' });
+    expect(index.status).toBe(200);
+    for (const n of nodes) {
+      await until('the config on every node', async () => {
+        const r = await call(n.url, 'GET', '/collections/docs');
+        const cfg = r.body.result.config.params;
+        return cfg.replication_factor === 3 && cfg.write_consistency_factor === 2 && r.body.result.payload_schema.tag?.data_type === 'keyword' ? true : undefined;
+      });
+    }
+    // A PATCH of a collection that is not there answers 404 as on one node.
+    const missing = await call(nodes[0]!.url, 'PATCH', '/collections/nowhere', { params: { replication_factor: 2 } });
+    expect(missing.status).toBe(404);
+    const placed = await until('three Active replicas of docs/1', async () => {
+      const a = (await assignment(id, 1))!;
+      return a.replicas.length === 3 && a.replicas.every((r) => r.state === 'Active') ? a : undefined;
+    });
+    expect(new Set(placed.replicas.map((r) => r.node)).size).toBe(3);
+    expect(placed.replicas.slice(0, 2).map((r) => r.node)).toEqual(before.replicas.map((r) => r.node));
+  });
+
+  it('a node paused past its lease: its replicas Dead, and once it resumes Partial, then Active again', { timeout: 120_000 }, async () => {
+    const all = await catalogId('all');
+    const pi = 1;
+    const paused = ids[pi]!;
+    const seen: string[] = [];
+    const watcher = await kv.watch().key(`/quiver/assign/${all}/1`).create();
+    watcher.on('put', (e) => {
+      const mine = (JSON.parse(e.value.toString('utf8')) as Assignment).replicas.find((r) => r.node === paused);
+      if (mine !== undefined && seen[seen.length - 1] !== mine.state) seen.push(mine.state);
+    });
+    try {
+      nodes[pi]!.proc.kill('SIGSTOP');
+      try {
+        await until('its replica Dead', async () => ((await assignment(all, 1))!.replicas.find((r) => r.node === paused)?.state === 'Dead' ? true : undefined));
+      } finally {
+        nodes[pi]!.proc.kill('SIGCONT');
+      }
+      await until('its replica Active again', async () => ((await assignment(all, 1))!.replicas.find((r) => r.node === paused)?.state === 'Active' ? true : undefined));
+      expect(seen).toEqual(['Dead', 'Partial', 'Active']);
+      const r = await until('the node serving again', async () => {
+        const res = await call(nodes[pi]!.url, 'POST', '/collections/all/points/count', { exact: true });
+        return res.status === 200 ? res : undefined;
+      });
+      expect(r.body.result.count).toBe(20);
     } finally {
       await watcher.cancel();
     }
