@@ -33,6 +33,7 @@ import type { StartupMark } from '../shared/startup-clock.js';
 import type { PointEngine } from './point-engine.js';
 import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
 import type { WriteLog } from './cluster/logged-writes.js';
+import type { ClusterShards, LocalShards } from './cluster/cluster-shards.js';
 import type { ClusterCatalog } from './cluster/catalog-sync.js';
 
 const NEXT_COLLECTION_ID = 'next_collection_id';
@@ -88,6 +89,11 @@ export interface EngineOptions {
   /** Cluster mode: point writes go through the shards' write logs (src/main/cluster/logged-writes.ts). */
   writeLog?: WriteLog;
   /**
+   * Cluster mode with several nodes: call() and fanOut() reach each shard's replicas wherever
+   * they live, writes through the log (src/main/cluster/cluster-shards.ts; it holds the writeLog).
+   */
+  shards?: ClusterShards;
+  /**
    * Cluster mode: the catalog of record is etcd's (src/main/cluster/catalog-sync.ts). Creates,
    * deletes and config changes go there first; the local catalog mirrors it (mirrorCollection,
    * mirrorDelete) with its cluster-wide ids.
@@ -103,6 +109,11 @@ export class Engine implements PointEngine {
   readonly #opIds: OpIdCounter;
   readonly #publish: ((snapshot: CatalogSnapshot) => Promise<void>) | null;
   readonly #log: WriteLog | null;
+  readonly #shards: ClusterShards | null;
+  /** This node's own replicas, for #shards and the internal port (set with #shards). */
+  readonly #local: LocalShards | null;
+  /** Cluster mode: this engine reading at the log's end (PointEngine.atLogEnd). */
+  readonly atLogEnd?: () => PointEngine;
   readonly #cluster: ClusterCatalog | null;
   #catalogVersion = 0;
   readonly #drops = new Set<Promise<void>>();
@@ -134,6 +145,9 @@ export class Engine implements PointEngine {
     this.#opIds = opts.opIds ?? new OpIdCounter();
     this.#publish = opts.publishCatalog ?? null;
     this.#log = opts.writeLog ?? null;
+    this.#shards = opts.shards ?? null;
+    this.#local = this.#shards === null ? null : this.#localShards();
+    if (this.#shards !== null) this.atLogEnd = () => this.#readingAtLogEnd();
     this.#cluster = opts.clusterCatalog ?? null;
     this.#router = new ShardRouter(dispatcher, (meta) => this.#replicas.get(meta.id));
     this.#router.onDiverged = (meta, shard, worker, why) => this.#diverged(meta, shard, worker, why);
@@ -304,6 +318,7 @@ export class Engine implements PointEngine {
 
   /** One request to one shard of the collection. */
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    if (this.#shards !== null) return this.#shards.call(meta, shard, req, this.#local!, false);
     if (this.#log !== null) {
       const logged = this.#log.write(meta, shard, req, (seq, timeoutMs) => this.#router.call(meta, shard, { op: 'awaitApplied', seq, timeoutMs }));
       // The log answers each write op with that op's result (logged-writes.ts).
@@ -319,7 +334,51 @@ export class Engine implements PointEngine {
 
   /** The same request to every shard of the collection, results in shard order. */
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
+    if (this.#shards !== null) return this.#shards.fanOut(meta, req, this.#local!, false);
     return this.#router.fanOut(meta, req);
+  }
+
+  // --- Cluster mode across nodes (src/main/cluster/cluster-shards.ts): this node's own replicas
+  // run on the shard's primary worker, the one that follows the shard's write log.
+
+  /** This node's own replicas by cluster-wide collection id (the internal port serves them). */
+  localShards(): LocalShards {
+    return this.#local ?? this.#localShards();
+  }
+
+  #localShards(): LocalShards {
+    const byId = (collectionId: number): CollectionMeta => {
+      // Still loading: another replica answers (a 412 would reach the caller's client).
+      if (!this.#ready) throw new QuiverError('ShardUnavailable', 'This node is still loading its shards');
+      for (const e of this.#catalog.values()) if (e.id === collectionId && e.deleting !== true) return e;
+      // Not mirrored here yet, or being deleted: the caller tries another replica.
+      throw new QuiverError('ShardUnavailable', `Collection ${collectionId} is not open on this node`);
+    };
+    return {
+      call: async (collectionId, shard, req) => {
+        const meta = byId(collectionId);
+        return this.#router.callOn(this.#router.workerOf(meta, shard), meta, shard, req);
+      },
+      awaitApplied: async (collectionId, shard, seq, timeoutMs) => {
+        const meta = byId(collectionId);
+        return this.#router.callOn(this.#router.workerOf(meta, shard), meta, shard, { op: 'awaitApplied', seq, timeoutMs });
+      },
+    };
+  }
+
+  /** A view of this engine whose reads wait for the log's end (a read's strong `consistency`). */
+  #readingAtLogEnd(): PointEngine {
+    const shards = this.#shards!;
+    const local = this.#local!;
+    return {
+      requireReady: () => this.requireReady(),
+      collection: (name) => this.collection(name),
+      nextOpId: (collection) => this.nextOpId(collection),
+      operationId: (opId) => this.operationId(opId),
+      call: (meta, shard, req) => shards.call(meta, shard, req, local, true),
+      fanOut: (meta, req) => shards.fanOut(meta, req, local, true),
+      partition: (meta, ids) => this.partition(meta, ids),
+    };
   }
 
   /** Groups item indexes by the shard their id lives in. */

@@ -22,4 +22,10 @@ export interface PointEngine {
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]>;
   partition(meta: CollectionMeta, ids: readonly PointId[]): Map<number, number[]>;
+  /**
+   * Cluster mode only: the same engine reading at the write log's end (a read's `consistency`
+   * other than 1: src/main/cluster/read-consistency.ts). Absent, that consistency is accepted
+   * and changes nothing (one node: its replicas are written in one order and waited for).
+   */
+  atLogEnd?: () => PointEngine;
 }

@@ -156,6 +156,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   const cluster = clusterEnabled(config) ? await startCluster(config) : null;
   // Cluster mode (issue 16): both switches are set, so the write log is open too.
   const joined = cluster !== null && writeLog !== null ? await joinCluster(cluster, writeLog) : null;
+  // Cluster mode: each shard's requests reach its replicas on any node (src/main/cluster/data-plane.ts).
+  const dataPlane = cluster !== null && writeLog !== null ? (await import('./cluster/data-plane.js')).openDataPlane(config, cluster.state, writeLog) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -168,6 +170,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     publishCatalog: (c) => dispatcher.publishCatalog(c),
     ...(writeLog === null ? {} : { writeLog }),
     ...(joined === null ? {} : { clusterCatalog: joined.sync }),
+    ...(dataPlane === null ? {} : { shards: dataPlane.shards }),
   });
   const metrics = new Metrics(engine);
   dispatcher.setOwners((name) => engine.copyHolders(name));
@@ -198,6 +201,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   clock.mark('grpc listening');
   if (cluster !== null) {
+    // The internal port answers before the node is published: peers dial what they read there.
+    if (dataPlane !== null) app.log.info({ cluster_port: (await dataPlane.listen(engine.localShards(), cluster)).port }, 'internal port listening');
     await cluster.register({ rest: restPort, grpc: grpc.port });
     app.log.info({ node_id: cluster.nodeId, advertise: config.cluster.advertise }, 'cluster: joined');
   }
@@ -264,7 +269,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
         // Leave the cluster first, so the other nodes stop routing here before intake stops.
         follow?.stop();
         await cluster?.close();
-        await Promise.all([grpc.close(), app.close()]);
+        await Promise.all([grpc.close(), app.close(), dataPlane?.close()]);
         await ready.catch(() => undefined);
         await snapshots?.close();
         await engine.close();

@@ -24,6 +24,7 @@ import { POINT_CALLS } from '../grpc/point-calls.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../grpc/proto.js';
 import type { PointEngine } from '../point-engine.js';
 import { handleRequest } from './requests.js';
+import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../cluster/read-consistency.js';
 
 interface Codec {
   decode(bytes: Buffer): unknown;
@@ -70,7 +71,9 @@ export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffReq
     } catch (err) {
       throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: ${err instanceof Error ? err.message : String(err)}`);
     }
-    const reply = await POINT_CALLS[req.method](engine, message as never);
+    // A read's read_consistency (cluster mode; read-consistency.ts): the engine reading at the log's end.
+    const read = engineAt(engine, () => grpcReadLevel((message as { read_consistency?: GrpcReadConsistency | null }).read_consistency));
+    const reply = await POINT_CALLS[req.method](read, message as never);
     const bytes = codec.encode({ ...reply, time: (performance.now() - t0) / 1000 });
     // Its own exact-size buffer: protobufjs writes small messages into Node's shared pool, which
     // the reply's structured clone would otherwise copy whole.

@@ -21,6 +21,7 @@ import type { PointEngine } from '../point-engine.js';
 import { doCount, doRetrieve, doScroll, doUpsert } from '../service/points.js';
 import { doQuery, doQueryBatch } from '../service/query.js';
 import { doSearch, doSearchBatch } from '../service/search.js';
+import { engineAt, restReadLevel } from '../cluster/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../validation.js';
 
 interface RouteRun {
@@ -33,15 +34,20 @@ function route<S extends TSchema>(body: S, run: (engine: PointEngine, name: stri
   return { body, run: run as RouteRun['run'] };
 }
 
+/** The engine a read runs on: at the log's end for a strong `consistency` in cluster mode (read-consistency.ts). */
+function at(engine: PointEngine, query: Record<string, unknown>): PointEngine {
+  return engineAt(engine, () => restReadLevel(query.consistency));
+}
+
 const ROUTES: Record<HandoffRoute, RouteRun> = {
-  'POST /collections/:collection_name/points/search': route(SearchRequest, (e, n, _q, b) => doSearch(e, n, b)),
-  'POST /collections/:collection_name/points/search/batch': route(SearchBatch, (e, n, _q, b) => doSearchBatch(e, n, b.searches)),
-  'POST /collections/:collection_name/points/query': route(QueryRequest, (e, n, _q, b) => doQuery(e, n, b)),
-  'POST /collections/:collection_name/points/query/batch': route(QueryBatch, (e, n, _q, b) => doQueryBatch(e, n, b.searches)),
+  'POST /collections/:collection_name/points/search': route(SearchRequest, (e, n, q, b) => doSearch(at(e, q), n, b)),
+  'POST /collections/:collection_name/points/search/batch': route(SearchBatch, (e, n, q, b) => doSearchBatch(at(e, q), n, b.searches)),
+  'POST /collections/:collection_name/points/query': route(QueryRequest, (e, n, q, b) => doQuery(at(e, q), n, b)),
+  'POST /collections/:collection_name/points/query/batch': route(QueryBatch, (e, n, q, b) => doQueryBatch(at(e, q), n, b.searches)),
   'PUT /collections/:collection_name/points': route(UpsertPoints, (e, n, q, b) => doUpsert(e, n, b, q.wait === true)),
-  'POST /collections/:collection_name/points': route(RetrievePoints, (e, n, _q, b) => doRetrieve(e, n, b)),
-  'POST /collections/:collection_name/points/count': route(CountPoints, (e, n, _q, b) => doCount(e, n, b)),
-  'POST /collections/:collection_name/points/scroll': route(ScrollPoints, (e, n, _q, b) => doScroll(e, n, b)),
+  'POST /collections/:collection_name/points': route(RetrievePoints, (e, n, q, b) => doRetrieve(at(e, q), n, b)),
+  'POST /collections/:collection_name/points/count': route(CountPoints, (e, n, q, b) => doCount(at(e, q), n, b)),
+  'POST /collections/:collection_name/points/scroll': route(ScrollPoints, (e, n, q, b) => doScroll(at(e, q), n, b)),
 };
 
 /** The body schema of a hand-off route (the one the fastify route declares for the OpenAPI document). */

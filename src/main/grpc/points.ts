@@ -10,6 +10,7 @@ import type { GrpcHandoffMethod } from '../../shared/protocol.js';
 import { DeleteVectors, FacetRequest, PointsSelector, UpdateVectors } from '../../shared/schemas/points.js';
 import { doBatchUpdate } from '../service/batch.js';
 import { doFacet } from '../service/facet.js';
+import { engineAt, grpcReadLevel } from '../cluster/read-consistency.js';
 import { doCreateIndex, doDeleteIndex } from '../service/indexes.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
 import { doDeletePoints, doUpdateVectors } from '../service/points.js';
@@ -67,7 +68,8 @@ export function pointHandlers({ engine, log }: GrpcContext): Omit<PointsHandlers
       result: updateResultOut(await doCreateIndex(engine, name(r), check.index(createIndexIn(r)), wait(r))),
     })),
     DeleteFieldIndex: timed(log, async (r) => ({ result: updateResultOut(await doDeleteIndex(engine, name(r), r.field_name ?? '', wait(r))) })),
-    Facet: timed(log, async (r) => ({ hits: (await doFacet(engine, name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
+    // read_consistency reads at the log's end in cluster mode (read-consistency.ts).
+    Facet: timed(log, async (r) => ({ hits: (await doFacet(engineAt(engine, () => grpcReadLevel(r.read_consistency)), name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
     UpdateBatch: timed(log, async (r) => {
       const req = check.batch({ operations: r.operations.map(batchOperationIn) });
       return { result: (await doBatchUpdate(engine, name(r), req, wait(r))).map(updateResultOut) };

@@ -4,6 +4,8 @@ import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector
 import { doDeletePoints, doGetPoint, doUpdateVectors } from '../../service/points.js';
 import { doDeleteVectors } from '../../service/vectors.js';
 import { doBatchUpdate } from '../../service/batch.js';
+import { engineAt, restReadLevel } from '../../cluster/read-consistency.js';
+import type { PointEngine } from '../../point-engine.js';
 import { doFacet } from '../../service/facet.js';
 import { UpdateOperations } from '../../../shared/schemas/batch.js';
 import type { Engine } from '../../engine.js';
@@ -13,6 +15,11 @@ import { handoff, type HandoffDeps } from '../handoff.js';
 const params = CollectionNameParams;
 const querystring = WaitQuery;
 
+/** A read's engine: at the log's end for a strong `consistency` in cluster mode (read-consistency.ts). */
+function readAt(engine: Engine, query: unknown): PointEngine {
+  return engineAt(engine, () => restReadLevel((query as { consistency?: unknown } | undefined)?.consistency));
+}
+
 // Upsert, retrieve, count and scroll are handed off whole to a coordinating worker (handoff.ts);
 // the other point routes run here.
 export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine } & HandoffDeps> = async (app, { engine, ...deps }) => {
@@ -21,7 +28,7 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine } & Handoff
   const retrieve = handoff('POST /collections/:collection_name/points', deps);
   app.post('/collections/:collection_name/points', { schema: { params, body: RetrievePoints }, ...retrieve.opts }, retrieve.handler);
   app.get('/collections/:collection_name/points/:id', { schema: { params: PointIdParams } }, async (req) =>
-    ok(await doGetPoint(engine, req.params.collection_name, req.params.id), req.t0),
+    ok(await doGetPoint(readAt(engine, req.query), req.params.collection_name, req.params.id), req.t0),
   );
   app.post('/collections/:collection_name/points/delete', { schema: { params, querystring, body: PointsSelector } }, async (req) =>
     ok(await doDeletePoints(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
@@ -36,7 +43,7 @@ export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine } & Handoff
     ok(await doDeleteVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
   );
   app.post('/collections/:collection_name/facet', { schema: { params, body: FacetRequest } }, async (req) =>
-    ok(await doFacet(engine, req.params.collection_name, req.body), req.t0),
+    ok(await doFacet(readAt(engine, req.query), req.params.collection_name, req.body), req.t0),
   );
   const count = handoff('POST /collections/:collection_name/points/count', deps);
   app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints }, ...count.opts }, count.handler);
