@@ -129,6 +129,14 @@ export class ClusterShards {
     return this.#state.replicas(collectionId, shard).filter((r) => r.state === 'Active' && (r.node === self || this.#state.peer(r.node) !== undefined));
   }
 
+  /** The shard's replicas as the mirror has them, for a 503's message. */
+  #describe(collectionId: number, shard: number): string {
+    const self = this.#state.nodeId;
+    const replicas = this.#state.replicas(collectionId, shard);
+    if (replicas.length === 0) return 'not placed yet';
+    return replicas.map((r) => `node ${r.node} ${r.state}${r.node !== self && this.#state.peer(r.node) === undefined ? ' without a lease' : ''}`).join(', ');
+  }
+
   /** Read order: this node's replica, then the least lagging, then the least busy. */
   #order(collectionId: number, shard: number): ReplicaInfo[] {
     const self = this.#state.nodeId;
@@ -141,7 +149,7 @@ export class ClusterShards {
 
   async #read(meta: CollectionMeta, shard: number, req: ShardCall<ShardOp>, local: LocalShards, minSeq: number | undefined): Promise<unknown> {
     const order = this.#order(meta.id, shard);
-    if (order.length === 0) throw new QuiverError('ShardUnavailable', `No Active replica of shard ${shard} of collection ${meta.name}: retry later`);
+    if (order.length === 0) throw new QuiverError('ShardUnavailable', `No Active replica of shard ${shard} of collection ${meta.name} (${this.#describe(meta.id, shard)}): retry later`);
     const failures: string[] = [];
     // At most two replicas: the chosen one, and one other when it fails as a replica.
     for (const replica of order.slice(0, 2)) {

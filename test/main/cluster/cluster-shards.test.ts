@@ -204,7 +204,12 @@ describe('ClusterShards over the internal port', () => {
     const err = await read(meta(2), 1).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuiverError);
     expect((err as QuiverError).code).toBe('ShardUnavailable');
-    expect((err as QuiverError).message).toBe('No Active replica of shard 1 of collection c: retry later');
+    expect((err as QuiverError).message).toBe('No Active replica of shard 1 of collection c (node 2 Dead, node 3 Initializing): retry later');
+    const unplaced = (await read(meta(2), 0).catch((e: unknown) => e)) as QuiverError;
+    expect(unplaced.message).toBe('No Active replica of shard 0 of collection c (not placed yet): retry later');
+    assign(0, [[4, 'Active', 1]]);
+    const gone = (await read(meta(2), 0).catch((e: unknown) => e)) as QuiverError;
+    expect(gone.message).toBe('No Active replica of shard 0 of collection c (node 4 Active without a lease): retry later');
   });
 
   it('answers 503 naming the shard and both nodes when both replicas fail', async () => {
