@@ -30,6 +30,10 @@ export const ClusterSchema = Type.Object(
     stream_replicas: Type.Integer({ minimum: 1, maximum: 5 }),
     /** How long a Dead replica (its node's lease gone) waits before the controller places a replacement elsewhere. */
     dead_grace_seconds: Type.Number({ minimum: 0, maximum: 86400 }),
+    /** A shard is snapshotted (and its stream purged below) after this many log entries (0: never by count). */
+    snapshot_entries: Type.Integer({ minimum: 0 }),
+    /** ... or this many minutes after its last snapshot when it was written since (0: never by time). */
+    snapshot_minutes: Type.Number({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
@@ -105,7 +109,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
 };
 
 /** The cluster section's variables; lists are comma-separated. */
-const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | 'int' | 'list' }> = {
+const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | 'int' | 'number' | 'list' }> = {
   SERVICE_CLUSTER_ETCD: { key: 'etcd', kind: 'list' },
   SERVICE_CLUSTER_NATS: { key: 'nats', kind: 'list' },
   SERVICE_CLUSTER_PORT: { key: 'port', kind: 'int' },
@@ -113,6 +117,8 @@ const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | '
   SERVICE_CLUSTER_LEASE_SECONDS: { key: 'lease_seconds', kind: 'int' },
   SERVICE_CLUSTER_STREAM_REPLICAS: { key: 'stream_replicas', kind: 'int' },
   SERVICE_CLUSTER_DEAD_GRACE_SECONDS: { key: 'dead_grace_seconds', kind: 'int' },
+  SERVICE_CLUSTER_SNAPSHOT_ENTRIES: { key: 'snapshot_entries', kind: 'int' },
+  SERVICE_CLUSTER_SNAPSHOT_MINUTES: { key: 'snapshot_minutes', kind: 'number' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */
@@ -183,9 +189,9 @@ export function loadConfig(
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     if (kind === 'string') cluster[key] = raw;
-    else if (kind === 'int') {
+    else if (kind === 'int' || kind === 'number') {
       const n = Number(raw);
-      if (!Number.isInteger(n)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not an integer`);
+      if (kind === 'int' ? !Number.isInteger(n) : !Number.isFinite(n)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not ${kind === 'int' ? 'an integer' : 'a number'}`);
       cluster[key] = n;
     } else {
       const items = raw.split(',').map((x) => x.trim());

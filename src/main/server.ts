@@ -11,6 +11,7 @@ import type { Engine } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
 import type { WriteLog } from './cluster/logged-writes.js';
+import type { ShardSnapshots } from './cluster/snapshots.js';
 import { StartupClock } from '../shared/startup-clock.js';
 
 /**
@@ -126,6 +127,25 @@ async function openWriteLog(servers: string[], replicas: number): Promise<WriteL
   }
 }
 
+/**
+ * Cluster mode: opens the shards' snapshot store (cluster/snapshots.ts). Its schedule (config
+ * `cluster.snapshot_*`) is started once the shards are loaded; prepareReplica serves at once.
+ */
+async function openSnapshots(config: Config, engine: Engine, dispatcher: PiscinaDispatcher, cluster: ClusterNode, log: FastifyInstance['log']): Promise<ShardSnapshots> {
+  const { ShardSnapshots, EtcdSnapshotPointers } = await import('./cluster/snapshots.js');
+  return ShardSnapshots.open({
+    servers: config.cluster.nats,
+    replicas: config.cluster.stream_replicas,
+    dataDir: config.data_dir,
+    workers: dispatcher,
+    pointers: new EtcdSnapshotPointers(config.cluster.etcd),
+    collections: () => engine.list().map((m) => ({ id: m.id, shards: m.config.shard_number })),
+    state: cluster.state,
+    every: { entries: config.cluster.snapshot_entries, minutes: config.cluster.snapshot_minutes },
+    log,
+  });
+}
+
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
   const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
   clock.mark('modules loaded');
@@ -193,7 +213,9 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // to the system when the thread is quiet (see memory-release.ts).
   const release = new MemoryRelease();
   startLatencyProbe('main');
-  const follow = joined === null ? null : joined.follow(engine);
+  // Cluster mode: a replica new to this node restores the shard's snapshot before it follows.
+  const snapshots = joined === null || cluster === null ? null : await openSnapshots(config, engine, dispatcher, cluster, app.log);
+  const follow = joined === null ? null : joined.follow(engine, snapshots === null ? {} : { prepareReplica: async (c: number, s: number) => void (await snapshots.prepareReplica(c, s)) });
   const started = engine.start().then(async (r) => {
     if (joined === null || follow === null) return r;
     // The local catalog catches up with etcd's before the node calls itself ready.
@@ -233,6 +255,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     // Where start-up spent its time: [mark, wall ms since the process started, the thread's CPU ms].
     app.log.info({ ready_ms: Math.round(clock.now()), main: clock.marks, workers: startup.workers, shards: startup.shards }, 'start-up');
   });
+  // The shards' periodic snapshots, once they are loaded.
+  if (snapshots !== null) void ready.then(() => snapshots.start()).catch(() => undefined);
   let closing: Promise<void> | null = null;
   return {
     app,
@@ -249,6 +273,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
         await cluster?.close();
         await Promise.all([grpc.close(), app.close(), dataPlane?.close()]);
         await ready.catch(() => undefined);
+        await snapshots?.close();
         await engine.close();
         await lock.release();
       })();

@@ -274,7 +274,22 @@ export type ShardRequest =
    * Cluster mode: answers once the shard has applied log entry `seq` with LMDB flushed, with that
    * entry's outcome (the write op's result, or its error); ShardUnavailable after `timeoutMs`.
    */
-  | ({ op: 'awaitApplied'; seq: number; timeoutMs: number } & ShardAddress);
+  | ({ op: 'awaitApplied'; seq: number; timeoutMs: number } & ShardAddress)
+  /**
+   * Cluster mode: writes a snapshot of the shard to `file` (src/workers/cluster/shard-snapshot.ts):
+   * its LMDB records and applied_seq from one read transaction, and its graphs when a save covers
+   * exactly those records (one is made first when the graphs changed since the last). The shard's
+   * apply loop pauses while it is taken, not while the file is written.
+   */
+  | ({ op: 'snapshotShard'; file: string } & ShardAddress)
+  /**
+   * Cluster mode: replaces the shard's content with the snapshot in `file` (checked whole first;
+   * a damaged one changes nothing) and loads it. Requests to the shard wait meanwhile; an apply
+   * loop that ran is started again from the snapshot's seq + 1.
+   */
+  | ({ op: 'restoreShard'; file: string } & ShardAddress)
+  /** Cluster mode: where the shard stands in its log (read from LMDB when no apply loop runs). */
+  | ({ op: 'logPosition' } & ShardAddress);
 
 export type Op = ShardRequest['op'];
 
@@ -404,6 +419,28 @@ export interface ResultMap {
   shardInfo: ShardInfo;
   /** The entry's result as its write op answers it (null: no longer kept, or applied before this thread started). */
   awaitApplied: { result: unknown };
+  /**
+   * The snapshot's log position, its size, its points, whether the graphs went in, and how long
+   * the shard's apply loop was paused for it (ms: the graph save, if any, and the capture).
+   */
+  snapshotShard: { seq: number; bytes: number; points: number; graphs: boolean; pausedMs: number };
+  restoreShard: { seq: number; points: number; graphs: boolean };
+  logPosition: LogPosition;
+}
+
+/** A shard's place in its log (logPosition). */
+export interface LogPosition {
+  /**
+   * applied_seq: the last entry applied with LMDB flushed (0: none): where the shard resumes after
+   * any crash, so what a purge may go up to.
+   */
+  applied: number;
+  /** Whether an apply loop runs for it here. */
+  following: boolean;
+  /** Why it is Dead (it never serves again until restored), or null. */
+  dead: string | null;
+  /** Dead because its log was purged past it: only a snapshot brings it back. */
+  purged: boolean;
 }
 export type ResultOf<O extends Op> = ResultMap[O];
 

@@ -20,12 +20,15 @@ import { hnswBuild } from './index/hnswlib-loader.js';
 import { Shard, type GraphSavePolicy, type ShardLoad } from './shard/shard.js';
 import { failpoint } from './failpoints.js';
 import { StartupClock } from '../shared/startup-clock.js';
-import type { ShardApplier } from './cluster/applier.js';
+import type { FollowHandle } from './cluster/apply-loop.js';
+import { appliedSeqKey } from '../shared/log-entry.js';
+import { checkSnapshot, installSnapshot, ShardCapture, SnapshotDamaged } from './cluster/shard-snapshot.js';
+import { rmSync } from 'node:fs';
 
 /** Cluster mode's apply loops (src/workers/cluster/apply-loop.ts, loaded only then). */
 export interface LogFollowers {
   /** Starts applying the shard's log to the shard `current()` returns (undefined: dropped). */
-  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void };
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): FollowHandle;
 }
 
 export interface ShardHostOptions {
@@ -63,7 +66,9 @@ export class ShardHost {
   #timer: NodeJS.Timeout | null = null;
   /** Cluster mode: each primary's position in its log, and its apply loop (see startFollowing). */
   #followers: LogFollowers | null = null;
-  readonly #appliers = new Map<string, { applier: ShardApplier; stop(): void }>();
+  readonly #appliers = new Map<string, FollowHandle>();
+  /** Shards whose content a snapshot is replacing (restoreShard): not followed meanwhile. */
+  readonly #restoring = new Set<string>();
 
   constructor(worker: number, workerCount: number, db: QuiverDb, indexDir: string, options: ShardHostOptions = {}) {
     this.#indexDir = indexDir;
@@ -184,7 +189,8 @@ export class ShardHost {
 
   #follow(collection: number, shard: number): void {
     const key = `${collection}/${shard}`;
-    if (this.#followers === null || this.#appliers.has(key)) return;
+    // A shard being restored starts following once it is (its applied_seq is the snapshot's then).
+    if (this.#followers === null || this.#appliers.has(key) || this.#restoring.has(key)) return;
     this.#appliers.set(key, this.#followers.follow(this.#db, collection, shard, () => this.#shards.get(key)));
   }
 
@@ -251,6 +257,57 @@ export class ShardHost {
       }
     }
     return handler(req);
+  }
+
+  /** A primary of this worker, for a snapshot or a restore (cluster mode). */
+  #primary(collection: number, shard: number): Shard {
+    const s = this.#shards.get(`${collection}/${shard}`);
+    if (s === undefined) throw QuiverError.notFound(`Shard ${collection}/${shard} is not on worker ${this.#worker}`);
+    if (s.secondary) throw QuiverError.precondition(`Shard ${collection}/${shard} on worker ${this.#worker} is a read copy: snapshots are of primaries`);
+    return s;
+  }
+
+  /**
+   * Replaces a primary with the snapshot in `file`, already checked (shard-snapshot.ts): its apply
+   * loop stopped, its memory dropped, its LMDB range and graph files replaced, then loaded again.
+   * Requests to it wait meanwhile (held); its apply loop, if it had one, starts again from the
+   * snapshot's seq + 1. After a failure midway the shard is loaded from what LMDB holds.
+   */
+  async #restore(collection: number, shard: number, file: string): Promise<ResultOf<'restoreShard'>> {
+    const key = `${collection}/${shard}`;
+    const old = this.#primary(collection, shard);
+    const meta = old.meta;
+    const follow = this.#appliers.get(key);
+    const run = async (): Promise<ResultOf<'restoreShard'>> => {
+      follow?.stop();
+      old.dispose();
+      // A save in flight finishes before the files it writes are replaced.
+      await old.idle();
+      this.#shards.delete(key);
+      try {
+        return await installSnapshot(this.#db, new GraphSnapshots(this.#indexDir, collection, shard), file, `${file}.d`);
+      } finally {
+        rmSync(`${file}.d`, { recursive: true, force: true });
+        const load = this.#open(meta, shard, false, true).load();
+        this.#loads.push({ collection, shard, ...load });
+      }
+    };
+    this.#hold(key);
+    this.#restoring.add(key);
+    try {
+      const result = follow === undefined ? await run() : await follow.exclusive(run);
+      this.#release(key);
+      return result;
+    } catch (err) {
+      this.#release(key, err);
+      throw err;
+    } finally {
+      this.#restoring.delete(key);
+      if (follow !== undefined) {
+        this.#appliers.delete(key);
+        this.#follow(collection, shard);
+      }
+    }
   }
 
   /** One handler per op, each typed by its op: a handler answering another op's result does not compile. */
@@ -376,6 +433,46 @@ export class ShardHost {
       const a = this.#appliers.get(`${req.collection}/${req.shard}`);
       if (a === undefined) throw QuiverError.precondition(`Shard ${req.collection}/${req.shard} on worker ${this.#worker} does not apply a write log (not in cluster mode)`);
       return a.applier.awaitApplied(req.seq, req.timeoutMs);
+    },
+    snapshotShard: async (req) => {
+      const { collection, shard } = req;
+      // A Dead shard (#get refuses it) has nothing worth keeping.
+      this.#get(collection, shard);
+      this.#primary(collection, shard);
+      const workDir = `${req.file}.d`;
+      // With the apply loop paused: graphs saved at the current position, then the records taken.
+      let pausedMs = 0;
+      const take = async (): Promise<ShardCapture> => {
+        const t0 = performance.now();
+        const s = this.#primary(collection, shard);
+        await s.saveIndexes();
+        const capture = ShardCapture.take(this.#db, new GraphSnapshots(this.#indexDir, collection, shard), collection, shard, s.meta.config.payload_schema, workDir);
+        pausedMs = Math.round(performance.now() - t0);
+        return capture;
+      };
+      const follow = this.#appliers.get(`${collection}/${shard}`);
+      try {
+        const capture = follow === undefined ? await take() : await follow.exclusive(take);
+        return { seq: capture.header.seq, ...(await capture.write(req.file)), pausedMs };
+      } finally {
+        rmSync(workDir, { recursive: true, force: true });
+      }
+    },
+    restoreShard: async (req) => {
+      this.#primary(req.collection, req.shard);
+      try {
+        checkSnapshot(req.file, req.collection, req.shard);
+      } catch (err) {
+        if (err instanceof SnapshotDamaged) throw QuiverError.precondition(`Snapshot not restored, shard ${req.collection}/${req.shard} unchanged: ${err.message}`);
+        throw err;
+      }
+      return this.#restore(req.collection, req.shard, req.file);
+    },
+    logPosition: (req) => {
+      const a = this.#appliers.get(`${req.collection}/${req.shard}`);
+      if (a === undefined) return { applied: this.#db.meta.get(appliedSeqKey(req.collection, req.shard)) ?? 0, following: false, dead: null, purged: false };
+      const { flushed, dead, purged } = a.applier;
+      return { applied: flushed, following: dead === null, dead, purged };
     },
   };
 }

@@ -98,6 +98,8 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_CLUSTER_LEASE_SECONDS: '4',
       SERVICE_CLUSTER_STREAM_REPLICAS: '1',
       SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '5',
+      SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '5000',
+      SERVICE_CLUSTER_SNAPSHOT_MINUTES: '0.5',
     });
     expect(cfg).toEqual({
       host: '0.0.0.0',
@@ -117,7 +119,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
-      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5 },
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });
   });
@@ -262,7 +264,7 @@ describe('loadConfig: bad values name the variable', () => {
     expect(clusterEnabled(loadConfig({}))).toBe(false);
     const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' });
     expect(clusterEnabled(cfg)).toBe(true);
-    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30 });
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, snapshot_entries: 100000, snapshot_minutes: 60 });
   });
 
   it('one switch: SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS together; one alone is refused naming the other', () => {
@@ -289,6 +291,16 @@ describe('loadConfig: bad values name the variable', () => {
     bad({ SERVICE_CLUSTER_STREAM_REPLICAS: 'two' }, 'SERVICE_CLUSTER_STREAM_REPLICAS="two" is not an integer');
     bad({ SERVICE_CLUSTER_STREAM_REPLICAS: '0' }, "invalid configuration 'cluster/stream_replicas' (SERVICE_CLUSTER_STREAM_REPLICAS)");
     bad({ SERVICE_CLUSTER_NATS: 'nats://127.0.0.1:4222,' }, /SERVICE_CLUSTER_NATS=.*an empty item/);
+  });
+
+  it('shard snapshots: every 100,000 entries or 60 minutes unless set; 0 turns either off; bad values named', () => {
+    expect(loadConfig({}).cluster).toMatchObject({ snapshot_entries: 100_000, snapshot_minutes: 60 });
+    expect(loadConfig({ SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '0', SERVICE_CLUSTER_SNAPSHOT_MINUTES: '0' }).cluster).toMatchObject({ snapshot_entries: 0, snapshot_minutes: 0 });
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { snapshot_minutes: 5 } }) }).cluster).toMatchObject({ snapshot_entries: 100_000, snapshot_minutes: 5 });
+    bad({ SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '1e3.5' }, 'SERVICE_CLUSTER_SNAPSHOT_ENTRIES="1e3.5" is not an integer');
+    bad({ SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '-1' }, "invalid configuration 'cluster/snapshot_entries' (SERVICE_CLUSTER_SNAPSHOT_ENTRIES)");
+    bad({ SERVICE_CLUSTER_SNAPSHOT_MINUTES: 'hourly' }, 'SERVICE_CLUSTER_SNAPSHOT_MINUTES="hourly" is not a number');
+    bad({ SERVICE_CLUSTER_SNAPSHOT_MINUTES: '-2' }, "invalid configuration 'cluster/snapshot_minutes' (SERVICE_CLUSTER_SNAPSHOT_MINUTES)");
   });
 
   it('accepts every documented log level', () => {

@@ -8,8 +8,9 @@
 //   any crash, the points on disk are exactly those of the entries up to the stored applied_seq.
 // - An entry is applied with its sequence as op id (a point's version is the sequence that last
 //   wrote it), so an entry applied twice changes nothing; entries at or below `applied` are skipped.
-// - A Dead shard (its log was found behind applied_seq: the log went backwards) never serves again
-//   in this process.
+// - A Dead shard (its log was found behind applied_seq: the log went backwards; or purged past it,
+//   entries it never applied gone) never serves again in this process unless a snapshot replaces
+//   it (restoreShard: a new applier then starts from the snapshot's seq).
 // No NATS here: the consumer that feeds it is apply-loop.ts, loaded in cluster mode only.
 
 import { appliedSeqKey, decodeEntry, type LoggedWrite } from '../../shared/log-entry.js';
@@ -56,6 +57,8 @@ export class ShardApplier {
   flushed: number;
   /** Why the shard is Dead, or null. */
   dead: string | null = null;
+  /** Dead because the log was purged past applied_seq: a snapshot restore is what brings it back. */
+  purged = false;
   readonly #outcomes = new Map<number, Promise<unknown>>();
   #waiters: Waiter[] = [];
 
@@ -134,7 +137,45 @@ export class ShardApplier {
     return { result: outcome === undefined ? null : await outcome };
   }
 
-  markDead(reason: string): void {
+  markDead(reason: string, purged = false): void {
     this.dead = reason;
+    this.purged = purged;
+  }
+}
+
+/** Answers below applied_seq in a row, over at least BEHIND_CONFIRM_MS, before a shard is Dead as behind its log. */
+export const BEHIND_CHECKS = 4;
+export const BEHIND_CONFIRM_MS = 15_000;
+
+/**
+ * Whether a shard's log went backwards (its last sequence below applied_seq), from repeated
+ * answers. One answer is not enough: a stream leader resumed after a pause answers a stream info
+ * request with its old state until it learns of the leader elected meanwhile (seen in the fault
+ * suite: a replica at 157 told the log ended at 95, when it ended at 161). So Dead needs
+ * `checks` answers in a row below applied_seq, spanning `windowMs` (longer than a NATS election);
+ * any answer at or past it clears the suspicion.
+ */
+export class BehindCheck {
+  readonly #checks: number;
+  readonly #windowMs: number;
+  #since: number | null = null;
+  #seen = 0;
+
+  constructor(checks = BEHIND_CHECKS, windowMs = BEHIND_CONFIRM_MS) {
+    this.#checks = checks;
+    this.#windowMs = windowMs;
+  }
+
+  /** 'ok': not behind; 'suspect': behind, not confirmed yet (`first`: the first such answer); 'behind': confirmed. */
+  observe(applied: number, last: number, now: number): { verdict: 'ok' | 'suspect' | 'behind'; first: boolean } {
+    if (applied <= last) {
+      this.#since = null;
+      this.#seen = 0;
+      return { verdict: 'ok', first: false };
+    }
+    const first = this.#since === null;
+    this.#since ??= now;
+    this.#seen++;
+    return { verdict: this.#seen >= this.#checks && now - this.#since >= this.#windowMs ? 'behind' : 'suspect', first };
   }
 }

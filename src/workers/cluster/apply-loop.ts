@@ -9,14 +9,19 @@
 // delivered nothing for WATCHDOG_MS while the stream holds entries past applied_seq, starting a new
 // one from applied_seq + 1; so does a session told of missed heartbeats or a deleted consumer.
 // Each start, and each quiet watchdog tick, compares applied_seq with the stream's last sequence:
-// a log behind applied_seq went backwards, and the shard is marked Dead.
+// a log behind applied_seq went backwards, and the shard is marked Dead, once answers agree over
+// a while (BehindCheck: one answer may come from a server that has not caught up; the consumer
+// waits meanwhile). Each start also compares
+// it with the stream's first sequence, and each entry with the one expected next: entries after
+// applied_seq purged (below a snapshot, CLUSTER.md section 7) can never be applied, so the shard is
+// marked Dead as purged, for a snapshot restore (src/main/cluster/snapshots.ts) to bring back.
 
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../shared/log-entry.js';
 import type { QuiverDb } from '../../shared/db.js';
 import type { Shard } from '../shard/shard.js';
-import { ShardApplier, type LogEntry } from './applier.js';
+import { BehindCheck, ShardApplier, type LogEntry } from './applier.js';
 
 /** Entries applied in one LMDB transaction at most. */
 const BATCH = 256;
@@ -25,6 +30,8 @@ const IDLE_HEARTBEAT_MS = 1000;
 const WATCHDOG_MS = 4000;
 /** Between two starts of a consumer that failed. */
 const RESTART_PAUSE_MS = 250;
+/** Between two looks at a log that answered below applied_seq (see BehindCheck). */
+const BEHIND_RECHECK_MS = 1000;
 
 /** What a loop feeds. */
 interface FollowTarget {
@@ -54,6 +61,7 @@ class ShardFollow {
   #pending: LogEntry[] = [];
   #flushScheduled = false;
   #chain: Promise<void> = Promise.resolve();
+  readonly #behindCheck = new BehindCheck();
 
   constructor(target: FollowTarget, js: JetStreamClient, jsm: JetStreamManager) {
     this.#target = target;
@@ -98,7 +106,15 @@ class ShardFollow {
       // What earlier sessions received is applied first: this one starts after it.
       await this.#chain;
       if (gen !== this.#gen || this.#target.applier.dead !== null) return;
-      if (await this.#behind()) return;
+      const position = await this.#position();
+      if (position === 'dead') return;
+      if (position === 'wait') {
+        // Told the log ends below applied_seq, not confirmed yet: no consumer until it is settled.
+        await new Promise((r) => setTimeout(r, BEHIND_RECHECK_MS));
+        if (gen === this.#gen && !this.#stopped) this.#start();
+        return;
+      }
+      let next = this.#target.applier.applied + 1;
       const consumer = await this.#js.consumers.get(this.#stream, { opt_start_seq: this.#target.applier.applied + 1 });
       const messages = await consumer.consume({ max_messages: BATCH * 2, idle_heartbeat: IDLE_HEARTBEAT_MS, expires: 5000 });
       if (gen !== this.#gen) {
@@ -119,6 +135,12 @@ class ShardFollow {
       })().catch(() => undefined);
       for await (const m of messages) {
         if (gen !== this.#gen) break;
+        if (m.seq > next) {
+          // The consumer started at the stream's first entry, past ours: the rest was purged.
+          this.#purged(m.seq);
+          break;
+        }
+        next = Math.max(next, m.seq + 1);
         this.#lastMessage = Date.now();
         this.#pending.push({ seq: m.seq, data: m.data });
         if (this.#pending.length >= BATCH) this.#flush();
@@ -150,16 +172,56 @@ class ShardFollow {
       .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }));
   }
 
-  /** True (and the shard marked Dead) when the stream's last sequence is below applied_seq. */
-  async #behind(last?: number): Promise<boolean> {
+  /**
+   * Where applied_seq stands against the stream (without `last`: read from it, with its first
+   * sequence): 'dead' (and the shard marked so) when the stream was purged past the next entry to
+   * apply, or when it ends below applied_seq on answers that agree over a while (BehindCheck);
+   * 'wait' while such an answer is not confirmed; else 'ok'.
+   */
+  async #position(last?: number): Promise<'ok' | 'wait' | 'dead'> {
     const a = this.#target.applier;
-    last ??= (await this.#jsm.streams.info(this.#stream)).state.last_seq;
-    if (a.applied <= last) return false;
+    if (last === undefined) {
+      const state = (await this.#jsm.streams.info(this.#stream)).state;
+      last = state.last_seq;
+      // A server behind the others answers a lower first sequence, never a higher one: no false Dead here.
+      if (state.first_seq > a.applied + 1 && last > a.applied) {
+        this.#purged(state.first_seq);
+        return 'dead';
+      }
+    }
+    const { verdict, first } = this.#behindCheck.observe(a.applied, last, Date.now());
+    if (verdict === 'ok') return 'ok';
+    if (verdict === 'suspect') {
+      if (first) log('warn', "shard log answered a last sequence below applied_seq; checking again before marking the shard Dead", { ...this.#fields(), last_seq: last });
+      return 'wait';
+    }
     const reason = `shard ${a.collection}/${a.shard} is Dead: applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`;
     a.markDead(reason);
     log('error', reason, { ...this.#fields(), last_seq: last });
     this.stop();
-    return true;
+    return 'dead';
+  }
+
+  /** Entries after applied_seq are gone from the stream (its first is `first`): Dead until a snapshot restores the shard. */
+  #purged(first: number): void {
+    const a = this.#target.applier;
+    const reason = `shard ${a.collection}/${a.shard} is Dead: its log was purged past applied_seq ${a.applied} (first entry ${first}); it needs a snapshot restore`;
+    a.markDead(reason, true);
+    log('error', reason, { ...this.#fields(), first_seq: first });
+    this.stop();
+  }
+
+  /**
+   * Runs `fn` between two batches: no entry is applied to the shard until it settles (a snapshot
+   * taken, or a restore). Batches received meanwhile wait for it, in order.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#chain.then(fn);
+    this.#chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /**
@@ -176,13 +238,21 @@ class ShardFollow {
     } catch {
       return;
     }
-    if (gen !== this.#gen || (await this.#behind(last))) return;
+    if (gen !== this.#gen || (await this.#position(last)) !== 'ok') return;
     if (last > this.#target.applier.applied && Date.now() - this.#lastMessage >= WATCHDOG_MS) {
       log('warn', 'shard log consumer silent while the log is ahead; starting a new one', { ...this.#fields(), last_seq: last });
       this.#lastMessage = Date.now();
       this.#restart(gen);
     }
   }
+}
+
+/** One shard's apply loop, as the host holds it. */
+export interface FollowHandle {
+  applier: ShardApplier;
+  stop(): void;
+  /** Runs `fn` with no entry applied until it settles (see ShardFollow.exclusive). */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 /** One NATS connection for the worker's loops. */
@@ -202,18 +272,30 @@ export class LogFollower {
     return new LogFollower(nc, await jetstreamManager(nc));
   }
 
-  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): { applier: ShardApplier; stop(): void } {
+  follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): FollowHandle {
     const applier = new ShardApplier(db, collection, shard);
+    // Once stopped, batches still queued apply nothing: the shard may have been replaced (a
+    // snapshot restored), and this applier's applied_seq is no longer the shard's.
+    let stopped = false;
     const apply = async (entries: LogEntry[]): Promise<void> => {
-      const s = current();
-      if (s === undefined) return;
+      let s = current();
+      if (s === undefined || stopped) return;
       // After a graph save holding the shard's writes; then the whole batch in this one turn.
       let hold: Promise<void> | null;
       while ((hold = s.writeHold) !== null) await hold;
+      s = current();
+      if (s === undefined || stopped) return;
       await applier.apply(s, entries);
     };
     const follow = new ShardFollow({ applier, apply }, this.#js, this.#jsm);
-    return { applier, stop: () => follow.stop() };
+    return {
+      applier,
+      stop: () => {
+        stopped = true;
+        follow.stop();
+      },
+      exclusive: (fn) => follow.exclusive(fn),
+    };
   }
 
   async close(): Promise<void> {

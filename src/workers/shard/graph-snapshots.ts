@@ -264,6 +264,37 @@ export class GraphSnapshots {
     return { manifest: m, reason: null };
   }
 
+  /**
+   * The newest manifest as written, unchecked (a shard snapshot carries it with its files; the
+   * restoring side checks them at load), or null when there is none or it cannot be parsed.
+   */
+  current(): GraphManifest | null {
+    try {
+      const m = JSON.parse(readFileSync(this.#manifestPath, 'utf8')) as GraphManifest;
+      return m.format === FORMAT || m.format === FORMAT_SHA256 ? m : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Replaces this shard's saves with `manifest` and its graph files, moved from `files` (manifest
+   * file name -> a path on the same file system): the files first, the manifest last, so a crash
+   * midway leaves no manifest naming a missing file. Names must be this shard's (no path parts).
+   */
+  install(manifest: GraphManifest, files: ReadonlyMap<string, string>): void {
+    const ours = (f: string): boolean => f.startsWith(`${this.#prefix}-`) && f.endsWith('.hnsw') && !f.includes('/') && !f.includes('\\');
+    for (const f of files.keys()) if (!ours(f)) throw new Error(`graph file ${JSON.stringify(f)} is not one of shard ${this.#prefix}'s`);
+    for (const g of Object.values(manifest.spaces)) if (!files.has(g.file)) throw new Error(`graph file ${JSON.stringify(g.file)} missing`);
+    this.drop();
+    mkdirSync(this.#dir, { recursive: true });
+    for (const [file, from] of files) renameSync(from, join(this.#dir, file));
+    const tmp = `${this.#manifestPath}.tmp`;
+    writeFileSync(tmp, JSON.stringify(manifest));
+    renameSync(tmp, this.#manifestPath);
+    this.#gen = Math.max(this.#gen, manifest.gen);
+  }
+
   /** The full path of a saved graph file. */
   path(file: string): string {
     return join(this.#dir, file);

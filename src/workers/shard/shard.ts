@@ -170,6 +170,11 @@ export class Shard {
     this.#payloads.dropIndex(key);
   }
 
+  /** The collection's configuration as this shard last took it. */
+  get meta(): CollectionMeta {
+    return this.#meta;
+  }
+
   get maxVersion(): number {
     return this.#maxVersion;
   }

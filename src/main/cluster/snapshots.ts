@@ -1,0 +1,489 @@
+// Snapshots bound replay (cluster mode, CLUSTER.md section 7): this node's side of shard snapshots.
+// - snapshot(): the shard's worker writes a snapshot file at its applied_seq (snapshotShard,
+//   src/workers/cluster/shard-snapshot.ts); it goes to the JetStream object store bucket
+//   QV_SNAPSHOTS as `<collectionId>-<shard>-<seq>`, is recorded in etcd under
+//   /quiver/snapshots/<collectionId>/<shard> as {seq, object, bytes, at}, the shard's stream is
+//   purged below it, and older objects of the shard are deleted.
+// - prepareReplica(): before a replica here starts following its shard, it restores the newest
+//   snapshot when the log cannot bring it up to date (purged past its applied_seq) or when the
+//   snapshot is at least a snapshot interval ahead of it (a new replica); otherwise it replays.
+// - start(): every `cluster.snapshot_entries` entries or `cluster.snapshot_minutes`, the first
+//   Active replica of each shard (in assignment order) snapshots it; a replica here found Dead as
+//   purged is restored; now and then the records and objects of deleted collections are removed.
+//
+// Invariants:
+// - The etcd record only moves forward (a compare-and-swap on its revision; a record at or past a
+//   snapshot's seq keeps its place), and an object is deleted only once a newer one is recorded.
+// - The stream is purged only below min(snapshot seq, the applied_seq of every Active replica, and
+//   of every other live replica that reported one): a replica that is serving never finds entries
+//   it has not applied gone. The entries after the snapshot stay, so a restore can always replay.
+// - A snapshot object is restored only when the object store's SHA-256 digest matched the bytes
+//   read and the worker's own check of the file passed; a damaged one is refused, not loaded.
+//
+// etcd: a plain client of this thread (not the etcd thread's): its gets and puts are rare (one per
+// snapshot and per replica start) and need no lease, so a busy main loop delays nothing that can
+// expire; a message protocol to the etcd thread for them would add code and nothing else.
+
+import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { JetStreamApiError, jetstreamManager, StorageType, type JetStreamManager } from '@nats-io/jetstream';
+import { Objm, type ObjectStore } from '@nats-io/obj';
+import { Etcd3, type Namespace } from 'etcd3';
+import { streamName } from '../../shared/log-entry.js';
+import { workerOf } from '../../shared/placement.js';
+import type { ShardDispatcher } from '../router/dispatcher.js';
+import type { ClusterLog } from './node.js';
+import type { ClusterState } from './state.js';
+
+export const SNAPSHOT_BUCKET = 'QV_SNAPSHOTS';
+
+/** /quiver/snapshots/<collectionId>/<shard>: the newest snapshot of a shard. */
+export interface SnapshotRecord {
+  /** The shard's applied_seq the snapshot holds: the log's entries up to here. */
+  seq: number;
+  /** Its name in the QV_SNAPSHOTS object store. */
+  object: string;
+  bytes: number;
+  /** When it was recorded (ISO 8601). */
+  at: string;
+}
+
+/** Where the records live (etcd; an interface so that tests can count or fake them). */
+export interface SnapshotPointers {
+  get(collection: number, shard: number): Promise<SnapshotRecord | null>;
+  /** Records `rec` unless one at or past its seq is there; answers the record in place afterwards. */
+  advance(collection: number, shard: number, rec: SnapshotRecord): Promise<SnapshotRecord>;
+  /** Removes every record of a collection (deleted). */
+  drop(collection: number): Promise<void>;
+  /** The collection ids that have records. */
+  recorded(): Promise<number[]>;
+  /**
+   * Which collection ids name a collection deleted for good: below the catalog's id counter (ids
+   * are never reused) and without a catalog entry. The counter is read first, so a collection
+   * created meanwhile is never taken for a deleted one.
+   */
+  deleted(): Promise<(id: number) => boolean>;
+  close(): void;
+}
+
+const pointerKey = (collection: number, shard: number): string => `snapshots/${collection}/${shard}`;
+
+/** The records in etcd, under the namespace /quiver/. */
+export class EtcdSnapshotPointers implements SnapshotPointers {
+  readonly #client: Etcd3;
+  readonly #ns: Namespace;
+
+  constructor(endpoints: string[]) {
+    this.#client = new Etcd3({ hosts: endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`)), dialTimeout: 5000 });
+    this.#ns = this.#client.namespace('/quiver/');
+  }
+
+  async get(collection: number, shard: number): Promise<SnapshotRecord | null> {
+    const v = await this.#ns.get(pointerKey(collection, shard)).string();
+    return v === null ? null : (JSON.parse(v) as SnapshotRecord);
+  }
+
+  async advance(collection: number, shard: number, rec: SnapshotRecord): Promise<SnapshotRecord> {
+    const key = pointerKey(collection, shard);
+    for (;;) {
+      const kv = (await this.#ns.get(key).exec()).kvs[0];
+      if (kv !== undefined) {
+        const cur = JSON.parse(kv.value.toString('utf8')) as SnapshotRecord;
+        if (cur.seq >= rec.seq) return cur;
+      }
+      const cond = kv === undefined ? this.#ns.if(key, 'Create', '==', 0) : this.#ns.if(key, 'Mod', '==', kv.mod_revision);
+      if ((await cond.then(this.#ns.put(key).value(JSON.stringify(rec))).commit()).succeeded) return rec;
+    }
+  }
+
+  async drop(collection: number): Promise<void> {
+    await this.#ns.delete().prefix(`snapshots/${collection}/`).exec();
+  }
+
+  async recorded(): Promise<number[]> {
+    const keys = await this.#ns.getAll().prefix('snapshots/').keys();
+    return [...new Set(keys.map((k) => Number(k.split('/')[1])).filter((id) => Number.isInteger(id)))];
+  }
+
+  async deleted(): Promise<(id: number) => boolean> {
+    // The catalog's keys (C1's catalog.ts): next-collection-id, then catalog/<name> {id, ...}.
+    const next = Number((await this.#ns.get('next-collection-id').string()) ?? '1');
+    const live = new Set<number>();
+    for (const v of Object.values(await this.#ns.getAll().prefix('catalog/').strings())) live.add((JSON.parse(v) as { id: number }).id);
+    return (id) => id < next && !live.has(id);
+  }
+
+  close(): void {
+    this.#client.close();
+  }
+}
+
+export type PrepareResult =
+  /** Nothing to restore: the log brings the replica up to date from its applied_seq. */
+  | 'current'
+  /** A snapshot was restored: the apply loop continues from its seq + 1. */
+  | 'restored'
+  /** The log was purged past the replica and no usable snapshot covers the gap: it must not serve. */
+  | 'dead';
+
+export interface SnapshotsOptions {
+  /** NATS servers (config `cluster.nats`). */
+  servers: string[];
+  /** Replicas of the object store's stream (config `cluster.stream_replicas`). */
+  replicas: number;
+  /** Snapshot files are written and read under <dataDir>/snapshots. */
+  dataDir: string;
+  /** This node's shard workers (each shard's primary is workerOf's). */
+  workers: Pick<ShardDispatcher, 'call' | 'workerCount'>;
+  pointers: SnapshotPointers;
+  /** The collections this node holds (their cluster-wide ids) and their shard counts. */
+  collections(): { id: number; shards: number }[];
+  /** The assignments (null: one node whose every shard is followed here, write-log mode). */
+  state: ClusterState | null;
+  /** Config `cluster.snapshot_entries` and `cluster.snapshot_minutes` (0 turns either off). */
+  every: { entries: number; minutes: number };
+  log: ClusterLog;
+}
+
+/** How often start()'s timer looks at the shards. */
+const TICK_MS = 2000;
+/** Between two restores tried by the schedule for one shard found Dead as purged. */
+const RESTORE_RETRY_MS = 10_000;
+/** cluster.snapshot_entries' default: how far behind a snapshot a replica restores rather than replays, when snapshots go by time only. */
+const DEFAULT_ENTRIES = 100_000;
+/** Between two removals of deleted collections' snapshots. */
+const GC_MS = 60_000;
+
+export class ShardSnapshots {
+  readonly #o: SnapshotsOptions;
+  readonly #nc: NatsConnection;
+  readonly #jsm: JetStreamManager;
+  readonly #store: ObjectStore;
+  readonly #dir: string;
+  /** One snapshot or restore at a time per shard: `collection/shard` -> the one running. */
+  readonly #busy = new Map<string, Promise<unknown>>();
+  /** Per shard: the newest record known here, and since when this node looks at the shard. */
+  readonly #known = new Map<string, { rec: SnapshotRecord | null; readAt: number; since: number }>();
+  /** When a restore of a shard found Dead as purged was last tried. */
+  readonly #restoreTried = new Map<string, number>();
+  #timer: NodeJS.Timeout | null = null;
+  /** When collectGarbage last ran (the first tick runs it). */
+  #collected = 0;
+  #ticking = false;
+  #closed = false;
+  #files = 0;
+
+  private constructor(o: SnapshotsOptions, nc: NatsConnection, jsm: JetStreamManager, store: ObjectStore) {
+    this.#o = o;
+    this.#nc = nc;
+    this.#jsm = jsm;
+    this.#store = store;
+    this.#dir = join(o.dataDir, 'snapshots');
+    // Files of an earlier run (taken or downloaded, never finished) are of no use now.
+    rmSync(this.#dir, { recursive: true, force: true });
+    mkdirSync(this.#dir, { recursive: true });
+  }
+
+  /** Connects to NATS and opens (creating it when missing) the object store bucket. */
+  static async open(o: SnapshotsOptions): Promise<ShardSnapshots> {
+    const nc = await connect({ servers: o.servers, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const store = await new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
+      return new ShardSnapshots(o, nc, jsm, store);
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** Runs `fn` once no other snapshot or restore of the shard runs here. */
+  #serial<T>(collection: number, shard: number, fn: () => Promise<T>): Promise<T> {
+    const key = `${collection}/${shard}`;
+    const before = this.#busy.get(key) ?? Promise.resolve();
+    const run = before.then(fn, fn);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#busy.set(key, settled);
+    void settled.then(() => {
+      if (this.#busy.get(key) === settled) this.#busy.delete(key);
+    });
+    return run;
+  }
+
+  #file(collection: number, shard: number, what: string): string {
+    return join(this.#dir, `${what}-${collection}-${shard}-${++this.#files}.qvsnap`);
+  }
+
+  #worker(collection: number, shard: number): number {
+    return workerOf(collection, shard, this.#o.workers.workerCount);
+  }
+
+  /**
+   * Snapshots the shard's replica on this node, records it, purges the stream below it and deletes
+   * the shard's older objects. Answers the record in place afterwards (an existing one at or past
+   * the replica's position is left as it is).
+   */
+  snapshot(collection: number, shard: number): Promise<SnapshotRecord> {
+    return this.#serial(collection, shard, () => this.#snapshot(collection, shard));
+  }
+
+  async #snapshot(collection: number, shard: number): Promise<SnapshotRecord> {
+    const worker = this.#worker(collection, shard);
+    const prev = await this.#o.pointers.get(collection, shard);
+    const pos = await this.#o.workers.call(worker, { op: 'logPosition', collection, shard });
+    if (prev !== null && prev.seq >= pos.applied) {
+      this.#remember(collection, shard, prev);
+      return prev;
+    }
+    const file = this.#file(collection, shard, 'out');
+    try {
+      const taken = await this.#o.workers.call(worker, { op: 'snapshotShard', collection, shard, file });
+      if (prev !== null && prev.seq >= taken.seq) {
+        this.#remember(collection, shard, prev);
+        return prev;
+      }
+      const object = `${collection}-${shard}-${taken.seq}`;
+      const info = await this.#store.put({ name: object, description: `shard ${collection}/${shard} at log sequence ${taken.seq}` }, webStream(file));
+      const rec: SnapshotRecord = { seq: taken.seq, object, bytes: info.size, at: new Date().toISOString() };
+      const kept = await this.#o.pointers.advance(collection, shard, rec);
+      this.#remember(collection, shard, kept);
+      if (kept.object !== object) {
+        // Another node recorded one at or past this position meanwhile: this object serves no one.
+        await this.#store.delete(object).catch(() => undefined);
+        return kept;
+      }
+      this.#o.log.info({ collection, shard, seq: rec.seq, bytes: rec.bytes, points: taken.points, graphs: taken.graphs, apply_paused_ms: taken.pausedMs }, 'cluster: shard snapshot stored');
+      // This replica stood at the snapshot's seq when it was taken (its position before is older).
+      await this.#purge(collection, shard, rec.seq, taken.seq);
+      await this.#deleteOlder(collection, shard, rec.seq);
+      return rec;
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  #remember(collection: number, shard: number, rec: SnapshotRecord | null): void {
+    const key = `${collection}/${shard}`;
+    const k = this.#known.get(key);
+    this.#known.set(key, { rec, readAt: Date.now(), since: k?.since ?? Date.now() });
+  }
+
+  /**
+   * The sequence below which the stream may go: the snapshot's, lowered to the applied_seq of
+   * every Active replica (and of any other live one that reported a position: a Partial one
+   * catching up replays rather than restores). `local`: this node's replica's own position.
+   */
+  purgeFloor(collection: number, shard: number, seq: number, local: number): number {
+    const state = this.#o.state;
+    let floor = Math.min(seq, local);
+    if (state === null) return floor;
+    for (const r of state.replicas(collection, shard)) {
+      if (r.state === 'Dead') continue;
+      if (r.state !== 'Active' && r.appliedSeq === 0) continue;
+      floor = Math.min(floor, r.node === state.nodeId ? Math.max(local, r.appliedSeq) : r.appliedSeq);
+    }
+    return floor;
+  }
+
+  async #purge(collection: number, shard: number, seq: number, local: number): Promise<void> {
+    const floor = this.purgeFloor(collection, shard, seq, local);
+    const stream = streamName(collection, shard);
+    const first = (await this.#jsm.streams.info(stream)).state.first_seq;
+    if (floor + 1 <= first) return;
+    // Purge keeps `seq` and what follows: the stream then starts right after the floor.
+    const r = await this.#jsm.streams.purge(stream, { seq: floor + 1 });
+    this.#o.log.info({ collection, shard, purged: r.purged, first_seq: floor + 1, snapshot_seq: seq }, 'cluster: shard log purged below its snapshot');
+  }
+
+  async #deleteOlder(collection: number, shard: number, seq: number): Promise<void> {
+    const prefix = `${collection}-${shard}-`;
+    for (const o of await this.#store.list()) {
+      if (!o.name.startsWith(prefix)) continue;
+      const at = Number(o.name.slice(prefix.length));
+      if (Number.isInteger(at) && at < seq) await this.#store.delete(o.name).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Called before a replica on this node starts (or resumes) following its shard: restores the
+   * newest snapshot when the log was purged past the replica's applied_seq, or when the snapshot
+   * is ahead of it by at least `cluster.snapshot_entries` (or it has applied nothing). With the log
+   * purged past it and no usable snapshot it answers 'dead' (logged): the replica must not serve.
+   * A snapshot object found damaged is refused; the replica then replays the log when it can.
+   */
+  prepareReplica(collection: number, shard: number): Promise<PrepareResult> {
+    return this.#serial(collection, shard, () => this.#prepare(collection, shard));
+  }
+
+  async #prepare(collection: number, shard: number): Promise<PrepareResult> {
+    const worker = this.#worker(collection, shard);
+    const pos = await this.#o.workers.call(worker, { op: 'logPosition', collection, shard });
+    let state: { first_seq: number; last_seq: number };
+    try {
+      state = (await this.#jsm.streams.info(streamName(collection, shard))).state;
+    } catch (err) {
+      // No stream yet (a collection being created): nothing to restore from or to skip.
+      if (err instanceof JetStreamApiError && err.status === 404) return 'current';
+      throw err;
+    }
+    const gap = state.first_seq > pos.applied + 1 && state.last_seq > pos.applied;
+    const rec = await this.#o.pointers.get(collection, shard);
+    this.#remember(collection, shard, rec);
+    // A snapshot interval behind (the default's when snapshots go by time only) is worth a restore.
+    const entries = this.#o.every.entries > 0 ? this.#o.every.entries : DEFAULT_ENTRIES;
+    const ahead = rec !== null && rec.seq > pos.applied && (pos.applied === 0 || rec.seq - pos.applied >= entries);
+    if (!gap && !ahead) return 'current';
+    const fields = { collection, shard, applied_seq: pos.applied, first_seq: state.first_seq, snapshot_seq: rec?.seq ?? null };
+    if (rec === null || rec.seq + 1 < state.first_seq || rec.seq <= pos.applied) {
+      this.#o.log.error(fields, `cluster: replica of shard ${collection}/${shard} is Dead: its log was purged past applied_seq ${pos.applied} and no snapshot covers the gap`);
+      return 'dead';
+    }
+    try {
+      await this.#restore(collection, shard, rec);
+    } catch (err) {
+      if (!gap) {
+        this.#o.log.warn({ ...fields, err: String(err) }, 'cluster: snapshot not restored; the replica replays its log instead');
+        return 'current';
+      }
+      this.#o.log.error({ ...fields, err: String(err) }, `cluster: replica of shard ${collection}/${shard} is Dead: its log was purged past applied_seq ${pos.applied} and its snapshot could not be restored`);
+      return 'dead';
+    }
+    this.#o.log.info(fields, 'cluster: shard snapshot restored; the replica replays the log after it');
+    return 'restored';
+  }
+
+  /** Downloads the object (its digest checked by the object store as it is read), then has the worker restore it. */
+  async #restore(collection: number, shard: number, rec: SnapshotRecord): Promise<void> {
+    const file = this.#file(collection, shard, 'in');
+    try {
+      const got = await this.#store.get(rec.object);
+      if (got === null) throw new Error(`snapshot object ${rec.object} is gone (a newer snapshot replaced it): retry`);
+      try {
+        await pipeline(Readable.fromWeb(got.data as unknown as NodeReadableStream<Uint8Array>), createWriteStream(file));
+      } catch (err) {
+        throw new Error(`snapshot object ${rec.object} refused: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      const failed = await got.error;
+      if (failed !== null && failed !== undefined) throw new Error(`snapshot object ${rec.object} refused: ${failed.message}`);
+      if (got.info.size !== rec.bytes) throw new Error(`snapshot object ${rec.object} has ${got.info.size} bytes, its record says ${rec.bytes}`);
+      await this.#o.workers.call(this.#worker(collection, shard), { op: 'restoreShard', collection, shard, file });
+    } finally {
+      rmSync(file, { force: true });
+    }
+  }
+
+  /**
+   * Removes the records and objects of deleted collections (see SnapshotPointers.deleted); the
+   * schedule runs it every GC_MS, on every node (it is idempotent). Answers the ids removed.
+   */
+  async collectGarbage(): Promise<number[]> {
+    const deleted = await this.#o.pointers.deleted();
+    const removed = new Set<number>();
+    for (const id of await this.#o.pointers.recorded()) {
+      if (!deleted(id)) continue;
+      await this.#o.pointers.drop(id);
+      removed.add(id);
+    }
+    for (const o of await this.#store.list()) {
+      const id = Number(o.name.slice(0, o.name.indexOf('-')));
+      if (!Number.isInteger(id) || !deleted(id)) continue;
+      await this.#store.delete(o.name).catch(() => undefined);
+      removed.add(id);
+    }
+    for (const key of [...this.#known.keys()]) if (removed.has(Number(key.split('/')[0]))) this.#known.delete(key);
+    if (removed.size > 0) this.#o.log.info({ collections: [...removed] }, 'cluster: snapshots of deleted collections removed');
+    return [...removed].sort((a, b) => a - b);
+  }
+
+  /** Starts the schedule (see the file comment). */
+  start(tickMs = TICK_MS): void {
+    if (this.#timer !== null) return;
+    this.#timer = setInterval(() => void this.#tick(), tickMs);
+    this.#timer.unref();
+  }
+
+  /** Whether this node's replica takes the shard's snapshots: the first Active one in assignment order. */
+  #takesSnapshots(collection: number, shard: number): boolean {
+    const state = this.#o.state;
+    if (state === null) return true;
+    return state.replicas(collection, shard).find((r) => r.state === 'Active')?.node === state.nodeId;
+  }
+
+  #hasReplica(collection: number, shard: number): boolean {
+    const state = this.#o.state;
+    return state === null || state.replicas(collection, shard).some((r) => r.node === state.nodeId);
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#ticking || this.#closed) return;
+    this.#ticking = true;
+    try {
+      if (Date.now() - this.#collected >= GC_MS) {
+        this.#collected = Date.now();
+        await this.collectGarbage().catch((err: unknown) => this.#o.log.warn({ err: String(err) }, 'cluster: removing snapshots of deleted collections failed; next round retries'));
+      }
+      const { entries, minutes } = this.#o.every;
+      for (const { id, shards } of this.#o.collections()) {
+        for (let shard = 0; shard < shards && !this.#closed; shard++) {
+          try {
+            if (!this.#hasReplica(id, shard)) continue;
+            const pos = await this.#o.workers.call(this.#worker(id, shard), { op: 'logPosition', collection: id, shard });
+            if (pos.purged) {
+              // Dead as purged: restored from the newest snapshot, tried again now and then (a
+              // newer snapshot may replace one that could not be restored).
+              const key = `${id}/${shard}`;
+              if (Date.now() - (this.#restoreTried.get(key) ?? 0) >= RESTORE_RETRY_MS) {
+                this.#restoreTried.set(key, Date.now());
+                await this.prepareReplica(id, shard);
+              }
+              continue;
+            }
+            if (pos.dead !== null || !this.#takesSnapshots(id, shard)) continue;
+            const key = `${id}/${shard}`;
+            let k = this.#known.get(key);
+            // Another node may have taken one since (the replica order changed): re-read now and then.
+            if (k === undefined || Date.now() - k.readAt > 60_000) {
+              this.#remember(id, shard, await this.#o.pointers.get(id, shard));
+              k = this.#known.get(key)!;
+            }
+            const last = k.rec?.seq ?? 0;
+            const lastAt = k.rec === null ? k.since : Math.max(k.since, Date.parse(k.rec.at));
+            const byCount = entries > 0 && pos.applied - last >= entries;
+            const byTime = minutes > 0 && pos.applied > last && Date.now() - lastAt >= minutes * 60_000;
+            if (byCount || byTime) await this.snapshot(id, shard);
+          } catch (err) {
+            if (!this.#closed) this.#o.log.warn({ collection: id, shard, err: String(err) }, 'cluster: shard snapshot round failed; next round retries');
+          }
+        }
+      }
+    } finally {
+      this.#ticking = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    await Promise.allSettled([...this.#busy.values()]);
+    this.#o.pointers.close();
+    await Promise.race([this.#nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    try {
+      for (const f of readdirSync(this.#dir)) rmSync(join(this.#dir, f), { recursive: true, force: true });
+    } catch {
+      // Nothing left to remove.
+    }
+  }
+}
+
+/** A file as the web ReadableStream the object store reads. */
+function webStream(file: string): ReadableStream<Uint8Array> {
+  return Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
+}
