@@ -140,7 +140,14 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
       const s = n.server;
       if (s === null) return;
       if (running(s) && signal === 'SIGKILL') s.proc.kill('SIGCONT');
-      await s.stop(signal);
+      // A node that does not finish a SIGTERM within 30 s is killed, and says so in its log.
+      const exited = s.stop(signal);
+      const late = setTimeout(() => {
+        n.logs.push(`----- no exit 30 s after ${signal}: SIGKILL`);
+        s.proc.kill('SIGKILL');
+      }, 30_000);
+      await exited;
+      clearTimeout(late);
       n.server = null;
     },
     pauseNode(i) {

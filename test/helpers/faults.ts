@@ -232,6 +232,9 @@ export async function streamDuplicates(nats: NatsCluster, id: number, shards = S
       if (info.state.messages === 0) continue;
       const consumer = await js.consumers.get(name);
       const msgs = await consumer.consume();
+      // Bounded: a read that stalls ends the check with a failure instead of the test's timeout.
+      let reached = false;
+      const stall = setTimeout(() => void msgs.stop(), 30_000);
       for await (const m of msgs) {
         entries++;
         const w = decodeEntry(m.data);
@@ -242,8 +245,13 @@ export async function streamDuplicates(nats: NatsCluster, id: number, shards = S
             seen.add(pid);
           }
         }
-        if (m.seq >= info.state.last_seq) break;
+        if (m.seq >= info.state.last_seq) {
+          reached = true;
+          break;
+        }
       }
+      clearTimeout(stall);
+      if (!reached) throw new Error(`reading ${name} to its last sequence ${info.state.last_seq} stalled for 30 s`);
     }
   } finally {
     await nc.close();
@@ -459,7 +467,10 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     Math.max(5_000, end - Date.now()),
   ).catch((e: unknown) => failures.push(String(e)));
   const assigned = await assignments(c, id);
-  const dups = await streamDuplicates(c.nats, id);
+  const dups = await streamDuplicates(c.nats, id).catch((e: unknown) => {
+    failures.push(`stream read: ${String(e)}`);
+    return { entries: 0, duplicated: [] };
+  });
   if (dups.duplicated.length > 0) failures.push(`${dups.duplicated.length} ids in two upsert entries of the streams (first: ${dups.duplicated.slice(0, 5).join(',')})`);
   for (let i = 0; i < c.nodes.length; i++) await c.stopNode(i, 'SIGTERM');
 
