@@ -15,6 +15,9 @@ export class Membership {
   readonly #ns: Namespace;
   readonly #ttl: number;
   readonly #expiry: BigInt64Array;
+  #extraKeepalive: NodeJS.Timeout | null = null;
+  /** The lease whose extra keep-alive is in flight (one per lease: a replaced lease's hung one does not block). */
+  #keepaliveInFlight: Lease | null = null;
   readonly #emit: (m: FromEtcdThread) => void;
   #node: NodeRecord | null = null;
   #lease: Lease | null = null;
@@ -37,7 +40,31 @@ export class Membership {
   async register(node: NodeRecord): Promise<void> {
     this.#node = node;
     this.#watchdog ??= setInterval(() => this.#watch(), Math.max(250, (this.#ttl * 1000) / 4));
+    this.#extraKeepalive ??= setInterval(() => this.#keepaliveNow(), Math.max(200, (this.#ttl * 1000) / 8));
     await this.#attempt();
+  }
+
+  /**
+   * etcd3 keeps a lease alive every TTL/3, so an etcd leader election (no keep-alive answered until
+   * it ends: about 1-2 s here) left only 2/3 of the TTL before this node's expiry passed and it
+   * refused requests, although etcd's new leader renews every lease. One more keep-alive every
+   * TTL/8, each extending from its own send time, leaves 7/8 of it. One in flight at a time: a
+   * member that never answers does not pile them up (the watchdog replaces such a lease).
+   */
+  #keepaliveNow(): void {
+    const lease = this.#lease;
+    if (lease === null || this.#stopped || this.#registering || this.#keepaliveInFlight === lease) return;
+    this.#keepaliveInFlight = lease;
+    const at = nowMs();
+    lease
+      .keepaliveOnce()
+      .then((res) => {
+        if (this.#lease === lease) this.#extend(at + Number(res.TTL) * 1000);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.#keepaliveInFlight === lease) this.#keepaliveInFlight = null;
+      });
   }
 
   /**
@@ -139,6 +166,7 @@ export class Membership {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#watchdog !== null) clearInterval(this.#watchdog);
+    if (this.#extraKeepalive !== null) clearInterval(this.#extraKeepalive);
     Atomics.store(this.#expiry, 0, 0n);
     const lease = this.#lease;
     this.#lease = null;
