@@ -13,6 +13,7 @@ import { nameOfCatalogKey, parseEntry, removeEntry, type CatalogEntry } from './
 import type { ControllerElection } from './controller.js';
 import { fencedCas, FencedOutError, type FenceToken } from './fenced.js';
 import type { FromEtcdThread } from './messages.js';
+import { Rerun } from './rerun.js';
 
 /** An entry left marked deleting this long (its deleting node died mid-delete) is removed by the controller. */
 const STALE_DELETE_MS = 30_000;
@@ -36,8 +37,13 @@ export class ControlLoop {
   readonly #election: ControllerElection;
   readonly #graceMs: number;
   readonly #emit: (m: FromEtcdThread) => void;
-  #running = false;
-  #again = false;
+  readonly #rerun = new Rerun(
+    () => this.#run(),
+    (e) => {
+      if (!(e instanceof FencedOutError)) this.#emit({ type: 'log', level: 'warn', msg: 'cluster controller: run failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
+    },
+    () => !this.#stopped && this.#election.token !== null,
+  );
   #watcher: Watcher | null = null;
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
@@ -75,23 +81,7 @@ export class ControlLoop {
 
   /** Runs the loop soon (once more after the current run when one is in progress). */
   kick(): void {
-    if (this.#stopped || this.#election.token === null) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
-    void (async () => {
-      do {
-        this.#again = false;
-        try {
-          await this.#run();
-        } catch (e) {
-          if (!(e instanceof FencedOutError)) this.#emit({ type: 'log', level: 'warn', msg: 'cluster controller: run failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
-        }
-      } while (this.#again && !this.#stopped);
-      this.#running = false;
-    })();
+    this.#rerun.kick();
   }
 
   async #run(): Promise<void> {
@@ -125,7 +115,7 @@ export class ControlLoop {
     for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs })) {
       const key = shardKey(ch.collection, ch.shard);
       const ok = await writeAssignment(this.#client, this.#ns.prefix.toString(), token, ch.collection, ch.shard, ch.next, mods.get(key) ?? '0');
-      if (!ok) this.#again = true;
+      if (!ok) this.#rerun.again();
       else this.#emit({ type: 'log', level: 'info', msg: 'cluster controller: assignment written', fields: { collection: ch.collection, shard: ch.shard, assignment: ch.next } });
     }
     for (const [name, e] of catalog) {

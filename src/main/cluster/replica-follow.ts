@@ -13,6 +13,7 @@
 import { shardKey, type NodeStatus, type ShardReport } from './assignments.js';
 import { BOOT_ID, type ClusterStateMirror } from './state-mirror.js';
 import type { CollectionMeta } from '../../shared/types.js';
+import { Rerun } from './rerun.js';
 
 /** What a replica may lag its stream's end by and still count as caught up. */
 export const CAUGHT_UP_LAG = 100;
@@ -55,8 +56,11 @@ export class ReplicaFollow {
   #lastReport = '';
   /** This process's boot id in every report: the controller tells a restart within the lease by it. */
   readonly #boot = BOOT_ID;
-  #running = false;
-  #again = false;
+  readonly #rerun = new Rerun(
+    () => this.#run(),
+    (err) => this.#logger.warn({ err }, 'cluster: following the assigned shards failed; retrying'),
+    () => this.#timer !== null,
+  );
   #timer: NodeJS.Timeout | null = null;
   #unsubscribe: (() => void) | null = null;
   readonly #waiters = new Set<() => void>();
@@ -90,23 +94,7 @@ export class ReplicaFollow {
   }
 
   kick(): void {
-    if (this.#timer === null) return;
-    if (this.#running) {
-      this.#again = true;
-      return;
-    }
-    this.#running = true;
-    void (async () => {
-      do {
-        this.#again = false;
-        try {
-          await this.#run();
-        } catch (err) {
-          this.#logger.warn({ err }, 'cluster: following the assigned shards failed; retrying');
-        }
-      } while (this.#again && this.#timer !== null);
-      this.#running = false;
-    })();
+    this.#rerun.kick();
   }
 
   /** This node's replicas in the assignments of the collections it holds: key -> [collection, shard]. */
