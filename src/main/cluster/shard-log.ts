@@ -11,9 +11,10 @@
 // no responders, 503), for a bounded time; then the write fails with a retryable 503.
 
 import { randomBytes } from 'node:crypto';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { QuiverError } from '../../shared/errors.js';
+import { connectNats } from '../../shared/nats-connection.js';
 import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../../shared/log-entry.js';
 
 /** JetStream's duplicate window, in nanoseconds: at least as long as any retry of one publish. */
@@ -74,8 +75,7 @@ export class ShardLog {
     const timeout = opts.connectTimeoutMs ?? 5000;
     let nc: NatsConnection;
     try {
-      // Reconnects forever once up: a NATS restart must not end this node's writes for good.
-      nc = await connect({ servers: opts.servers, timeout, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+      nc = await connectNats(opts.servers, timeout);
     } catch (err) {
       throw new ShardLogUnreachable(`cannot reach NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS): ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -29,12 +29,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiError, jetstreamManager, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
 import { Etcd3, type Namespace } from 'etcd3';
 import { streamName } from '../../shared/log-entry.js';
 import { workerOf } from '../../shared/placement.js';
+import { connectNats } from '../../shared/nats-connection.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { ClusterLog } from './node.js';
 import type { ClusterState } from './state.js';
@@ -190,7 +191,7 @@ export class ShardSnapshots {
 
   /** Connects to NATS and opens (creating it when missing) the object store bucket. */
   static async open(o: SnapshotsOptions): Promise<ShardSnapshots> {
-    const nc = await connect({ servers: o.servers, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const nc = await connectNats(o.servers, 5000);
     try {
       const jsm = await jetstreamManager(nc);
       const store = await new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });

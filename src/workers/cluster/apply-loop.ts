@@ -16,7 +16,8 @@
 // applied_seq purged (below a snapshot, CLUSTER.md section 7) can never be applied, so the shard is
 // marked Dead as purged, for a snapshot restore (src/main/cluster/snapshots.ts) to bring back.
 
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import type { NatsConnection } from '@nats-io/transport-node';
+import { connectNats } from '../../shared/nats-connection.js';
 import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../shared/log-entry.js';
 import type { QuiverDb } from '../../shared/db.js';
@@ -268,7 +269,7 @@ export class LogFollower {
   }
 
   static async connect(servers: string[]): Promise<LogFollower> {
-    const nc = await connect({ servers, timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 250 });
+    const nc = await connectNats(servers, 5000);
     return new LogFollower(nc, await jetstreamManager(nc));
   }
 

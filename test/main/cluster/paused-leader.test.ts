@@ -1,8 +1,11 @@
 // A stream leader's nats-server paused (SIGSTOP) past a NATS election, then resumed, with a shard
 // replica following the stream (the real apply loop over a ShardHost, in this process) on a
-// 3-server JetStream cluster started by PID. The resumed server may answer with its old state for
-// a moment (a last sequence below what the replica applied): the replica must not take that for a
-// log gone backwards. It stays alive, applies every entry, and ends at the stream's end.
+// 3-server JetStream cluster started by PID. The writer and the replica are both connected to the
+// server that gets paused (given only its URL: the others they learn from it), so each must notice
+// the silent connection and move to another server while the pause lasts (src/shared/nats-connection.ts).
+// The resumed server may answer with its old state for a moment (a last sequence below what the
+// replica applied): the replica must not take that for a log gone backwards. It stays alive,
+// applies every entry, and ends at the stream's end.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +27,7 @@ let dir: string;
 let db: QuiverDb;
 let host: ShardHost;
 let follower: LogFollower;
+let leader: number;
 
 const meta: CollectionMeta = {
   id: 1,
@@ -43,14 +47,18 @@ const position = () => host.handle({ op: 'logPosition', collection: meta.id, sha
 describe('a stream leader paused past an election, then resumed', () => {
   beforeAll(async () => {
     nats = await startNats(3);
-    log = await ShardLog.open({ servers: nats.nodes.map((n) => n.url), replicas: 3, publishDeadlineMs: 30_000 });
-    await log.createStreams(meta.id, 1);
+    const setup = await ShardLog.open({ servers: nats.nodes.map((n) => n.url), replicas: 3 });
+    await setup.createStreams(meta.id, 1);
+    await setup.close();
+    leader = (await nats.streamLeader(stream))!;
+    // The deadline is well inside the 12 s pause: writes go on only if the writer leaves the paused server.
+    log = await ShardLog.open({ servers: [nats.nodes[leader]!.url], replicas: 3, publishDeadlineMs: 10_000 });
     dir = mkdtempSync(join(tmpdir(), 'quiver-paused-'));
     db = openDb(dir);
     db.catalog.putSync(meta.name, meta);
     host = new ShardHost(0, 1, db, join(dir, 'hnsw'));
     host.loadAll();
-    follower = await LogFollower.connect(nats.nodes.map((n) => n.url));
+    follower = await LogFollower.connect([nats.nodes[leader]!.url]);
     host.startFollowing(follower);
     await host.handle({ op: 'followShards', shards: [[meta.id, 0]] });
   }, 60_000);
@@ -68,7 +76,7 @@ describe('a stream leader paused past an election, then resumed', () => {
     for (let i = 0; i < 40; i++) await log.publish(meta.id, 0, ++request, write(i));
     await vi.waitFor(async () => expect((await position()).applied).toBe(40), { timeout: 30_000, interval: 100 });
 
-    const leader = (await nats.streamLeader(stream))!;
+    expect(await nats.streamLeader(stream)).toBe(leader);
     nats.pause(leader);
     const deadSeen: string[] = [];
     const watching = setInterval(() => {
@@ -79,7 +87,8 @@ describe('a stream leader paused past an election, then resumed', () => {
     try {
       // Writes go on through a new leader while the old one sleeps.
       for (let i = 40; i < 70; i++) await log.publish(meta.id, 0, ++request, write(i));
-      await vi.waitFor(async () => expect((await position()).applied).toBe(70), { timeout: 60_000, interval: 200 });
+      // Applied while the paused server still sleeps: the replica's consumer left it too.
+      await vi.waitFor(async () => expect((await position()).applied).toBe(70), { timeout: 10_000, interval: 200 });
       await new Promise((r) => setTimeout(r, 12_000));
       nats.resume(leader);
       // What the resumed server says right away (informative only: it may still hold its old
