@@ -143,6 +143,20 @@ export const SCENARIOS: Scenario[] = [
       return { hit: 'all nine', recoverAtMs: FAULT_AT_MS + 2_000, recover: () => c.restartAll() };
     },
   },
+  {
+    n: 9,
+    // Beyond CLUSTER.md's eight: a frozen etcd member keeps its clients' sockets open (unlike
+    // scenario 4's kill), so a node's lease must be kept alive through the other members.
+    name: 'SIGSTOP of the etcd leader for 12 s',
+    gapBound: true,
+    noQueryErrors: true,
+    async fault(c) {
+      const i = await c.etcdLeader();
+      const m = c.etcd.members[i]!;
+      m.proc!.kill('SIGSTOP');
+      return { hit: `etcd ${m.name} (leader)`, recoverAtMs: FAULT_AT_MS + 12_000, recover: async () => void m.proc!.kill('SIGCONT') };
+    },
+  },
 ];
 
 /** Polls probe until it gives a value (not null/undefined), for up to `ms`. */

@@ -1,7 +1,8 @@
 // The fault suite of CLUSTER.md section 10 on nine real processes (3 nats-servers, 3 etcd members,
 // 3 Quiver nodes): each scenario's checks are in test/helpers/faults.ts, and its figures go to JSON.
 // `npm test` runs the CI subset (1: a node killed, 3: a stream leader killed, 8: everything killed
-// and restarted); `npm run test:cluster` runs all 8 (QUIVER_FAULTS=all, or a list like 2,5).
+// and restarted); `npm run test:cluster` runs all of them (QUIVER_FAULTS=all, or a list like 2,5): CLUSTER.md's 8
+// and a 9th, the etcd leader frozen.
 
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ const missing = etcdMissing() ?? (spawnSync(NATS_SERVER_BIN, ['--version']).stat
 describe.skipIf(missing !== null)('cluster faults (CLUSTER.md section 10)', () => {
   for (const n of selected()) {
     const sc = SCENARIOS.find((s) => s.n === n);
-    if (sc === undefined) throw new Error(`QUIVER_FAULTS names no scenario ${n} (1-8)`);
+    if (sc === undefined) throw new Error(`QUIVER_FAULTS names no scenario ${n} (1-${SCENARIOS.length})`);
     // Nine processes start, 20 s of load, recovery and the checks, on a busy 2-core machine.
     it(`scenario ${sc.n}: ${sc.name}`, { timeout: 360_000 }, async () => {
       const figures = await runScenario(sc);
