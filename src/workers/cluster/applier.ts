@@ -8,6 +8,8 @@
 //   any crash, the points on disk are exactly those of the entries up to the stored applied_seq.
 // - An entry is applied with its sequence as op id (a point's version is the sequence that last
 //   wrote it), so an entry applied twice changes nothing; entries at or below `applied` are skipped.
+// - Entries are applied in unbroken sequence: `applied` only ever moves to `applied + 1`, so no
+//   entry is passed over, whatever a consumer delivered or a caller dropped.
 // - A Dead shard (its log was found behind applied_seq: the log went backwards; or purged past it,
 //   entries it never applied gone) never serves again in this process unless a snapshot replaces
 //   it (restoreShard: a new applier then starts from the snapshot's seq).
@@ -59,6 +61,8 @@ export class ShardApplier {
   dead: string | null = null;
   /** Dead because the log was purged past applied_seq: a snapshot restore is what brings it back. */
   purged = false;
+  /** Told of an entry whose write failed here (applied_seq still moves past it). */
+  onEntryFailed: ((seq: number, why: string) => void) | null = null;
   readonly #outcomes = new Map<number, Promise<unknown>>();
   #waiters: Waiter[] = [];
 
@@ -72,13 +76,17 @@ export class ShardApplier {
 
   /**
    * Applies the entries after `applied` (in sequence order), all in this turn, with the new
-   * applied_seq; resolves once that commit is flushed. A commit failure rejects (the worker then
+   * applied_seq; resolves once that commit is flushed. It stops at a gap (an entry other than
+   * `applied + 1`): what follows is not applied, and the caller reads the log again from there. A commit failure rejects (the worker then
    * reloads the shard from LMDB, see entry.ts).
    */
   apply(shard: Shard, entries: readonly LogEntry[]): Promise<void> {
     let any = false;
     for (const e of entries) {
       if (e.seq <= this.applied) continue;
+      // Never past a missing entry: the rest waits for the loop to read again from applied_seq + 1
+      // (apply-loop.ts), or a later entry's applied_seq would claim the missing one.
+      if (e.seq !== this.applied + 1) break;
       let outcome: Promise<unknown>;
       try {
         outcome = run(shard, decodeEntry(e.data), e.seq);
@@ -86,7 +94,16 @@ export class ShardApplier {
         // A deterministic failure (every replica meets it at this sequence): recorded, not retried.
         outcome = Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
-      outcome.catch(() => undefined);
+      const seq = e.seq;
+      // Logged where it happens: a failure every replica meets is the write's (its caller hears
+      // it through wait=true); one only some replicas meet would make them differ.
+      outcome.then(
+        (r) => {
+          const error = (r as { error?: unknown } | null)?.error;
+          if (typeof error === 'string') this.onEntryFailed?.(seq, error);
+        },
+        (err: unknown) => this.onEntryFailed?.(seq, err instanceof Error ? err.message : String(err)),
+      );
       this.#outcomes.set(e.seq, outcome);
       this.applied = e.seq;
       any = true;

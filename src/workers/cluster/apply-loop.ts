@@ -168,9 +168,20 @@ class ShardFollow {
     if (this.#pending.length === 0) return;
     const batch = this.#pending;
     this.#pending = [];
+    const gen = this.#gen;
+    const last = batch.reduce((m, e) => Math.max(m, e.seq), 0);
     this.#chain = this.#chain
       .then(() => this.#target.apply(batch))
-      .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }));
+      .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }))
+      .then(() => {
+        // Entries received and not applied (a gap in what was delivered, the shard away for a
+        // moment, a failed batch): the session that delivered them is replaced by one reading
+        // from applied_seq + 1, so nothing after them is applied first (applier.ts).
+        if (this.#target.applier.applied < last && this.#target.applier.dead === null && !this.#stopped) {
+          log('warn', 'shard log entries received but not applied; reading again from applied_seq + 1', { ...this.#fields(), last_received: last });
+          this.#restart(gen);
+        }
+      });
   }
 
   /**
@@ -275,12 +286,17 @@ export class LogFollower {
 
   follow(db: QuiverDb, collection: number, shard: number, current: () => Shard | undefined): FollowHandle {
     const applier = new ShardApplier(db, collection, shard);
+    applier.onEntryFailed = (seq, why) => log('warn', 'shard log entry failed on this replica', { collection, shard, seq, err: why });
     // Once stopped, batches still queued apply nothing: the shard may have been replaced (a
     // snapshot restored), and this applier's applied_seq is no longer the shard's.
     let stopped = false;
     const apply = async (entries: LogEntry[]): Promise<void> => {
       let s = current();
-      if (s === undefined || stopped) return;
+      if (stopped) return;
+      if (s === undefined) {
+        log('warn', 'shard log entries for a shard not open here; read again later', { collection, shard, first_seq: entries[0]?.seq });
+        return;
+      }
       // After a graph save holding the shard's writes; then the whole batch in this one turn.
       let hold: Promise<void> | null;
       while ((hold = s.writeHold) !== null) await hold;

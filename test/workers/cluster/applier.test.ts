@@ -1,0 +1,74 @@
+// The apply side of a shard's write log (src/workers/cluster/applier.ts) on a real shard and LMDB,
+// no NATS: entries apply only in unbroken sequence. A batch with a gap applies up to the gap and no
+// further, so applied_seq never claims an entry the shard never saw; the entries after it apply
+// once the missing one arrives (the apply loop reads again from applied_seq + 1).
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { openDb, type QuiverDb } from '../../../src/shared/db.js';
+import { appliedSeqKey, encodeEntry, type LoggedWrite } from '../../../src/shared/log-entry.js';
+import { UNCONDITIONAL } from '../../../src/shared/protocol.js';
+import { ShardApplier, type LogEntry } from '../../../src/workers/cluster/applier.js';
+import type { Shard } from '../../../src/workers/shard/shard.js';
+import { ShardHost } from '../../../src/workers/shard-host.js';
+import { batch, metaOf } from '../shard/helpers.js';
+
+const dirs: string[] = [];
+const dbs: QuiverDb[] = [];
+
+afterEach(async () => {
+  for (const db of dbs.splice(0)) await db.root.close();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const meta = metaOf(2, 'Dot');
+
+/** A shard as a worker holds it, reached through the host's follow hook (which gives the shard itself). */
+async function shardOnDisk(): Promise<{ db: QuiverDb; shard: () => Shard | undefined }> {
+  const dir = mkdtempSync(join(tmpdir(), 'quiver-applier-'));
+  dirs.push(dir);
+  const db = openDb(dir);
+  dbs.push(db);
+  db.catalog.putSync(meta.name, meta);
+  const host = new ShardHost(0, 1, db, join(dir, 'hnsw'));
+  host.loadAll();
+  let current: (() => Shard | undefined) | null = null;
+  host.startFollowing({
+    follow(_db, collection, shard, cur) {
+      current = cur;
+      return { applier: new ShardApplier(db, collection, shard), stop() {}, exclusive: (fn) => fn() };
+    },
+  });
+  await host.handle({ op: 'followShards', shards: [[meta.id, 0]] });
+  expect(current).not.toBeNull();
+  return { db, shard: current! };
+}
+
+const upsertOf = (id: number): LogEntry => {
+  const w: LoggedWrite = { op: 'upsert', batch: batch([id], [[id, 1]]), condition: UNCONDITIONAL };
+  return { seq: id, data: encodeEntry(w) };
+};
+
+const ids = (s: Shard): number[] => s.retrieve([1, 2, 3, 4, 5, 6, 7], { kind: 'none' }, { kind: 'none' }).map((r) => Number(r.id)).sort((a, b) => a - b);
+
+it('stops at a gap: applied_seq and the points end before the missing entry, and go on once it comes', async () => {
+  const { db, shard } = await shardOnDisk();
+  const a = new ShardApplier(db, meta.id, 0);
+  await a.apply(shard()!, [upsertOf(1), upsertOf(2), upsertOf(4), upsertOf(5)]);
+  expect(a.applied).toBe(2);
+  expect(db.meta.get(appliedSeqKey(meta.id, 0))).toBe(2);
+  expect(ids(shard()!)).toEqual([1, 2]);
+
+  // Read again from applied_seq + 1: 3 arrives, then what follows it (4 again, already received once).
+  await a.apply(shard()!, [upsertOf(3), upsertOf(4), upsertOf(5)]);
+  expect(a.applied).toBe(5);
+  expect(db.meta.get(appliedSeqKey(meta.id, 0))).toBe(5);
+  expect(ids(shard()!)).toEqual([1, 2, 3, 4, 5]);
+
+  // Entries at or below applied_seq change nothing; one that starts past applied_seq + 1 applies nothing.
+  await a.apply(shard()!, [upsertOf(5), upsertOf(7)]);
+  expect(a.applied).toBe(5);
+  expect(ids(shard()!)).toEqual([1, 2, 3, 4, 5]);
+});
