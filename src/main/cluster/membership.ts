@@ -48,8 +48,10 @@ export class Membership {
    * etcd3 keeps a lease alive every TTL/3, so an etcd leader election (no keep-alive answered until
    * it ends: about 1-2 s here) left only 2/3 of the TTL before this node's expiry passed and it
    * refused requests, although etcd's new leader renews every lease. One more keep-alive every
-   * TTL/8, each extending from its own send time, leaves 7/8 of it. One in flight at a time: a
-   * member that never answers does not pile them up (the watchdog replaces such a lease).
+   * TTL/8, each extending from its own send time, leaves 7/8 of it. One in flight at a time, each
+   * given up after TTL/4: a frozen member (SIGSTOP, a VM pause) keeps its socket open and never
+   * answers, and without the deadline the one call stuck on it held back every later one (the
+   * client picks a member at random per call, so the next most likely reaches a live one).
    */
   #keepaliveNow(): void {
     const lease = this.#lease;
@@ -57,7 +59,7 @@ export class Membership {
     this.#keepaliveInFlight = lease;
     const at = nowMs();
     lease
-      .keepaliveOnce()
+      .keepaliveOnce({ deadline: at + Math.max(250, (this.#ttl * 1000) / 4) })
       .then((res) => {
         if (this.#lease === lease) this.#extend(at + Number(res.TTL) * 1000);
       })
