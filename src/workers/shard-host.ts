@@ -25,6 +25,9 @@ import { appliedSeqKey } from '../shared/log-entry.js';
 import { checkSnapshot, installSnapshot, ShardCapture, SnapshotDamaged } from './cluster/shard-snapshot.js';
 import { rmSync } from 'node:fs';
 
+/** How often a wait=true for a shard not followed yet looks again (cluster mode, right after a create). */
+const FOLLOW_POLL_MS = 25;
+
 /** Cluster mode's apply loops (src/workers/cluster/apply-loop.ts, loaded only then). */
 export interface LogFollowers {
   /** Starts applying the shard's log to the shard `current()` returns (undefined: dropped). */
@@ -428,11 +431,20 @@ export class ShardHost {
     sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
     deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) })),
     shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
-    awaitApplied: (req) => {
+    awaitApplied: async (req) => {
       this.#get(req.collection, req.shard);
-      const a = this.#appliers.get(`${req.collection}/${req.shard}`);
-      if (a === undefined) throw QuiverError.precondition(`Shard ${req.collection}/${req.shard} on worker ${this.#worker} does not apply a write log (not in cluster mode)`);
-      return a.applier.awaitApplied(req.seq, req.timeoutMs);
+      const key = `${req.collection}/${req.shard}`;
+      if (this.#followers === null) throw QuiverError.precondition(`Shard ${key} on worker ${this.#worker} does not apply a write log (not in cluster mode)`);
+      // Right after a create, a write's wait=true may reach a replica before this node has been
+      // told to follow the shard (followShards): it waits for that, within the same deadline.
+      const deadline = Date.now() + req.timeoutMs;
+      let a = this.#appliers.get(key);
+      while (a === undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS));
+        a = this.#appliers.get(key);
+      }
+      if (a === undefined) throw new QuiverError('ShardUnavailable', `Shard ${key} on worker ${this.#worker} does not follow its write log yet: retry the request`);
+      return a.applier.awaitApplied(req.seq, Math.max(0, deadline - Date.now()));
     },
     snapshotShard: async (req) => {
       const { collection, shard } = req;

@@ -1,7 +1,8 @@
 // The apply side of a shard's write log (src/workers/cluster/applier.ts) on a real shard and LMDB,
 // no NATS: entries apply only in unbroken sequence. A batch with a gap applies up to the gap and no
 // further, so applied_seq never claims an entry the shard never saw; the entries after it apply
-// once the missing one arrives (the apply loop reads again from applied_seq + 1).
+// once the missing one arrives (the apply loop reads again from applied_seq + 1). And the host's
+// awaitApplied (wait=true) for a shard this node has not been told to follow yet waits for it.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +26,7 @@ afterEach(async () => {
 
 const meta = metaOf(2, 'Dot');
 
-/** A shard as a worker holds it, reached through the host's follow hook (which gives the shard itself). */
-async function shardOnDisk(): Promise<{ db: QuiverDb; shard: () => Shard | undefined }> {
+function hostOnDisk(): { db: QuiverDb; host: ShardHost } {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-applier-'));
   dirs.push(dir);
   const db = openDb(dir);
@@ -34,16 +34,29 @@ async function shardOnDisk(): Promise<{ db: QuiverDb; shard: () => Shard | undef
   db.catalog.putSync(meta.name, meta);
   const host = new ShardHost(0, 1, db, join(dir, 'hnsw'));
   host.loadAll();
-  let current: (() => Shard | undefined) | null = null;
+  return { db, host };
+}
+
+/** Cluster mode's follow hook, without NATS: it hands out the shard itself and the applier it made. */
+function follows(host: ShardHost, db: QuiverDb): { current: () => Shard | undefined; applier: ShardApplier | null } {
+  const seen: { current: () => Shard | undefined; applier: ShardApplier | null } = { current: () => undefined, applier: null };
   host.startFollowing({
     follow(_db, collection, shard, cur) {
-      current = cur;
-      return { applier: new ShardApplier(db, collection, shard), stop() {}, exclusive: (fn) => fn() };
+      seen.current = cur;
+      seen.applier = new ShardApplier(db, collection, shard);
+      return { applier: seen.applier, stop() {}, exclusive: (fn) => fn() };
     },
   });
+  return seen;
+}
+
+/** A shard as a worker holds it, reached through the host's follow hook. */
+async function shardOnDisk(): Promise<{ db: QuiverDb; shard: () => Shard | undefined }> {
+  const { db, host } = hostOnDisk();
+  const seen = follows(host, db);
   await host.handle({ op: 'followShards', shards: [[meta.id, 0]] });
-  expect(current).not.toBeNull();
-  return { db, shard: current! };
+  expect(seen.applier).not.toBeNull();
+  return { db, shard: seen.current };
 }
 
 const upsertOf = (id: number): LogEntry => {
@@ -71,4 +84,33 @@ it('stops at a gap: applied_seq and the points end before the missing entry, and
   await a.apply(shard()!, [upsertOf(5), upsertOf(7)]);
   expect(a.applied).toBe(5);
   expect(ids(shard()!)).toEqual([1, 2, 3, 4, 5]);
+});
+
+it('wait=true for a shard not followed yet waits for followShards, within its deadline', async () => {
+  const { db, host } = hostOnDisk();
+  const seen = follows(host, db);
+  const waiting = host.handle({ op: 'awaitApplied', collection: meta.id, shard: 0, seq: 1, timeoutMs: 10_000 });
+  let settled = false;
+  void waiting.then(() => (settled = true), () => (settled = true));
+  await new Promise((r) => setTimeout(r, 100));
+  expect(settled).toBe(false);
+  await host.handle({ op: 'followShards', shards: [[meta.id, 0]] });
+  await seen.applier!.apply(seen.current()!, [upsertOf(1)]);
+  await expect(waiting).resolves.toMatchObject({ result: { applied: 1 } });
+
+  // Never followed: a retryable 503 once the deadline passes, not a 412.
+  const other = hostOnDisk();
+  follows(other.host, other.db);
+  await expect(other.host.handle({ op: 'awaitApplied', collection: meta.id, shard: 0, seq: 1, timeoutMs: 100 })).rejects.toMatchObject({
+    code: 'ShardUnavailable',
+    message: expect.stringContaining('does not follow its write log yet') as unknown,
+  });
+});
+
+it('outside cluster mode awaitApplied is refused at once (412: no write log here)', async () => {
+  const { host } = hostOnDisk();
+  await expect(host.handle({ op: 'awaitApplied', collection: meta.id, shard: 0, seq: 1, timeoutMs: 10_000 })).rejects.toMatchObject({
+    code: 'PreconditionFailed',
+    message: expect.stringContaining('does not apply a write log (not in cluster mode)') as unknown,
+  });
 });
