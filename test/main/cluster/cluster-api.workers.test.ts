@@ -11,22 +11,10 @@ import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { Etcd3 } from 'etcd3';
 import type { Assignment } from '../../../src/main/cluster/cluster-ops.js';
 import { expectDataError } from '../../helpers/auth.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { etcdMissing } from '../../helpers/etcd.js';
 import { failure, grpcClient } from '../../helpers/grpc.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+import { call, removeDir, startServer, type TestServer } from '../../helpers/server.js';
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 interface Info {
   peer_id: number;
@@ -44,13 +32,10 @@ function replicasOf(info: Info): string[] {
 const GRPC_STATES = ['Active', 'Dead', 'Partial', 'Initializing'];
 
 describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
+  let cluster: ThreeNodes;
   let kv: Etcd3;
-  const dirs: string[] = [];
-  const ports: number[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
+  let nodes: TestServer[] = [];
+  let ids: number[] = [];
   let collectionId = 0;
   const C = 'api';
 
@@ -63,32 +48,8 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
   const total = async (among: TestServer[] = nodes): Promise<number> => (await Promise.all(among.map(info))).flatMap((r) => r.local_shards).reduce((n, s) => n + s.points_count, 0);
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    nodes.push(
-      ...(await Promise.all(
-        dirs.map((dataDir, i) =>
-          startServer({
-            dataDir,
-            shards: 1,
-            env: {
-              SERVICE_CLUSTER_ETCD: etcd.endpoints,
-              SERVICE_CLUSTER_NATS: nats.servers,
-              SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-              SERVICE_CLUSTER_PORT: String(ports[i]),
-              SERVICE_CLUSTER_LEASE_SECONDS: '2',
-              SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '2',
-            },
-          }),
-        ),
-      )),
-    );
-    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    cluster = await startThreeNodes();
+    ({ kv, nodes, ids } = cluster);
     const a = new QdrantClient({ url: nodes[0]!.url });
     await a.createCollection(C, { vectors: { size: 2, distance: 'Dot' }, shard_number: 2, replication_factor: 1 });
     collectionId = (JSON.parse((await kv.get(`/quiver/catalog/${C}`).string())!) as { id: number }).id;
@@ -100,10 +61,7 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) await n.stop('SIGKILL');
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    await cluster?.close();
   });
 
   it('every node answers the same replicas over REST and gRPC, as the assignment has them, each naming itself as peer_id', { timeout: 90_000 }, async () => {
