@@ -10,6 +10,7 @@
 import type { Etcd3, Namespace, Watcher } from 'etcd3';
 import { assignKey, parseAssignKey, reconcile, shardKey, type Assignment, type NodeStatus } from './assignments.js';
 import { nameOfCatalogKey, parseEntry, removeEntry, type CatalogEntry } from './catalog.js';
+import { parseTransfer } from './cluster-ops.js';
 import type { ControllerElection } from './controller.js';
 import { fencedCas, FencedOutError, type FenceToken } from './fenced.js';
 import type { FromEtcdThread } from './messages.js';
@@ -94,6 +95,7 @@ export class ControlLoop {
     const assignments = new Map<string, Assignment>();
     const mods = new Map<string, string>();
     const statuses = new Map<number, NodeStatus>();
+    const transfers = new Map<string, { from: number; to: number }[]>();
     for (const kv of all.kvs) {
       const full = kv.key.toString('utf8');
       const prefix = this.#ns.prefix.toString('utf8');
@@ -107,12 +109,19 @@ export class ControlLoop {
           if (k === null) continue;
           assignments.set(shardKey(k.collection, k.shard), JSON.parse(kv.value.toString('utf8')) as Assignment);
           mods.set(shardKey(k.collection, k.shard), kv.mod_revision);
+        } else if (key.startsWith('transfers/')) {
+          // transfers/<id>/<shard>/<from>-<to>: a target that dies ends its transfer (reconcile).
+          const m = /^transfers\/(\d+)\/(\d+)\//.exec(key);
+          const t = parseTransfer(kv.value);
+          if (m === null || t === null) continue;
+          const sk = shardKey(Number(m[1]), Number(m[2]));
+          transfers.set(sk, [...(transfers.get(sk) ?? []), { from: t.from, to: t.to }]);
         }
       } catch {
         // A malformed value is skipped; the write that made it is not this loop's
       }
     }
-    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs })) {
+    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs, transfers })) {
       const key = shardKey(ch.collection, ch.shard);
       const ok = await writeAssignment(this.#client, this.#ns.prefix.toString(), token, ch.collection, ch.shard, ch.next, mods.get(key) ?? '0');
       if (!ok) this.#rerun.again();
