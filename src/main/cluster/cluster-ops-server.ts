@@ -41,6 +41,8 @@ const transferPrefix = (id: number, shard: number): string => `${P}transfers/${i
 const transferKey = (id: number, t: Transfer): string => `${transferPrefix(id, t.shard)}${transferId(t)}`;
 const requestPrefix = `${P}requests/`;
 const removingPrefix = `${P}removing/`;
+/** removed/<id>: a peer whose removal completed; it may never register under that id again (membership.ts). */
+const removedKey = (peer: number): string => `${P}removed/${peer}`;
 
 /** Seconds a request's keys outlive its wait, when the asking node dies before deleting them. */
 const REQUEST_LEASE_MARGIN_S = 30;
@@ -305,7 +307,7 @@ export class ClusterOpsServer {
       ops.push(...w.ops);
       cas.push(w.cas);
     }
-    if (force || held.length === 0) ops.push(this.#client.delete().key(`${P}nodes/${peer}`));
+    if (force || held.length === 0) ops.push(...this.#removeOps(peer));
     else ops.push(this.#client.put(`${removingPrefix}${peer}`).value(JSON.stringify({ at: new Date().toISOString() })));
     ops.push(this.#resultPut(key, req, { ok: true }));
     const ok = await this.#commit(cas, ops);
@@ -333,6 +335,11 @@ export class ClusterOpsServer {
     await this.#finishRemovals(gen);
   }
 
+  /** A peer's removal: it leaves the live nodes, and its id is remembered as removed. */
+  #removeOps(peer: number): IOperation[] {
+    return [this.#client.delete().key(`${P}nodes/${peer}`), this.#client.put(removedKey(peer)).value(JSON.stringify({ at: new Date().toISOString() }))];
+  }
+
   /** Removes the peers being drained that hold no replica any more. */
   async #finishRemovals(gen: number): Promise<void> {
     const removing = await this.#client.getAll().prefix(removingPrefix).keys();
@@ -341,7 +348,7 @@ export class ClusterOpsServer {
     for (const k of removing) {
       const peer = Number(k.slice(k.lastIndexOf('/') + 1));
       if (all.some((s) => s.read.value.replicas.some((r) => r.node === peer))) continue;
-      await this.#commit([], [this.#client.delete().key(`${P}nodes/${peer}`), this.#client.delete().key(k)]);
+      await this.#commit([], [...this.#removeOps(peer), this.#client.delete().key(k)]);
       this.#log('info', 'cluster: peer removed', { peer });
     }
   }
