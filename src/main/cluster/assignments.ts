@@ -83,6 +83,8 @@ export interface ControlView {
   assignments: ReadonlyMap<string, Assignment>;
   statuses: ReadonlyMap<number, NodeStatus>;
   graceMs: number;
+  /** Nodes being drained (DELETE /cluster/peer: removing/<id>): live, but given no new replica. */
+  leaving?: ReadonlySet<number>;
   /** The transfers in flight (/quiver/transfers/), by shardKey: their target nodes (absent: none). */
   transfers?: ReadonlyMap<string, readonly { from: number; to: number }[]>;
 }
@@ -104,11 +106,16 @@ function shardNumber(entry: CatalogEntry): number {
   return typeof n === 'number' && n >= 1 ? Math.floor(n) : 1;
 }
 
+/** The live nodes a new replica may go to: not those being drained. */
+function placeable(view: ControlView): number[] {
+  return [...view.live].filter((n) => view.leaving?.has(n) !== true);
+}
+
 /** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
 export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
   if (current === undefined) {
     // A new collection: every stream is empty, so its replicas are Active at once.
-    const nodes = rendezvous(collection, shard, view.live).slice(0, Math.min(collectionRf, view.live.size));
+    const nodes = rendezvous(collection, shard, placeable(view)).slice(0, Math.min(collectionRf, view.live.size));
     return nodes.length === 0 ? null : { epoch: 1, replicas: nodes.map((node) => ({ node, state: 'Active' })) };
   }
   const key = shardKey(collection, shard);
@@ -157,7 +164,7 @@ export function reconcileShard(collection: number, shard: number, collectionRf: 
   let allowed = Math.max(0, target - reps.length) + pastGrace;
   if (nonDead() < target && allowed > 0) {
     const used = new Set(reps.map((r) => r.node));
-    for (const node of rendezvous(collection, shard, view.live)) {
+    for (const node of rendezvous(collection, shard, placeable(view))) {
       if (nonDead() >= target || allowed === 0) break;
       if (used.has(node)) continue;
       reps.push({ node, state: 'Initializing' });

@@ -96,12 +96,14 @@ export class ControlLoop {
     const mods = new Map<string, string>();
     const statuses = new Map<number, NodeStatus>();
     const transfers = new Map<string, { from: number; to: number }[]>();
+    const leaving = new Set<number>();
     for (const kv of all.kvs) {
       const full = kv.key.toString('utf8');
       const prefix = this.#ns.prefix.toString('utf8');
       const key = full.startsWith(prefix) ? full.slice(prefix.length) : full;
       try {
         if (key.startsWith('nodes/')) live.add(Number(key.slice('nodes/'.length)));
+        else if (key.startsWith('removing/')) leaving.add(Number(key.slice('removing/'.length)));
         else if (key.startsWith('catalog/')) catalog.set(nameOfCatalogKey(kv.key), parseEntry(kv));
         else if (key.startsWith('status/')) statuses.set(Number(key.slice('status/'.length)), JSON.parse(kv.value.toString('utf8')) as NodeStatus);
         else if (key.startsWith('assign/')) {
@@ -121,7 +123,7 @@ export class ControlLoop {
         // A malformed value is skipped; the write that made it is not this loop's
       }
     }
-    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs, transfers })) {
+    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs, transfers, leaving })) {
       const key = shardKey(ch.collection, ch.shard);
       const ok = await writeAssignment(this.#client, this.#ns.prefix.toString(), token, ch.collection, ch.shard, ch.next, mods.get(key) ?? '0');
       if (!ok) this.#rerun.again();

@@ -28,6 +28,14 @@ describe('placement', () => {
     expect(reconcile(v)).toEqual(changes);
   });
 
+  it('a node being drained (removing/) gets no new replica: a new collection and a replacement go to the others', () => {
+    const placed = reconcile(view({ leaving: new Set([2]), catalog: new Map([['a', entry(7, 4, 2)]]) }));
+    for (const c of placed) expect(c.next!.replicas.map((r) => r.node).sort()).toEqual([1, 3]);
+    const dead: Assignment = { epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 4, state: 'Dead', since: 1_000_000 }] };
+    const next = reconcileShard(1, 0, 2, dead, view({ live: new Set([1, 2, 3]), leaving: new Set([2]), now: 1_031_000 }))!;
+    expect(next.replicas[2]).toEqual({ node: 3, state: 'Initializing' });
+  });
+
   it('rf is capped by the live nodes; a collection being deleted is not placed and its assignments go', () => {
     const one = reconcile(view({ live: new Set([5]), catalog: new Map([['a', entry(1, 1, 3)]]) }));
     expect(one[0]!.next!.replicas).toEqual([{ node: 5, state: 'Active' }]);
