@@ -91,7 +91,9 @@ export class Membership {
     } catch {
       // a hand-written key: removed all the same
     }
-    void this.stop().then(() => this.#emit({ type: 'removed', at }));
+    // stop() zeroes the expiry before its first await: no data is served from here on.
+    void this.stop();
+    this.#emit({ type: 'removed', at });
   }
 
   /**

@@ -48,7 +48,8 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
   const total = async (among: TestServer[] = nodes): Promise<number> => (await Promise.all(among.map(info))).flatMap((r) => r.local_shards).reduce((n, s) => n + s.points_count, 0);
 
   beforeAll(async () => {
-    cluster = await startThreeNodes();
+    // A 15 s lease: the abort test pauses a node and needs it live meanwhile (nothing here kills one).
+    cluster = await startThreeNodes({ leaseSeconds: 15 });
     ({ kv, nodes, ids } = cluster);
     const a = new QdrantClient({ url: nodes[0]!.url });
     await a.createCollection(C, { vectors: { size: 2, distance: 'Dot' }, shard_number: 2, replication_factor: 1 });
@@ -135,6 +136,50 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
     });
     expect(everWithoutActive).toBe(false);
     await until('the moved shard to hold its points on the target', async () => ((await info(nodeOf(to))).local_shards.find((s) => s.shard_id === 1)?.points_count === before ? true : undefined));
+    expect(await total()).toBe(40);
+  });
+
+  it('abort_transfer ends a replication in flight (its target paused, so it cannot catch up): the transfer gone and the extra replica dropped, over REST and gRPC', { timeout: 120_000 }, async () => {
+    const [src] = (await assignment(0)).replicas.map((r) => r.node) as [number];
+    const before = await assignment(0);
+    // The target: neither the source nor the controller (a paused controller would answer nothing).
+    const controller = Number((await call(nodeOf(src).url, 'GET', '/cluster')).body.result.raft_info.leader);
+    const to = ids.find((id) => id !== src && id !== controller)!;
+    const target = nodeOf(to);
+    const live = nodes.filter((n) => n !== target);
+    const asker = new QdrantClient({ url: nodeOf(src).url });
+    const g = grpcClient(live.find((n) => n !== nodeOf(src))!).api('collections');
+    const transfersOf = async (n: TestServer): Promise<Info['shard_transfers']> => (await info(n)).shard_transfers;
+    const viaRest = async (op: 'replicate' | 'abort'): Promise<boolean> =>
+      asker.updateCollectionCluster(C, op === 'replicate' ? { replicate_shard: { shard_id: 0, from_peer_id: src, to_peer_id: to } } : { abort_transfer: { shard_id: 0, from_peer_id: src, to_peer_id: to } });
+    const viaGrpc = async (op: 'replicate' | 'abort'): Promise<boolean> => {
+      const value = { shardId: 0, fromPeerId: BigInt(src), toPeerId: BigInt(to) };
+      const r = await g.updateCollectionClusterSetup({ collectionName: C, operation: op === 'replicate' ? { case: 'replicateShard', value } : { case: 'abortTransfer', value } });
+      return r.result;
+    };
+    for (const [how, run] of [['REST', viaRest], ['gRPC', viaGrpc]] as const) {
+      // Paused well within its lease (15 s here): still live, so the transfer stays in flight.
+      target.proc.kill('SIGSTOP');
+      try {
+        expect(await run('replicate'), how).toBe(true);
+        expect(await replicas(0)).toEqual([`${src}:Active`, `${to}:Initializing`]);
+        for (const n of live) await until(`${how}: the transfer shown in flight`, async () => ((await transfersOf(n)).length === 1 ? true : undefined));
+        expect(await transfersOf(live[0]!)).toEqual([{ shard_id: 0, from: src, to, sync: true }]);
+        expect(await run('abort'), how).toBe(true);
+        // The target never served: it is dropped, and the shard keeps what it had.
+        expect(await replicas(0)).toEqual([`${src}:Active`]);
+        expect((await assignment(0)).target ?? 1).toBe(before.target ?? 1);
+        for (const n of live) await until(`${how}: the transfer gone`, async () => ((await transfersOf(n)).length === 0 ? true : undefined));
+        // A second abort finds nothing.
+        await expect(run('abort')).rejects.toThrow(`No transfer of shard 0 of collection api from peer ${src} to peer ${to}`);
+      } finally {
+        target.proc.kill('SIGCONT');
+      }
+      await until(`${how}: the resumed target to show one replica of shard 0 and no transfer`, async () => {
+        const r = await info(target);
+        return replicasOf(r).filter((x) => x.startsWith('0@')).join() === `0@${src}:Active` && r.shard_transfers.length === 0 ? true : undefined;
+      });
+    }
     expect(await total()).toBe(40);
   });
 
