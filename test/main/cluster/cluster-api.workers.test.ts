@@ -170,8 +170,14 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
         expect(await replicas(0)).toEqual([`${src}:Active`]);
         expect((await assignment(0)).target ?? 1).toBe(before.target ?? 1);
         for (const n of live) await until(`${how}: the transfer gone`, async () => ((await transfersOf(n)).length === 0 ? true : undefined));
-        // A second abort finds nothing.
-        await expect(run('abort')).rejects.toThrow(`No transfer of shard 0 of collection api from peer ${src} to peer ${to}`);
+        // A second abort finds nothing: 404 / NOT_FOUND naming the transfer.
+        const none = `No transfer of shard 0 of collection api from peer ${src} to peer ${to}`;
+        if (how === 'REST') expectDataError(await call(nodeOf(src).url, 'POST', `/collections/${C}/cluster`, { abort_transfer: { shard_id: 0, from_peer_id: src, to_peer_id: to } }), 404, none);
+        else {
+          const f = await failure(run('abort'));
+          expect(f.code).toBe(Code.NotFound);
+          expect(f.message).toBe(none);
+        }
       } finally {
         target.proc.kill('SIGCONT');
       }
