@@ -19,6 +19,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
   let cluster: ThreeNodes;
   let id = 0;
   const extraDirs: string[] = [];
+  /** Servers started by hand (a removed node's restart): killed at the end if still running. */
+  const strays: TestServer[] = [];
 
   /** The replicas of shard 0 as "peer:state". */
   const replicas = async (): Promise<string[]> => (await cluster.assignment(id, 0))!.replicas.map((r) => `${r.node}:${r.state}`);
@@ -36,6 +38,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
   }, 120_000);
 
   afterAll(async () => {
+    for (const s of strays) await s.stop('SIGKILL');
     await cluster?.close();
     for (const d of extraDirs) removeDir(d);
   });
@@ -113,6 +116,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
     let code: number | null = null;
     try {
       const again = await startServer({ dataDir: cluster.dirs[ri]!, shards: 1, env: cluster.envOf(ri), waitReady: false });
+      strays.push(again);
       logs = again.logs;
       code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
     } catch (e) {
@@ -132,8 +136,44 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
     const newcomer = await startServer({ dataDir: fresh, shards: 1, env: cluster.envOf(ri) });
     cluster.nodes[ri] = newcomer;
     const newId = Number((await call(newcomer.url, 'GET', '/cluster')).body.result.peer_id);
+    cluster.ids[ri] = newId;
+    cluster.dirs[ri] = fresh;
     expect(newId).not.toBe(holder);
     await until('the new peer in the peers', async () => (String(newId) in (await call(asker.url, 'GET', '/cluster')).body.result.peers ? true : undefined));
     expect(await until('the new peer to answer every point', async () => ((await count(newcomer)) === N ? N : undefined))).toBe(N);
+  });
+
+  it('a node killed -9, then removed while down: its replica is drained from the log, and restarted it refuses to rejoin with its old replicas', { timeout: 180_000 }, async () => {
+    const { nodes, ids } = cluster;
+    const holder = (await cluster.assignment(id, 0))!.replicas[0]!.node;
+    const ki = ids.indexOf(holder);
+    const others = nodes.filter((_, i) => i !== ki);
+    await nodes[ki]!.stop('SIGKILL');
+    const r = await call(others[0]!.url, 'DELETE', `/cluster/peer/${holder}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    // Drained although its source is down: the new replica catches up from the shard's log.
+    let seen: string[] = [];
+    await until(() => `the shard to leave ${holder} (last seen ${JSON.stringify(seen)})`, async () => {
+      seen = await replicas();
+      return seen.length === 1 && !seen[0]!.startsWith(`${holder}:`) && seen[0]!.endsWith(':Active') ? true : undefined;
+    }, 120_000);
+    await until('the removal to complete', async () => ((await cluster.get(`removed/${holder}`)) !== null ? true : undefined));
+    for (const n of others) await until('every point through the others', async () => ((await count(n)) === N ? true : undefined));
+    let logs: string[] = [];
+    let code: number | null = null;
+    try {
+      const again = await startServer({ dataDir: cluster.dirs[ki]!, shards: 1, env: cluster.envOf(ki), waitReady: false });
+      strays.push(again);
+      logs = again.logs;
+      code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
+    } catch (e) {
+      logs = [String(e)];
+      code = 2;
+      expect(String(e)).toMatch(/server exited with 2/);
+    }
+    expect(code).toBe(2);
+    expect(logs.some((l) => l.includes(`this node (peer ${holder}) was removed from the cluster`))).toBe(true);
+    expect(await replicas()).not.toContain(`${holder}:Partial`);
+    expect((await call(others[0]!.url, 'GET', '/cluster')).body.result.peers).not.toHaveProperty(String(holder));
   });
 });
