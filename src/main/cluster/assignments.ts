@@ -8,6 +8,10 @@
 //   (collection id, shard, node): the same inputs give the same order on any controller;
 // - a Dead replica is removed only once its replacement is Active (make-before-break), and a
 //   replacement is added only once a Dead one is past its grace;
+// - a transfer (move_shard, replicate_shard, a drain) whose target replica is Dead ends as Qdrant
+//   ends a failed transfer: the target's replica goes at once, the shard keeps its source and its
+//   replica count from before the operation, so no replacement is placed for the target and the
+//   shard never holds more replicas than that (the ops server's settle then deletes the transfer);
 // - every change raises the epoch by one; an assignment that needs no change is not rewritten.
 
 import { createHash } from 'node:crypto';
@@ -79,6 +83,10 @@ export interface ControlView {
   assignments: ReadonlyMap<string, Assignment>;
   statuses: ReadonlyMap<number, NodeStatus>;
   graceMs: number;
+  /** Nodes being drained (DELETE /cluster/peer: removing/<id>): live, but given no new replica. */
+  leaving?: ReadonlySet<number>;
+  /** The transfers in flight (/quiver/transfers/), by shardKey: their target nodes (absent: none). */
+  transfers?: ReadonlyMap<string, readonly { from: number; to: number }[]>;
 }
 
 /** What to write: a new or changed assignment (next), or its removal (null). */
@@ -98,15 +106,17 @@ function shardNumber(entry: CatalogEntry): number {
   return typeof n === 'number' && n >= 1 ? Math.floor(n) : 1;
 }
 
+/** The live nodes a new replica may go to: not those being drained. */
+function placeable(view: ControlView): number[] {
+  return [...view.live].filter((n) => view.leaving?.has(n) !== true);
+}
+
 /** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
 export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
-  const rf = current?.target ?? collectionRf;
-  const target = Math.min(rf, view.live.size);
-  if (target === 0) return null;
   if (current === undefined) {
     // A new collection: every stream is empty, so its replicas are Active at once.
-    const nodes = rendezvous(collection, shard, view.live).slice(0, target);
-    return { epoch: 1, replicas: nodes.map((node) => ({ node, state: 'Active' })) };
+    const nodes = rendezvous(collection, shard, placeable(view)).slice(0, Math.min(collectionRf, view.live.size));
+    return nodes.length === 0 ? null : { epoch: 1, replicas: nodes.map((node) => ({ node, state: 'Active' })) };
   }
   const key = shardKey(collection, shard);
   const reps: AssignedReplica[] = current.replicas.map((r) => ({ ...r }));
@@ -133,6 +143,20 @@ export function reconcileShard(collection: number, shard: number, collectionRf: 
       if (status?.boot !== undefined) r.boot = status.boot;
     } else if (r.state === 'Active' && r.boot === undefined && report !== undefined && status?.boot !== undefined) r.boot = status.boot;
   }
+  // A transfer whose target died before it served: the target's replica goes, and with it the
+  // one replica the operation added to the shard's own target (see the invariants).
+  let aborted = 0;
+  for (const t of view.transfers?.get(key) ?? []) {
+    const i = reps.findIndex((r) => r.node === t.to);
+    if (i >= 0 && reps[i]!.state === 'Dead') {
+      reps.splice(i, 1);
+      aborted++;
+    }
+  }
+  const ownTarget = current.target === undefined ? undefined : Math.max(1, current.target - aborted);
+  const rf = ownTarget ?? collectionRf;
+  const target = Math.min(rf, view.live.size);
+  if (target === 0) return null;
   const active = (): number => reps.filter((r) => r.state === 'Active').length;
   const nonDead = (): number => reps.filter((r) => r.state !== 'Dead').length;
   // Replacements: only for Dead replicas past their grace, or for missing replicas.
@@ -140,7 +164,7 @@ export function reconcileShard(collection: number, shard: number, collectionRf: 
   let allowed = Math.max(0, target - reps.length) + pastGrace;
   if (nonDead() < target && allowed > 0) {
     const used = new Set(reps.map((r) => r.node));
-    for (const node of rendezvous(collection, shard, view.live)) {
+    for (const node of rendezvous(collection, shard, placeable(view))) {
       if (nonDead() >= target || allowed === 0) break;
       if (used.has(node)) continue;
       reps.push({ node, state: 'Initializing' });
@@ -161,7 +185,7 @@ export function reconcileShard(collection: number, shard: number, collectionRf: 
     out = out.filter((_, i) => i !== drop);
   }
   if (JSON.stringify(out) === JSON.stringify(current.replicas)) return current;
-  return { ...current, epoch: current.epoch + 1, replicas: out };
+  return { ...current, epoch: current.epoch + 1, replicas: out, ...(ownTarget === undefined ? {} : { target: ownTarget }) };
 }
 
 /** Every assignment change the controller should make now. */

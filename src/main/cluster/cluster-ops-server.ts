@@ -14,6 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Etcd3, IKeyValue, IOperation, PutBuilder, Watcher } from 'etcd3';
 import {
+  drainMove,
   drainTarget,
   OpRefused,
   parseAssignment,
@@ -41,6 +42,8 @@ const transferPrefix = (id: number, shard: number): string => `${P}transfers/${i
 const transferKey = (id: number, t: Transfer): string => `${transferPrefix(id, t.shard)}${transferId(t)}`;
 const requestPrefix = `${P}requests/`;
 const removingPrefix = `${P}removing/`;
+/** removed/<id>: a peer whose removal completed; it may never register under that id again (membership.ts). */
+const removedKey = (peer: number): string => `${P}removed/${peer}`;
 
 /** Seconds a request's keys outlive its wait, when the asking node dies before deleting them. */
 const REQUEST_LEASE_MARGIN_S = 30;
@@ -198,7 +201,8 @@ export class ClusterOpsServer {
       }
     }
     if (result.message === 'not served') result = { ok: false, code: 'ShardUnavailable', message: 'The assignment kept changing while the operation was applied; retry it' };
-    await this.#resultPut(key, req, result).exec().catch(() => undefined);
+    // Fenced as well: a deposed controller's refusal (decided on what it read) is not the answer.
+    await this.#commit([], [this.#resultPut(key, req, result)]).catch(() => undefined);
   }
 
   async #readAssign(id: number, shard: number): Promise<Read<Assignment> | null> {
@@ -297,15 +301,13 @@ export class ClusterOpsServer {
         if (to === null) throw new OpRefused('BadInput', `No other live peer can take shard ${s.shard} of collection id ${s.id} from peer ${peer}`);
         load.set(to, (load.get(to) ?? 0) + 1);
         // The target catches up from the shard's log, so a source that is not Active (or not live) still drains.
-        const t: Transfer = { shard: s.shard, from: peer, to, sync: false, method: null };
-        const keep = (s.read.value.target ?? s.read.value.replicas.filter((r) => r.state !== 'Dead').length) + 1;
-        p = { assignment: { ...s.read.value, epoch: s.read.value.epoch + 1, replicas: [...s.read.value.replicas, { node: to, state: 'Initializing' }], target: keep }, addTransfers: [t], removeTransfers: [] };
+        p = drainMove(s.read.value, s.shard, peer, to);
       }
       const w = this.#writes(s.id, s.shard, s.read, p);
       ops.push(...w.ops);
       cas.push(w.cas);
     }
-    if (force || held.length === 0) ops.push(this.#client.delete().key(`${P}nodes/${peer}`));
+    if (force || held.length === 0) ops.push(...this.#removeOps(peer));
     else ops.push(this.#client.put(`${removingPrefix}${peer}`).value(JSON.stringify({ at: new Date().toISOString() })));
     ops.push(this.#resultPut(key, req, { ok: true }));
     const ok = await this.#commit(cas, ops);
@@ -333,16 +335,38 @@ export class ClusterOpsServer {
     await this.#finishRemovals(gen);
   }
 
+  /** A peer's removal: it leaves the live nodes, and its id is remembered as removed. */
+  #removeOps(peer: number): IOperation[] {
+    return [this.#client.delete().key(`${P}nodes/${peer}`), this.#client.put(removedKey(peer)).value(JSON.stringify({ at: new Date().toISOString() }))];
+  }
+
   /** Removes the peers being drained that hold no replica any more. */
   async #finishRemovals(gen: number): Promise<void> {
     const removing = await this.#client.getAll().prefix(removingPrefix).keys();
     if (removing.length === 0 || gen !== this.#generation) return;
     const all = await this.#allAssignments();
+    let live: number[] | null = null;
     for (const k of removing) {
       const peer = Number(k.slice(k.lastIndexOf('/') + 1));
-      if (all.some((s) => s.read.value.replicas.some((r) => r.node === peer))) continue;
-      await this.#commit([], [this.#client.delete().key(`${P}nodes/${peer}`), this.#client.delete().key(k)]);
-      this.#log('info', 'cluster: peer removed', { peer });
+      const held = all.filter((s) => s.read.value.replicas.some((r) => r.node === peer));
+      if (held.length === 0) {
+        await this.#commit([], [...this.#removeOps(peer), this.#client.delete().key(k)]);
+        this.#log('info', 'cluster: peer removed', { peer });
+        continue;
+      }
+      // A drain move whose target died was ended by the controller (assignments.ts): the replica
+      // still on the leaving peer is moved again, to another live node, when one can take it.
+      live ??= await this.#liveNodes();
+      const load = new Map<number, number>();
+      for (const s of all) for (const r of s.read.value.replicas) load.set(r.node, (load.get(r.node) ?? 0) + 1);
+      for (const s of held) {
+        if ((await this.#readTransfers(s.id, s.shard)).some((t) => t.from === peer && !t.sync)) continue;
+        const to = drainTarget(s.read.value, live, load, peer);
+        if (to === null || gen !== this.#generation) continue;
+        load.set(to, (load.get(to) ?? 0) + 1);
+        const w = this.#writes(s.id, s.shard, s.read, drainMove(s.read.value, s.shard, peer, to));
+        if (await this.#commit([w.cas], w.ops)) this.#log('info', 'cluster: drain move started again', { peer, collection_id: s.id, shard: s.shard, to });
+      }
     }
   }
 }

@@ -148,6 +148,12 @@ export function settle(a: Assignment, transfers: Transfer[]): ShardPlan | null {
   return { assignment: replicas === a.replicas ? null : withReplicas(a, replicas, keep), addTransfers: [], removeTransfers: done };
 }
 
+/** A drain's move of the replica on `leaving` to `to` (make-before-break, as move_shard; the source need not be Active: the target catches up from the log). */
+export function drainMove(a: Assignment, shard: number, leaving: number, to: number): ShardPlan {
+  const t: Transfer = { shard, from: leaving, to, sync: false, method: null };
+  return { assignment: withReplicas(a, [...a.replicas, { node: to, state: 'Initializing' }], targetOf(a) + 1), addTransfers: [t], removeTransfers: [] };
+}
+
 /** The node to drain a replica of a shard to: a live node without one, holding the fewest replicas overall. */
 export function drainTarget(a: Assignment, liveNodes: number[], load: Map<number, number>, leaving: number): number | null {
   const candidates = liveNodes.filter((n) => n !== leaving && !a.replicas.some((r) => r.node === n));

@@ -10,6 +10,7 @@
 import type { Etcd3, Namespace, Watcher } from 'etcd3';
 import { assignKey, parseAssignKey, reconcile, shardKey, type Assignment, type NodeStatus } from './assignments.js';
 import { nameOfCatalogKey, parseEntry, removeEntry, type CatalogEntry } from './catalog.js';
+import { parseTransfer } from './cluster-ops.js';
 import type { ControllerElection } from './controller.js';
 import { fencedCas, FencedOutError, type FenceToken } from './fenced.js';
 import type { FromEtcdThread } from './messages.js';
@@ -94,12 +95,15 @@ export class ControlLoop {
     const assignments = new Map<string, Assignment>();
     const mods = new Map<string, string>();
     const statuses = new Map<number, NodeStatus>();
+    const transfers = new Map<string, { from: number; to: number }[]>();
+    const leaving = new Set<number>();
     for (const kv of all.kvs) {
       const full = kv.key.toString('utf8');
       const prefix = this.#ns.prefix.toString('utf8');
       const key = full.startsWith(prefix) ? full.slice(prefix.length) : full;
       try {
         if (key.startsWith('nodes/')) live.add(Number(key.slice('nodes/'.length)));
+        else if (key.startsWith('removing/')) leaving.add(Number(key.slice('removing/'.length)));
         else if (key.startsWith('catalog/')) catalog.set(nameOfCatalogKey(kv.key), parseEntry(kv));
         else if (key.startsWith('status/')) statuses.set(Number(key.slice('status/'.length)), JSON.parse(kv.value.toString('utf8')) as NodeStatus);
         else if (key.startsWith('assign/')) {
@@ -107,12 +111,19 @@ export class ControlLoop {
           if (k === null) continue;
           assignments.set(shardKey(k.collection, k.shard), JSON.parse(kv.value.toString('utf8')) as Assignment);
           mods.set(shardKey(k.collection, k.shard), kv.mod_revision);
+        } else if (key.startsWith('transfers/')) {
+          // transfers/<id>/<shard>/<from>-<to>: a target that dies ends its transfer (reconcile).
+          const m = /^transfers\/(\d+)\/(\d+)\//.exec(key);
+          const t = parseTransfer(kv.value);
+          if (m === null || t === null) continue;
+          const sk = shardKey(Number(m[1]), Number(m[2]));
+          transfers.set(sk, [...(transfers.get(sk) ?? []), { from: t.from, to: t.to }]);
         }
       } catch {
         // A malformed value is skipped; the write that made it is not this loop's
       }
     }
-    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs })) {
+    for (const ch of reconcile({ now, live, catalog, assignments, statuses, graceMs: this.#graceMs, transfers, leaving })) {
       const key = shardKey(ch.collection, ch.shard);
       const ok = await writeAssignment(this.#client, this.#ns.prefix.toString(), token, ch.collection, ch.shard, ch.next, mods.get(key) ?? '0');
       if (!ok) this.#rerun.again();

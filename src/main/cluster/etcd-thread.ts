@@ -19,7 +19,11 @@ import { NodesMirror } from './nodes-mirror.js';
 const data = workerData as EtcdThreadData;
 const port = parentPort;
 if (port === null) throw new Error('etcd-thread.ts runs as a worker thread');
-const emit = (m: FromEtcdThread): void => port.postMessage(m);
+const emit = (m: FromEtcdThread): void => {
+  port.postMessage(m);
+  // A removed peer (membership.ts) gives up its roles too: it campaigns and decides no more.
+  if (m.type === 'removed') void Promise.all([control.stop(), election.stop(), clusterOps.stop()]);
+};
 
 const client = new Etcd3({ hosts: data.endpoints, dialTimeout: Math.min(data.connectTimeoutMs, 5000) });
 const ns = client.namespace('/quiver/');
@@ -91,6 +95,7 @@ port.on('message', (m: ToEtcdThread) => {
   switch (m.type) {
     case 'register':
       void membership.register(m.node).then(() => {
+        if (membership.removed) return;
         void mirror.start();
         void transfers.start();
         void clusterMirror.start();

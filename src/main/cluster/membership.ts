@@ -5,11 +5,23 @@
 // was sent (etcd restarts the TTL when it receives it, later), and zeroed when the lease is lost,
 // before anything else runs. A lost lease is replaced by a new one and the key written again;
 // until then the main thread, which reads `expiry`, answers data requests 503.
+// A node removed with DELETE /cluster/peer/<id> (removed/<id>, kept in etcd for good) never
+// registers again: checked before every registration and watched while it runs, it then gives up
+// its lease and reports 'removed' (the node refuses to start, or stops serving), as a removed
+// Qdrant peer cannot rejoin with its old state.
 
-import type { Lease, Namespace } from 'etcd3';
+import type { Lease, Namespace, Watcher } from 'etcd3';
 import { nowMs, type FromEtcdThread, type NodeRecord } from './messages.js';
 
 const RETRY_MS = 500;
+
+/** removed/<id>: written by the controller when a peer's removal completes; never deleted. */
+export const removedKey = (node: number): string => `removed/${node}`;
+
+/** What removed/<id> holds. */
+export interface RemovedRecord {
+  at: string;
+}
 
 export class Membership {
   readonly #ns: Namespace;
@@ -28,6 +40,8 @@ export class Membership {
   /** The node's last status report (status/<id>): bound to the lease, so written again under each new one. */
   #status: string | null = null;
   #statusWrite: Promise<void> = Promise.resolve();
+  #removedWatch: Watcher | null = null;
+  #removed = false;
 
   constructor(ns: Namespace, ttlSeconds: number, expiry: BigInt64Array, emit: (m: FromEtcdThread) => void) {
     this.#ns = ns;
@@ -36,12 +50,50 @@ export class Membership {
     this.#emit = emit;
   }
 
+  /** Whether this node's id was found removed from the cluster. */
+  get removed(): boolean {
+    return this.#removed;
+  }
+
   /** Registers (first call) and keeps re-registering after every loss until stop(). */
   async register(node: NodeRecord): Promise<void> {
     this.#node = node;
     this.#watchdog ??= setInterval(() => this.#watch(), Math.max(250, (this.#ttl * 1000) / 4));
     this.#extraKeepalive ??= setInterval(() => this.#keepaliveNow(), Math.max(200, (this.#ttl * 1000) / 8));
     await this.#attempt();
+    if (!this.#removed) void this.#watchRemoved(node.id);
+  }
+
+  /** Watches removed/<id> (from the revision read, so a removal between is not missed). */
+  async #watchRemoved(id: number): Promise<void> {
+    while (!this.#stopped && !this.#removed) {
+      try {
+        const r = await this.#ns.get(removedKey(id)).exec();
+        const kv = r.kvs[0];
+        if (kv !== undefined) return this.#onRemoved(kv.value.toString('utf8'));
+        const w = await this.#ns.watch().key(removedKey(id)).startRevision((BigInt(r.header.revision) + 1n).toString()).create();
+        this.#removedWatch = w;
+        w.on('put', (put) => this.#onRemoved(put.value.toString('utf8')));
+        return;
+      } catch {
+        await new Promise((res) => setTimeout(res, RETRY_MS));
+      }
+    }
+  }
+
+  /** This peer was removed: the lease goes (the node leaves at once), nothing is registered again. */
+  #onRemoved(value: string): void {
+    if (this.#removed) return;
+    this.#removed = true;
+    let at: string | null = null;
+    try {
+      at = (JSON.parse(value) as RemovedRecord).at ?? null;
+    } catch {
+      // a hand-written key: removed all the same
+    }
+    // stop() zeroes the expiry before its first await: no data is served from here on.
+    void this.stop();
+    this.#emit({ type: 'removed', at });
   }
 
   /**
@@ -96,6 +148,16 @@ export class Membership {
   async #attempt(): Promise<void> {
     const node = this.#node;
     if (node === null || this.#stopped) return;
+    // Not under an id that was removed (at start-up, and at every new lease).
+    try {
+      const removed = await this.#ns.get(removedKey(node.id)).string();
+      if (removed !== null) return this.#onRemoved(removed);
+    } catch (e) {
+      this.#emit({ type: 'log', level: 'warn', msg: 'cluster registration failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
+      if (!this.#stopped) setTimeout(() => void this.#attempt(), RETRY_MS);
+      return;
+    }
+    if (this.#stopped) return;
     const lease = this.#ns.lease(this.#ttl);
     this.#lease = lease;
     // Keep-alives in flight, oldest first: the answer to one extends the lease from its send time.
@@ -172,6 +234,6 @@ export class Membership {
     Atomics.store(this.#expiry, 0, 0n);
     const lease = this.#lease;
     this.#lease = null;
-    await lease?.revoke().catch(() => undefined);
+    await Promise.all([lease?.revoke().catch(() => undefined), this.#removedWatch?.cancel().catch(() => undefined)]);
   }
 }

@@ -73,6 +73,8 @@ export type FromEtcdThread =
   | { type: 'failed'; message: string }
   | { type: 'registered'; lease: string }
   | { type: 'lease-lost'; reason: string }
+  /** This node's id was removed from the cluster (removed/<id>): it has left and must not serve. */
+  | { type: 'removed'; at: string | null }
   | { type: 'nodes'; nodes: NodeRecord[] }
   | { type: 'raft'; term: string; commit: string; at: string }
   | { type: 'leader'; id: number | null }

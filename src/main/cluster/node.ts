@@ -49,6 +49,8 @@ export class ClusterNode implements ClusterView {
   #lastUpdate = new Date().toISOString();
   #lostReason: string | null = 'not registered yet';
   #registered: (() => void) | null = null;
+  /** Fails a registration in progress (this node's id was removed from the cluster). */
+  #refused: ((e: Error) => void) | null = null;
   #stopped: (() => void) | null = null;
   /** The cluster API's and the shared auth state's requests to the etcd thread (link.ts). */
   readonly link = new ClusterLink((m) => this.#post(m));
@@ -120,6 +122,20 @@ export class ClusterNode implements ClusterView {
           this.#blockMainOnce();
         }
         break;
+      case 'removed': {
+        const id = this.nodeId;
+        const why =
+          `this node (peer ${id}) was removed from the cluster (DELETE /cluster/peer/${id}${m.at === null ? '' : ` at ${m.at}`}) and cannot rejoin with its old state; ` +
+          `to join as a new peer, stop it and start it on an empty data dir (${this.#config.data_dir} holds the removed peer's id and replicas)`;
+        this.#lostReason = why;
+        this.log.error({ node_id: id, removed_at: m.at, data_dir: this.#config.data_dir }, `cluster: ${why}`);
+        if (this.#refused !== null) {
+          this.#refused(new ConfigError(why));
+          this.#refused = null;
+          this.#registered = null;
+        }
+        break;
+      }
       case 'lease-lost':
         this.#lostReason = `lease lost: ${m.reason}`;
         this.log.warn({ node_id: this.nodeId, reason: m.reason }, 'cluster: lease lost; data requests answer 503 until registered again');
@@ -221,7 +237,12 @@ export class ClusterNode implements ClusterView {
       const timer = setTimeout(() => rej(new ConfigError(`could not register in etcd at ${this.#config.cluster.etcd.join(', ')} within ${CONNECT_TIMEOUT_MS} ms`)), CONNECT_TIMEOUT_MS);
       this.#registered = () => {
         clearTimeout(timer);
+        this.#refused = null;
         res();
+      };
+      this.#refused = (e) => {
+        clearTimeout(timer);
+        rej(e);
       };
     });
     this.#post({ type: 'register', node });

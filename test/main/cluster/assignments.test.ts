@@ -28,6 +28,14 @@ describe('placement', () => {
     expect(reconcile(v)).toEqual(changes);
   });
 
+  it('a node being drained (removing/) gets no new replica: a new collection and a replacement go to the others', () => {
+    const placed = reconcile(view({ leaving: new Set([2]), catalog: new Map([['a', entry(7, 4, 2)]]) }));
+    for (const c of placed) expect(c.next!.replicas.map((r) => r.node).sort()).toEqual([1, 3]);
+    const dead: Assignment = { epoch: 5, replicas: [{ node: 1, state: 'Active' }, { node: 4, state: 'Dead', since: 1_000_000 }] };
+    const next = reconcileShard(1, 0, 2, dead, view({ live: new Set([1, 2, 3]), leaving: new Set([2]), now: 1_031_000 }))!;
+    expect(next.replicas[2]).toEqual({ node: 3, state: 'Initializing' });
+  });
+
   it('rf is capped by the live nodes; a collection being deleted is not placed and its assignments go', () => {
     const one = reconcile(view({ live: new Set([5]), catalog: new Map([['a', entry(1, 1, 3)]]) }));
     expect(one[0]!.next!.replicas).toEqual([{ node: 5, state: 'Active' }]);
@@ -96,5 +104,40 @@ describe('replica lifecycle', () => {
     // drop_replica's target 1: not re-added.
     const dropped: Assignment = { epoch: 6, target: 1, replicas: [{ node: 1, state: 'Active' }] };
     expect(reconcileShard(1, 0, 2, dropped, view({}))).toBe(dropped);
+  });
+
+  describe('a transfer whose target dies before it is Active', () => {
+    // move_shard 1 -> 3 of a shard with one replica: target 2 until settle drops the source.
+    const moving: Assignment = { epoch: 8, target: 2, replicas: [{ node: 1, state: 'Active' }, { node: 3, state: 'Initializing' }] };
+    const inFlight = new Map([['1/0', [{ from: 1, to: 3 }]]]);
+
+    it('ends the move at once: the target replica goes, the source stays, the target count is back to 1', () => {
+      const next = reconcileShard(1, 0, 1, moving, view({ live: new Set([1, 2]), transfers: inFlight }))!;
+      expect(next).toEqual({ epoch: 9, target: 1, replicas: [{ node: 1, state: 'Active' }] });
+      // Long past the grace, with a free node: no replacement for the target, nothing to write.
+      expect(reconcileShard(1, 0, 1, next, view({ live: new Set([1, 2]), now: 9_000_000 }))).toBe(next);
+    });
+
+    it('a target already marked Dead (a controller change between) ends the same way; a replication keeps the count it had', () => {
+      const dead: Assignment = { ...moving, replicas: [moving.replicas[0]!, { node: 3, state: 'Dead', since: 900_000 }] };
+      expect(reconcileShard(1, 0, 1, dead, view({ live: new Set([1, 2]), transfers: inFlight }))).toEqual({ epoch: 9, target: 1, replicas: [{ node: 1, state: 'Active' }] });
+      // replicate_shard 1 -> 3 on an rf-2 shard held by 1 and 2: back to 2, on 1 and 2.
+      const replicating: Assignment = { epoch: 3, target: 3, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }, { node: 3, state: 'Partial' }] };
+      const next = reconcileShard(1, 0, 2, replicating, view({ live: new Set([1, 2, 4]), transfers: inFlight, now: 2_000_000 }))!;
+      expect(next).toEqual({ epoch: 4, target: 2, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Active' }] });
+    });
+
+    it('without the transfer (finished, or a plain replica) a Dead replica waits for its grace as before; a live target is left to catch up', () => {
+      const plain = reconcileShard(1, 0, 1, moving, view({ live: new Set([1, 2]) }))!;
+      expect(plain.replicas).toEqual([{ node: 1, state: 'Active' }, { node: 3, state: 'Dead', since: 1_000_000 }]);
+      expect(plain.target).toBe(2);
+      expect(reconcileShard(1, 0, 1, moving, view({ transfers: inFlight }))).toBe(moving);
+    });
+
+    it('reconcile passes the transfers to every shard: only the shard with the dead target changes', () => {
+      const other: Assignment = { epoch: 2, replicas: [{ node: 1, state: 'Active' }] };
+      const changes = reconcile(view({ live: new Set([1, 2]), catalog: new Map([['a', entry(1, 2, 1)]]), assignments: new Map([['1/0', moving], ['1/1', other]]), transfers: inFlight }));
+      expect(changes).toEqual([{ collection: 1, shard: 0, next: { epoch: 9, target: 1, replicas: [{ node: 1, state: 'Active' }] } }]);
+    });
   });
 });

@@ -11,22 +11,10 @@ import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { Etcd3 } from 'etcd3';
 import type { Assignment } from '../../../src/main/cluster/cluster-ops.js';
 import { expectDataError } from '../../helpers/auth.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { etcdMissing } from '../../helpers/etcd.js';
 import { failure, grpcClient } from '../../helpers/grpc.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+import { call, removeDir, startServer, type TestServer } from '../../helpers/server.js';
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 interface Info {
   peer_id: number;
@@ -44,13 +32,10 @@ function replicasOf(info: Info): string[] {
 const GRPC_STATES = ['Active', 'Dead', 'Partial', 'Initializing'];
 
 describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
+  let cluster: ThreeNodes;
   let kv: Etcd3;
-  const dirs: string[] = [];
-  const ports: number[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
+  let nodes: TestServer[] = [];
+  let ids: number[] = [];
   let collectionId = 0;
   const C = 'api';
 
@@ -63,32 +48,9 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
   const total = async (among: TestServer[] = nodes): Promise<number> => (await Promise.all(among.map(info))).flatMap((r) => r.local_shards).reduce((n, s) => n + s.points_count, 0);
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    nodes.push(
-      ...(await Promise.all(
-        dirs.map((dataDir, i) =>
-          startServer({
-            dataDir,
-            shards: 1,
-            env: {
-              SERVICE_CLUSTER_ETCD: etcd.endpoints,
-              SERVICE_CLUSTER_NATS: nats.servers,
-              SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-              SERVICE_CLUSTER_PORT: String(ports[i]),
-              SERVICE_CLUSTER_LEASE_SECONDS: '2',
-              SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '2',
-            },
-          }),
-        ),
-      )),
-    );
-    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    // A 15 s lease: the abort test pauses a node and needs it live meanwhile (nothing here kills one).
+    cluster = await startThreeNodes({ leaseSeconds: 15 });
+    ({ kv, nodes, ids } = cluster);
     const a = new QdrantClient({ url: nodes[0]!.url });
     await a.createCollection(C, { vectors: { size: 2, distance: 'Dot' }, shard_number: 2, replication_factor: 1 });
     collectionId = (JSON.parse((await kv.get(`/quiver/catalog/${C}`).string())!) as { id: number }).id;
@@ -100,10 +62,7 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) await n.stop('SIGKILL');
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    await cluster?.close();
   });
 
   it('every node answers the same replicas over REST and gRPC, as the assignment has them, each naming itself as peer_id', { timeout: 90_000 }, async () => {
@@ -177,6 +136,56 @@ describe.skipIf(etcdMissing() !== null)('cluster API on three nodes', () => {
     });
     expect(everWithoutActive).toBe(false);
     await until('the moved shard to hold its points on the target', async () => ((await info(nodeOf(to))).local_shards.find((s) => s.shard_id === 1)?.points_count === before ? true : undefined));
+    expect(await total()).toBe(40);
+  });
+
+  it('abort_transfer ends a replication in flight (its target paused, so it cannot catch up): the transfer gone and the extra replica dropped, over REST and gRPC', { timeout: 120_000 }, async () => {
+    const [src] = (await assignment(0)).replicas.map((r) => r.node) as [number];
+    const before = await assignment(0);
+    // The target: neither the source nor the controller (a paused controller would answer nothing).
+    const controller = Number((await call(nodeOf(src).url, 'GET', '/cluster')).body.result.raft_info.leader);
+    const to = ids.find((id) => id !== src && id !== controller)!;
+    const target = nodeOf(to);
+    const live = nodes.filter((n) => n !== target);
+    const asker = new QdrantClient({ url: nodeOf(src).url });
+    const g = grpcClient(live.find((n) => n !== nodeOf(src))!).api('collections');
+    const transfersOf = async (n: TestServer): Promise<Info['shard_transfers']> => (await info(n)).shard_transfers;
+    const viaRest = async (op: 'replicate' | 'abort'): Promise<boolean> =>
+      asker.updateCollectionCluster(C, op === 'replicate' ? { replicate_shard: { shard_id: 0, from_peer_id: src, to_peer_id: to } } : { abort_transfer: { shard_id: 0, from_peer_id: src, to_peer_id: to } });
+    const viaGrpc = async (op: 'replicate' | 'abort'): Promise<boolean> => {
+      const value = { shardId: 0, fromPeerId: BigInt(src), toPeerId: BigInt(to) };
+      const r = await g.updateCollectionClusterSetup({ collectionName: C, operation: op === 'replicate' ? { case: 'replicateShard', value } : { case: 'abortTransfer', value } });
+      return r.result;
+    };
+    for (const [how, run] of [['REST', viaRest], ['gRPC', viaGrpc]] as const) {
+      // Paused well within its lease (15 s here): still live, so the transfer stays in flight.
+      target.proc.kill('SIGSTOP');
+      try {
+        expect(await run('replicate'), how).toBe(true);
+        expect(await replicas(0)).toEqual([`${src}:Active`, `${to}:Initializing`]);
+        for (const n of live) await until(`${how}: the transfer shown in flight`, async () => ((await transfersOf(n)).length === 1 ? true : undefined));
+        expect(await transfersOf(live[0]!)).toEqual([{ shard_id: 0, from: src, to, sync: true }]);
+        expect(await run('abort'), how).toBe(true);
+        // The target never served: it is dropped, and the shard keeps what it had.
+        expect(await replicas(0)).toEqual([`${src}:Active`]);
+        expect((await assignment(0)).target ?? 1).toBe(before.target ?? 1);
+        for (const n of live) await until(`${how}: the transfer gone`, async () => ((await transfersOf(n)).length === 0 ? true : undefined));
+        // A second abort finds nothing: 404 / NOT_FOUND naming the transfer.
+        const none = `No transfer of shard 0 of collection api from peer ${src} to peer ${to}`;
+        if (how === 'REST') expectDataError(await call(nodeOf(src).url, 'POST', `/collections/${C}/cluster`, { abort_transfer: { shard_id: 0, from_peer_id: src, to_peer_id: to } }), 404, none);
+        else {
+          const f = await failure(run('abort'));
+          expect(f.code).toBe(Code.NotFound);
+          expect(f.message).toBe(none);
+        }
+      } finally {
+        target.proc.kill('SIGCONT');
+      }
+      await until(`${how}: the resumed target to show one replica of shard 0 and no transfer`, async () => {
+        const r = await info(target);
+        return replicasOf(r).filter((x) => x.startsWith('0@')).join() === `0@${src}:Active` && r.shard_transfers.length === 0 ? true : undefined;
+      });
+    }
     expect(await total()).toBe(40);
   });
 

@@ -1,7 +1,8 @@
 // The controller's side of the cluster operations against a real etcd, with the control plane's
 // lifecycle played by the test (it writes the target Active as the control loop would): requests
 // answered through requests/<uuid>/result, transfers recorded and settled (a move drops its source
-// only once the target is Active), a peer drained or force-removed, and a deposed controller that
+// only once the target is Active), a peer drained or force-removed (its id kept as removed; a
+// drain whose target died started again), and a deposed controller that
 // answers nothing and writes nothing (the asker gets a bounded 503-class result).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,13 +127,36 @@ describe.skipIf(etcdMissing() !== null)('ClusterOpsServer', () => {
     await until('node 4 drained and removed', async () => ((await client.get('/quiver/nodes/4').string()) === null ? true : undefined));
     expect((await assign(1)).replicas).toEqual([{ node: target, state: 'Active' }]);
     expect(await client.getAll().prefix('/quiver/removing/').keys()).toEqual([]);
+    // Both ids are remembered as removed: they may not register again (membership.ts).
+    expect((await client.getAll().prefix('/quiver/removed/').keys()).sort()).toEqual(['/quiver/removed/2', '/quiver/removed/4']);
+  });
+
+  it('a drain move whose target died (ended by the control loop) is started again to another live node; the peer is removed once that one is Active', async () => {
+    await client.put('/quiver/nodes/5').value(JSON.stringify({ id: 5, advertise: '127.0.0.1:5' })).exec();
+    expect(await askController(client, { type: 'remove_peer', peer: 3, force: false }, 10_000)).toEqual({ ok: true });
+    expect((await assign(0)).replicas).toEqual([{ node: 1, state: 'Active' }, { node: 3, state: 'Active' }, { node: 5, state: 'Initializing' }]);
+    expect(await transfers()).toEqual(['/quiver/transfers/7/0/3-5']);
+    // Node 5 dies, node 6 joins; the control loop drops the dead target and gives back its count.
+    await client.delete().key('/quiver/nodes/5').exec();
+    await client.put('/quiver/nodes/6').value(JSON.stringify({ id: 6, advertise: '127.0.0.1:6' })).exec();
+    const a = await assign(0);
+    await put(0, { ...a, epoch: a.epoch + 1, target: a.target! - 1, replicas: a.replicas.filter((r) => r.node !== 5) });
+    await until('the drain moved to node 6', async () => ((await transfers()).join() === '/quiver/transfers/7/0/3-6' ? true : undefined));
+    expect((await assign(0)).replicas).toEqual([{ node: 1, state: 'Active' }, { node: 3, state: 'Active' }, { node: 6, state: 'Initializing' }]);
+    expect(await client.get('/quiver/nodes/3').string()).not.toBeNull();
+    await activate(0, 6);
+    await until('node 3 drained and removed', async () => ((await client.get('/quiver/nodes/3').string()) === null ? true : undefined));
+    expect(await assign(0)).toMatchObject({ replicas: [{ node: 1, state: 'Active' }, { node: 6, state: 'Active' }], target: 2 });
+    expect(await client.get('/quiver/removed/3').string()).not.toBeNull();
   });
 
   it('a deposed controller serves nothing: the asker gets a bounded ShardUnavailable and nothing is written', async () => {
     await resign();
     const before = await assign(0);
-    const r = await askController(client, shardReq({ kind: 'drop_replica', shard: 0, peer: 3 }), 1500);
+    const r = await askController(client, shardReq({ kind: 'drop_replica', shard: 0, peer: 6 }), 1500);
     expect(r).toEqual({ ok: false, code: 'ShardUnavailable', message: "No answer from the cluster controller within 1500 ms; the operation may still be applied (check the collection's cluster info)" });
+    // Nor does it answer a refusal it decided on what it read (peer 3 holds no replica now).
+    expect(await askController(client, shardReq({ kind: 'drop_replica', shard: 0, peer: 3 }), 1500)).toMatchObject({ ok: false, code: 'ShardUnavailable' });
     expect(await assign(0)).toEqual(before);
     expect(await client.getAll().prefix('/quiver/requests/').keys()).toEqual([]);
   });

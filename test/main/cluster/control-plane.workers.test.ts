@@ -12,52 +12,21 @@ import { Etcd3 } from 'etcd3';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../../src/shared/log-entry.js';
 import type { Assignment, NodeStatus } from '../../../src/main/cluster/assignments.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
-
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+import { call, type TestServer } from '../../helpers/server.js';
+import { etcdMissing } from '../../helpers/etcd.js';
+import type { NatsCluster } from '../../helpers/nats.js';
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and replicas', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
+  let cluster: ThreeNodes;
   let kv: Etcd3;
-  const dirs: string[] = [];
-  const ports: number[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
-
-  const start = (i: number): Promise<TestServer> =>
-    startServer({
-      dataDir: dirs[i]!,
-      // Two workers: replication_factor counts nodes, so each node still keeps one copy per shard.
-      shards: 2,
-      env: {
-        SERVICE_CLUSTER_ETCD: etcd.endpoints,
-        SERVICE_CLUSTER_NATS: nats.servers,
-        SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-        SERVICE_CLUSTER_PORT: String(ports[i]),
-        SERVICE_CLUSTER_LEASE_SECONDS: '2',
-        SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '2',
-      },
-    });
-
-  const get = async <T>(key: string): Promise<T | null> => {
-    const v = await kv.get(`/quiver/${key}`).string();
-    return v === null ? null : (JSON.parse(v) as T);
-  };
-  const catalogId = async (name: string): Promise<number> => (await get<{ id: number }>(`catalog/${name}`))!.id;
-  const assignment = (id: number, shard: number): Promise<Assignment | null> => get<Assignment>(`assign/${id}/${shard}`);
+  let nats: NatsCluster;
+  let nodes: TestServer[] = [];
+  let ids: number[] = [];
+  const start = (i: number): Promise<TestServer> => cluster.start(i);
+  const get = <T>(key: string): Promise<T | null> => cluster.get<T>(key);
+  const catalogId = (name: string): Promise<number> => cluster.catalogId(name);
+  const assignment = (id: number, shard: number): Promise<Assignment | null> => cluster.assignment(id, shard);
   const names = async (n: TestServer): Promise<string[]> => {
     const r = await call(n.url, 'GET', '/collections');
     return (r.body.result.collections as { name: string }[]).map((c) => c.name).sort();
@@ -72,23 +41,13 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
   };
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
-    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-    // Every node registered: placement sees three live nodes.
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    // Two workers: replication_factor counts nodes, so each node still keeps one copy per shard.
+    cluster = await startThreeNodes({ workers: 2 });
+    ({ kv, nats, nodes, ids } = cluster);
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) await n.stop('SIGKILL');
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    await cluster?.close();
   });
 
   it('a collection created on A appears on B and C with the same cluster-wide id; its shards are placed on distinct nodes', { timeout: 90_000 }, async () => {

@@ -10,28 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ConnectErrorCode as Code, ReadConsistencyType } from '@qdrant/js-client-grpc';
 import { enable, failure, grpcClient, id, idOf } from '../../helpers/grpc.js';
-import { Etcd3 } from 'etcd3';
 import { shardOf } from '../../../src/shared/placement.js';
 import type { Assignment } from '../../../src/main/cluster/assignments.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
-
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string | (() => string), probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  let last: unknown = null;
-  for (;;) {
-    const v = await probe().catch((e: unknown) => {
-      last = e;
-      return undefined;
-    });
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${typeof what === 'string' ? what : what()} (last error: ${String(last)})`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+import { call, type TestServer } from '../../helpers/server.js';
+import { etcdMissing } from '../../helpers/etcd.js';
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 const DIM = 4;
 /** Distinct, well-separated vectors: point i's own vector is its exact nearest (Euclid). */
@@ -40,36 +23,12 @@ const N = 30;
 const points = Array.from({ length: N }, (_, k) => ({ id: k + 1, vector: vectorOf(k + 1), payload: { k: k + 1 } }));
 
 describe.skipIf(etcdMissing() !== null)('three nodes: reads across nodes, write_consistency_factor, consistency', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
-  let kv: Etcd3;
-  const dirs: string[] = [];
-  const ports: number[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
+  let cluster: ThreeNodes;
+  let nodes: TestServer[] = [];
+  let ids: number[] = [];
   const clients: QdrantClient[] = [];
-
-  const start = (i: number): Promise<TestServer> =>
-    startServer({
-      dataDir: dirs[i]!,
-      shards: 1,
-      env: {
-        SERVICE_CLUSTER_ETCD: etcd.endpoints,
-        SERVICE_CLUSTER_NATS: nats.servers,
-        SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-        SERVICE_CLUSTER_PORT: String(ports[i]),
-        SERVICE_CLUSTER_LEASE_SECONDS: '2',
-        // No replacement while the test runs: a killed node's replicas stay Dead.
-        SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '3600',
-      },
-    });
-
-  const get = async <T>(key: string): Promise<T | null> => {
-    const v = await kv.get(`/quiver/${key}`).string();
-    return v === null ? null : (JSON.parse(v) as T);
-  };
-  const catalogId = async (name: string): Promise<number> => (await get<{ id: number }>(`catalog/${name}`))!.id;
-  const assignment = (id: number, shard: number): Promise<Assignment | null> => get<Assignment>(`assign/${id}/${shard}`);
+  const catalogId = (name: string): Promise<number> => cluster.catalogId(name);
+  const assignment = (id: number, shard: number): Promise<Assignment | null> => cluster.assignment(id, shard);
 
   /** Creates through node 0 and waits until every node has it and can read every shard. */
   const urlOf = (c: QdrantClient): string => nodes[clients.indexOf(c)]!.url;
@@ -79,25 +38,14 @@ describe.skipIf(etcdMissing() !== null)('three nodes: reads across nodes, write_
   };
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
-    for (const n of nodes) {
-      ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-      clients.push(new QdrantClient({ url: n.url }));
-    }
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    // No replacement while the test runs: a killed node's replicas stay Dead.
+    cluster = await startThreeNodes({ deadGraceSeconds: 3600 });
+    ({ nodes, ids } = cluster);
+    for (const n of nodes) clients.push(new QdrantClient({ url: n.url }));
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) await n.stop('SIGKILL');
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    await cluster?.close();
   });
 
   it('points upserted through A are found through B and C: retrieve, count, scroll and exact top-1, the same on every node', { timeout: 120_000 }, async () => {

@@ -8,28 +8,18 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { Etcd3 } from 'etcd3';
 import { jetstreamManager } from '@nats-io/jetstream';
 import type { Assignment, NodeStatus } from '../../../src/main/cluster/assignments.js';
 import type { SnapshotRecord } from '../../../src/main/cluster/snapshots.js';
 import { openDb, shardRange } from '../../../src/shared/db.js';
 import { streamName } from '../../../src/shared/log-entry.js';
 import type { PointId } from '../../../src/shared/types.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
+import type { TestServer } from '../../helpers/server.js';
+import { etcdMissing } from '../../helpers/etcd.js';
+import { startThreeNodes, until as poll, type ThreeNodes } from '../../helpers/three-nodes.js';
 
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 90_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Polls until probe answers: 90 s bounds, the restore and replay take a while on the busy machine. */
+const until = <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => poll(what, probe, 90_000, 200);
 
 /** id -> [version, payload, vector bytes] in a stopped node's LMDB. */
 function onDisk(dir: string, collection: number): Map<PointId, [number, unknown, number[]]> {
@@ -53,35 +43,13 @@ function parseLine(line: string): { msg?: string; snapshot_seq?: number; applied
 }
 
 describe.skipIf(etcdMissing() !== null)('a replacement replica starts from the snapshot', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
-  let kv: Etcd3;
-  const dirs: string[] = [];
-  const ports: number[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
-
-  const start = (i: number): Promise<TestServer> =>
-    startServer({
-      dataDir: dirs[i]!,
-      shards: 1,
-      env: {
-        SERVICE_CLUSTER_ETCD: etcd.endpoints,
-        SERVICE_CLUSTER_NATS: nats.servers,
-        SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-        SERVICE_CLUSTER_PORT: String(ports[i]),
-        SERVICE_CLUSTER_LEASE_SECONDS: '2',
-        SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '2',
-        SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '25',
-      },
-    });
-
-  const get = async <T>(key: string): Promise<T | null> => {
-    const v = await kv.get(`/quiver/${key}`).string();
-    return v === null ? null : (JSON.parse(v) as T);
-  };
+  let cluster: ThreeNodes;
+  let nodes: TestServer[] = [];
+  let ids: number[] = [];
+  let dirs: string[] = [];
+  const get = <T>(key: string): Promise<T | null> => cluster.get<T>(key);
   const stream = async (id: number): Promise<{ first_seq: number; last_seq: number }> => {
-    const nc = await nats.connect();
+    const nc = await cluster.nats.connect();
     try {
       return (await (await jetstreamManager(nc)).streams.info(streamName(id, 0))).state;
     } finally {
@@ -90,22 +58,12 @@ describe.skipIf(etcdMissing() !== null)('a replacement replica starts from the s
   };
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
-    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    cluster = await startThreeNodes({ env: { SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '25' } });
+    ({ nodes, ids, dirs } = cluster);
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) await n.stop('SIGKILL');
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    await cluster?.close();
   });
 
   it('restores the snapshot on the node that replaces a killed replica, then replays to the survivor\'s content', { timeout: 300_000 }, async () => {
