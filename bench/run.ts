@@ -138,6 +138,31 @@ async function recallAt(q: Quiver, ef: number, ctx: Ctx, name = COLLECTION): Pro
   return recallAtK(await searchAll(q.url, name, ctx.bodies.get(ef)!), ctx.truth);
 }
 
+/**
+ * The ids the searchability check samples: 200 spread evenly over the first killAt of the data,
+ * the points the crash phase has acknowledged when it kills (batches go out in order), so the
+ * clean graph of the memory phase and the crashed one answer for the same points.
+ */
+function searchSampleIds(): number[] {
+  const upTo = Math.max(1, Math.floor(CFG.n * CFG.killAt));
+  const k = Math.min(200, upTo);
+  return Array.from({ length: k }, (_, i) => Math.floor((i * upTo) / k));
+}
+
+/**
+ * Each id searched for with its own vector at `ef`, then the misses again at
+ * OWN_NEAREST_HIGH_EF: an approximate search may miss a point that is in the graph; one missed at
+ * the high ef too is not reachable there. Returns the misses at each ef.
+ */
+async function ownNearest(url: string, name: string, ctx: Ctx, ids: number[]): Promise<{ missed: number[]; notFound: number[] }> {
+  const at = async (subset: number[], ef: number): Promise<number[]> => {
+    const found = await searchAll(url, name, subset.map((id) => searchBody(rowOf(ctx.ds.points, id, CFG.dim), ef, 1)));
+    return subset.filter((id, i) => found[i]?.[0] !== id);
+  };
+  const missed = await at(ids, CFG.latencyEf);
+  return { missed, notFound: await at(missed, OWN_NEAREST_HIGH_EF) };
+}
+
 // ---------------------------------------------------------------------------------------------
 // issue 14: memory and restart after SIGTERM
 
@@ -157,6 +182,10 @@ async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
   if (count !== CFG.n) throw new Error(`after ingest the collection counts ${count} points, expected ${CFG.n}`);
   const afterIngest = memoryOf(q.pid);
   const recallBefore = await recallAt(q, CFG.latencyEf, ctx);
+  // The same searchability check as after kill -9, on this graph that was never killed: what
+  // HNSW itself leaves unreachable at this size, for the crash phase's figure to be read against.
+  const cleanSample = searchSampleIds();
+  const clean = await ownNearest(q.url, COLLECTION, ctx, cleanSample);
   const info = await collectionInfo(q.url, COLLECTION);
   const telemetry = await fetch(`${q.url}/telemetry`).then(
     async (r) => (r.status === 200 ? ((await r.json()) as unknown) : null),
@@ -207,6 +236,7 @@ async function memoryPhase(ctx: Ctx): Promise<Report['memory']> {
     countAfter,
     recallBefore,
     recallAfter,
+    cleanSearchSample: { sample: cleanSample.length, ownNearestFound: cleanSample.length - clean.missed.length, notFound: clean.notFound.length },
     collectionInfo: info,
     telemetry,
   };
@@ -239,16 +269,12 @@ async function crashPhase(ctx: Ctx): Promise<Report['crash']> {
   const readyMs = q.readyMs;
   const count = await countPoints(q.url, CRASH);
   const missing = await missingIds(q.url, CRASH, ackedIds);
-  // searchable: a sample of acknowledged points, each searched for with its own vector. At the
-  // bench's ef an approximate search may miss a point that is in the graph (the rate is reported,
-  // as on a clean graph); one missed again at OWN_NEAREST_HIGH_EF counts as not searchable.
-  const sample = Array.from({ length: Math.min(200, ackedIds.length) }, (_, i) => ackedIds[Math.floor((i * ackedIds.length) / Math.min(200, ackedIds.length))]!);
-  const ownNearest = async (ids: number[], ef: number): Promise<number[]> => {
-    const found = await searchAll(q.url, CRASH, ids.map((id) => searchBody(rowOf(ctx.ds.points, id, CFG.dim), ef, 1)));
-    return ids.filter((id, i) => found[i]?.[0] !== id);
-  };
-  const missed = await ownNearest(sample, CFG.latencyEf);
-  const notFound = (await ownNearest(missed, OWN_NEAREST_HIGH_EF)).length;
+  // searchable: a sample of acknowledged points, each searched for with its own vector (see
+  // ownNearest; the memory phase runs the same ids on a graph never killed).
+  const acked = new Set(ackedIds);
+  const sample = searchSampleIds().filter((id) => acked.has(id));
+  const { missed, notFound: unreachable } = await ownNearest(q.url, CRASH, ctx, sample);
+  const notFound = unreachable.length;
   progress(
     `crash: ready ${readyMs.toFixed(0)} ms after spawn; ${count} points, ${missing.length} acknowledged missing; own nearest at ef ${CFG.latencyEf} ${sample.length - missed.length} of ${sample.length}, ${notFound} not found at ef ${OWN_NEAREST_HIGH_EF}`,
   );

@@ -66,6 +66,8 @@ export interface MemoryFigures {
   countAfter: number;
   recallBefore: number;
   recallAfter: number;
+  /** The crash phase's searchability check on this never-killed graph, same ids (absent in older reports). */
+  cleanSearchSample?: { sample: number; ownNearestFound: number; notFound: number };
   collectionInfo: unknown;
   telemetry: unknown;
 }
@@ -376,14 +378,16 @@ export function targets(r: Report): Target[] {
     m === null ? null : Math.abs(m.recallAfter - m.recallBefore) <= RECALL_TOLERANCE,
   );
   const c = r.crash;
+  const cleanUnreachable = m?.cleanSearchSample?.notFound ?? null;
   const killLimit = large ? 15_000 : 2000;
   add(`ready after kill -9 mid-ingest <= ${killLimit / 1000} s`, c === null ? 'n/a' : `${fmt(c.readyAfterKillMs)} ms`, c === null ? null : c.readyAfterKillMs <= killLimit);
   add(
     'every acknowledged point present and searchable after kill -9',
     c === null
       ? 'n/a'
-      : `${c.acknowledgedMissing} of ${c.acknowledgedPoints} missing; sampled ${c.searchSample}: own nearest at ef ${c.ownNearestAtEf} ${c.ownNearestFound} (${fmt((100 * c.ownNearestFound) / Math.max(1, c.searchSample), 1)}%), not found at ef ${c.highEf} ${c.searchSampleNotFound}`,
-    c === null ? null : c.acknowledgedMissing === 0 && c.searchSampleNotFound === 0,
+      : `${c.acknowledgedMissing} of ${c.acknowledgedPoints} missing; sampled ${c.searchSample}: own nearest at ef ${c.ownNearestAtEf} ${c.ownNearestFound} (${fmt((100 * c.ownNearestFound) / Math.max(1, c.searchSample), 1)}%), not found at ef ${c.highEf} ${c.searchSampleNotFound}${cleanUnreachable === null ? '' : ` (a graph never killed, same ids: ${cleanUnreachable})`}`,
+    // Searchable as on a graph never killed: HNSW itself leaves a few points unreachable at 1M.
+    c === null ? null : c.acknowledgedMissing === 0 && c.searchSampleNotFound <= (cleanUnreachable ?? 0),
   );
   const rebuilt = c?.engineReady?.hnsw_rebuilt_shards;
   add(
@@ -447,6 +451,9 @@ export function printReport(r: Report): void {
           ['SIGTERM -> exit (ms)', `${fmt(m.shutdownMs)}${m.shutdownKilled ? ' (killed after the grace)' : ''}`],
           ['after SIGTERM: spawn -> /readyz 200 (ms)', fmt(m.readyAfterSigtermMs)],
           ['points / recall@10 before -> after', `${m.countAfter}; ${fmt(m.recallBefore, 4)} -> ${fmt(m.recallAfter, 4)}`],
+          ...(m.cleanSearchSample === undefined
+            ? []
+            : [[`own nearest at the bench's ef (the kill -9 check's ids, this graph)`, `${m.cleanSearchSample.ownNearestFound} of ${m.cleanSearchSample.sample}; not found at the high ef ${m.cleanSearchSample.notFound}`]]),
           ['engine ready line', engineSummary(m.engineReady)],
         ],
       ),
