@@ -1,7 +1,8 @@
 // The controller's loop against a real etcd, in this process: elected, it places a new
 // collection's shards over the live nodes, removes the assignments of a deleted collection, and
 // removes a catalog entry left marked deleting for longer than 30 s (its deleting node died
-// mid-delete); a loop whose node is not the controller writes nothing.
+// mid-delete), ends a move whose target died, places nothing on a node being drained; a loop
+// whose node is not the controller writes nothing.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
@@ -77,5 +78,29 @@ describe.skipIf(etcdMissing() !== null)('controller loop', () => {
     expect(await get('catalog/c')).not.toBeNull();
     expect(await get('assign/2/0')).toBeNull();
     expect(events.some((e) => e.type === 'controller' && e.elected)).toBe(true);
+
+    // A move 11 -> 13 in flight (transfers/) whose target's lease is gone: the loop reads the
+    // transfer and ends the move, the source alone with the shard's count from before it.
+    // In one transaction: the loop never sees the assignment without its collection, or the reverse.
+    const kv = (key: string, value: unknown) => client.put(`/quiver/${key}`).value(JSON.stringify(value));
+    await client
+      .if('/quiver/catalog/d', 'Create', '==', 0)
+      .then(
+        kv('catalog/d', { id: 4, config: { shard_number: 1, replication_factor: 1 }, deleting: false }),
+        kv('assign/4/0', { epoch: 3, target: 2, replicas: [{ node: 11, state: 'Active' }, { node: 13, state: 'Initializing' }] }),
+        kv('transfers/4/0/11-13', { shard: 0, from: 11, to: 13, sync: false, method: null }),
+      )
+      .commit();
+    const ended = await until('the move ended', async () => {
+      const a = await get<Assignment>('assign/4/0');
+      return a?.replicas.length === 1 ? a : undefined;
+    });
+    expect(ended).toEqual({ epoch: 4, target: 1, replicas: [{ node: 11, state: 'Active' }] });
+    // Node 12 is being drained: a new collection's replicas avoid it while another node can take them.
+    await put('nodes/14', { id: 14 });
+    await put('removing/12', { at: '' });
+    await put('catalog/e', { id: 5, config: { shard_number: 1, replication_factor: 2 }, deleting: false });
+    const placed = await until('assign/5/0', () => get<Assignment>('assign/5/0').then((v) => v ?? undefined));
+    expect(placed.replicas.map((r) => r.node).sort()).toEqual([11, 14]);
   });
 });
