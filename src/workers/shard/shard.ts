@@ -221,7 +221,7 @@ export class Shard {
    * Called after each write and by the host's timer.
    */
   maybeSave(now: number): void {
-    if (!this.#saveGraphs || this.#saving !== null || this.#writesSinceSave === 0) return;
+    if (!this.#saveGraphs || this.#saving !== null || this.#writesSinceSave === 0 || this.#behind) return;
     const { everyWrites, everySeconds } = this.#policy;
     const byCount = everyWrites > 0 && this.#writesSinceSave >= everyWrites;
     const byTime = everySeconds > 0 && now - this.#lastSaveAt >= everySeconds * 1000;
@@ -305,8 +305,21 @@ export class Shard {
   async saveIndexes(): Promise<void> {
     await this.idle();
     if (!this.#saveGraphs) return;
+    // Replayed rows still waiting for the graph go in now: the save covers them.
+    for (const space of this.#spaces.values()) space.catchUp();
     if (this.#savedSeq === this.#seq && this.#writesSinceSave === 0 && !this.#graphsReplaced) return;
     await this.#save();
+  }
+
+  /** True while replayed rows wait to be added to a graph (see loadAsync): no save until then. */
+  get #behind(): boolean {
+    for (const space of this.#spaces.values()) if (space.behind > 0) return true;
+    return false;
+  }
+
+  /** Resolves once every graph holds every row (a load's background replay is done). */
+  async caughtUp(): Promise<void> {
+    await Promise.all([...this.#spaces.values()].map((space) => space.caughtUp()));
   }
 
   get #graphsReplaced(): boolean {
@@ -332,7 +345,9 @@ export class Shard {
 
   /**
    * load(), with the saved graph files read on libuv threads while this thread reads the LMDB
-   * records (at start, where nothing else runs on the shard until it resolves).
+   * records (at start, where nothing else runs on the shard until it resolves). Many writes to
+   * replay onto a saved graph (after kill -9) are added in the background once it resolves
+   * (VectorSpace.replay: searched exactly until then; no save before; see caughtUp).
    */
   async loadAsync(onPoints?: (n: number) => void): Promise<ShardLoad> {
     const watch = new Stopwatch();
@@ -341,7 +356,9 @@ export class Shard {
     const reading = readSavedGraphs(manifest, this.#snapshots, this.#spaces.values());
     const range = this.#readRange(manifest, onPoints);
     const recordsTime = watch.lap();
-    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed, await reading);
+    const graphs = restoreGraphs(manifest, this.#snapshots, this.#spaces.values(), this.#ids, range.changed, await reading, true);
+    // Once the graphs hold the replayed rows, a save may cover them (none runs before).
+    void this.caughtUp().then(() => this.maybeSave(Date.now()));
     return this.#loaded(manifest, reason, range, graphs, { manifest: manifestTime, checksum: this.#snapshots.checksumTime, records: recordsTime, graphs: watch.lap() });
   }
 
