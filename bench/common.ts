@@ -223,11 +223,11 @@ export function trackChild(proc: ChildProcess): void {
  * Starts the built server (dist/src/main/index.js) on 127.0.0.1, ephemeral ports, `shards`
  * workers; `extraEnv` is added to (and wins over) the environment.
  */
-export function startServer(dataDir: string, shards: number, extraEnv: Record<string, string> = {}): Promise<Server> {
+export function startServer(dataDir: string, shards: number, extraEnv: Record<string, string> = {}, entry = ENTRY): Promise<Server> {
   const spawnedAt = performance.now();
   // BENCH_NODE_ARGS: node flags for the server, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (not allowed in NODE_OPTIONS)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-  const proc = spawn(process.execPath, [...nodeArgs, ENTRY], {
+  const proc = spawn(process.execPath, [...nodeArgs, entry], {
     env: {
       ...process.env,
       SERVICE_HOST: '127.0.0.1',

@@ -29,6 +29,8 @@ export interface StartOptions {
   scratch: string;
   env?: Record<string, string>;
   readyTimeoutMs?: number;
+  /** The server's entry script (another build, for A/B start-up timings); the repo's dist by default. */
+  entry?: string;
 }
 
 let probeFile: string | null = null;
@@ -73,7 +75,7 @@ export async function startQuiver(o: StartOptions): Promise<Quiver> {
     NODE_OPTIONS: nodeOptions,
     QUIVER_BENCH_TID_FILE: tidFile,
     ...(o.env ?? {}),
-  });
+  }, o.entry);
   tracked.current = server;
   const messages = new Set<string>();
   const deadline = performance.now() + (o.readyTimeoutMs ?? 600_000);

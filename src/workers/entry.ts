@@ -21,8 +21,15 @@ import { NotCommittedError } from './shard/shard.js';
 import { WriteGarbage } from './write-garbage.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
 
-/** Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see write-garbage.ts). */
-const WRITE_GARBAGE_BUDGET_BYTES = 16 * 1024 * 1024;
+/**
+ * Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see
+ * write-garbage.ts). Each MiB charged leaves ~2-3 MiB of garbage (the body's text and parsed JSON
+ * besides the bytes), so at 16 MiB the shard owner's heap and buffers swung by ~50 MiB: measured
+ * at 100k x 128 on 2 workers (bench/memory-trace.ts, busy machine, two runs each), RssAnon growth
+ * peaked at 2.9-3.2x the raw vectors during the ingest and read 1.9-2.8x right after it; at 4 MiB,
+ * 2.4-2.6x and 1.8-1.9x, for the same process CPU over the ingest (21.8-24.4 s against 23.3-25.8 s).
+ */
+const WRITE_GARBAGE_BUDGET_BYTES = 4 * 1024 * 1024;
 
 const init = workerData as WorkerInit;
 // The module graph above evaluated (the main thread marks when it spawned this thread).

@@ -127,6 +127,8 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
     const needsFilter = pred !== null || excluded.size > 0;
     const found = graph.searchHits(spec.query, spec.k, Math.max(spec.ef, spec.k), needsFilter ? accept : undefined);
     for (let i = 0; i < found.slots.length; i++) top.push(found.slots[i]!, space.scoreOfDistance(found.distances[i]!));
+    // Rows a load left to add to the graph in the background: scored exactly until it holds them.
+    space.scoreBehind(spec.query, accept, push);
   }
   return top.drain();
 }

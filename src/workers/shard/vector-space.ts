@@ -15,9 +15,17 @@
 // row it can trust. Measured at 128-d, 1,000 random rows of 100k: about 5 us a row from LMDB
 // against 20-40 us through getPoint (scratch script, busy machine).
 //
-// Invariants: a slot is in the serving graph exactly when its presence byte is 1 (deleted slots
-// are marked deleted in hnswlib); when `#store` is not null it holds every present row (and
-// exact search reads it), otherwise the serving graph does. While a rebuild runs, every slot
+// Writes to replay onto a restored graph at start (after kill -9, those after the last save) may
+// be left to catch up in the background (deferReplay): adding a point costs hnswlib ~160 us at
+// 50k x 128, so 8,000 of them held the shard's load, and /readyz, for 1.3 s. Until a slot is
+// added its row waits in `#behind` (read once from LMDB), searches score those rows exactly
+// beside the graph's hits, and the shard saves no graph (its manifest would claim rows the
+// graph lacks); catchUp() finishes at once where a save must happen (shutdown, snapshot).
+//
+// Invariants: a slot is in the serving graph exactly when its presence byte is 1 and it is not
+// in `#behind` (deleted slots, and behind slots the graph held an older row of, are marked
+// deleted in hnswlib); when `#store` is not null it holds every present row (and exact search
+// reads it), otherwise the serving graph and `#behind` do. While a rebuild runs, every slot
 // written since it started is in `touched` and is redone from the rows as they are at the end,
 // before the new graph replaces the old one. No graph (null) means exact search.
 
@@ -29,6 +37,8 @@ import type { Distance } from '../../shared/types.js';
 
 /** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
 const REBUILD_CHUNK = 256;
+/** Replayed slots added to a restored graph per turn (about 10 ms of hnswlib inserts at 50k x 128). */
+const CATCH_UP_CHUNK = 64;
 
 /**
  * Exact search with a graph and no store: reading a candidate back costs about this many times
@@ -79,6 +89,12 @@ export class VectorSpace {
   #rebuild: Rebuild | null = null;
   /** Where rows held by a graph are read back from first (see the module comment); null: getPoint only. */
   #reader: RowReader | null = null;
+  /** Present slots whose rows the serving graph does not hold yet, with their rows (see deferReplay). */
+  #behind: Map<number, Float32Array> | null = null;
+  /** Resolves when `#behind` is empty again (null: nothing behind). */
+  #caughtUp: { promise: Promise<void>; resolve: () => void } | null = null;
+  /** Set by dispose: background catch-up steps stop (catchUp() still finishes it). */
+  #stopped = false;
 
   constructor(name: string, dim: number, distance: Distance, want: GraphConfig) {
     this.name = name;
@@ -127,7 +143,7 @@ export class VectorSpace {
    */
   vector(slot: number): Float32Array {
     if (this.#store !== null) return this.#store.get(slot);
-    return this.#reader?.(slot) ?? this.index!.vector(slot);
+    return this.#behind?.get(slot) ?? this.#reader?.(slot) ?? this.index!.vector(slot);
   }
 
   /** True when exact scores are computed from a store in JS (no graph holds the rows). */
@@ -152,6 +168,9 @@ export class VectorSpace {
    * once all rows are in (then useGraph or buildGraph).
    */
   set(slot: number, v: Float32Array | undefined, graph = true): void {
+    // A write to a slot still to catch up goes to the graph now (the graph never held its row, or
+    // holds an older one marked deleted, which add un-marks and replaces).
+    if (this.#behind?.delete(slot) === true && this.#behind.size === 0) this.#settle();
     if (v !== undefined) {
       const toGraph = graph && this.index !== null;
       if (!toGraph) this.#store ??= new VectorStore(this.dim);
@@ -185,6 +204,91 @@ export class VectorSpace {
   useGraph(index: HnswIndex): void {
     this.index = index;
     this.#store = null;
+    // A graph built from every present row (a rebuild) holds the rows that were behind too.
+    if (this.#behind !== null) {
+      this.#behind.clear();
+      this.#settle();
+    }
+  }
+
+  /**
+   * Brings the serving graph up to date with `slots` (writes after its save): removals now, and
+   * rows to add either now or, `defer`, in the background in chunks between which requests run.
+   * A deferred slot's row is read now (the reader's LMDB record) and scored exactly by searches
+   * until the graph holds it; a graph row older than it is marked deleted meanwhile.
+   */
+  replay(slots: Iterable<number>, defer: boolean): void {
+    const index = this.index;
+    if (index === null) return;
+    for (const slot of slots) {
+      if (!this.has(slot)) {
+        index.remove(slot);
+        continue;
+      }
+      const row = this.vector(slot);
+      if (!defer) {
+        index.add(slot, row);
+        continue;
+      }
+      index.remove(slot);
+      if (this.#behind === null) this.#behind = new Map();
+      this.#behind.set(slot, row);
+    }
+    if (this.#behind === null || this.#behind.size === 0 || this.#caughtUp !== null) return;
+    let resolve!: () => void;
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.#caughtUp = { promise, resolve };
+    const step = (): void => {
+      if (this.#stopped || this.#behind === null || this.#behind.size === 0) return;
+      this.#addBehind(CATCH_UP_CHUNK);
+      // #addBehind drops the map once it is empty.
+      if (this.behind > 0) setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  /** Rows not in the serving graph yet (see replay). */
+  get behind(): number {
+    return this.#behind?.size ?? 0;
+  }
+
+  /** Resolves once the serving graph holds every present row (see replay). */
+  caughtUp(): Promise<void> {
+    return this.#caughtUp?.promise ?? Promise.resolve();
+  }
+
+  /** Adds every row still behind now (before a save: the graph must hold what its manifest claims). */
+  catchUp(): void {
+    this.#addBehind(Number.POSITIVE_INFINITY);
+  }
+
+  #addBehind(max: number): void {
+    const behind = this.#behind;
+    const index = this.index;
+    if (behind === null || index === null) return;
+    let n = 0;
+    for (const [slot, row] of behind) {
+      if (n++ >= max) break;
+      behind.delete(slot);
+      index.add(slot, row);
+    }
+    if (behind.size === 0) this.#settle();
+  }
+
+  #settle(): void {
+    this.#behind = null;
+    const done = this.#caughtUp;
+    this.#caughtUp = null;
+    done?.resolve();
+  }
+
+  /**
+   * The exact scores of the rows not in the graph yet that `accept` lets through (beside an HNSW
+   * search, whose graph cannot find them).
+   */
+  scoreBehind(query: Float32Array, accept: (slot: number) => boolean, push: (slot: number, score: number) => void): void {
+    if (this.#behind === null) return;
+    for (const [slot, row] of this.#behind) if (accept(slot)) push(slot, this.metric.score(query, row, 0));
   }
 
   /**
@@ -217,6 +321,10 @@ export class VectorSpace {
       }
       this.index = null;
       this.#rebuild = null;
+      if (this.#behind !== null) {
+        this.#behind.clear();
+        this.#settle();
+      }
     }
   }
 
@@ -227,12 +335,13 @@ export class VectorSpace {
   /** Stops a background rebuild: the shard is being dropped, or the thread is about to end. */
   dispose(): void {
     this.#rebuild = null;
+    this.#stopped = true;
   }
 
   /** Estimated bytes of the rows and graphs (see index/hnsw.ts for the graph's formula). */
   memory(): SpaceMemory {
     return {
-      vectors: (this.#store?.bytes ?? 0) + this.#present.byteLength,
+      vectors: (this.#store?.bytes ?? 0) + this.#present.byteLength + this.behind * this.dim * 4,
       graph: (this.index?.bytes ?? 0) + (this.#rebuild?.index.bytes ?? 0),
     };
   }

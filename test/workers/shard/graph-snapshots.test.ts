@@ -165,6 +165,77 @@ describe('GraphSnapshots', () => {
     expect(search(refused)).toEqual(before);
   });
 
+  describe('a long replay at start (loadAsync) catches up in the background', () => {
+    const DIM = 8;
+    const row = (i: number, shift = 0): number[] => Array.from({ length: DIM }, (_, d) => Math.sin(i * 7.1 + d * 1.3) + shift);
+    const ids = (from: number, n: number): number[] => Array.from({ length: n }, (_, i) => from + i);
+    const own = (s: Shard, v: number[]): { id: number | string; score: number } => {
+      const hit = s.search(spec(v, { k: 1, withPayload: { kind: 'none' } }))[0]!;
+      return { id: hit.id, score: hit.score };
+    };
+    /** 1,000 points saved, then (not saved) 600 new points, 200 changed vectors and 50 deletions. */
+    async function crashed(): Promise<Fixture> {
+      const f = shardFixture(metaOf(DIM, 'Euclid'));
+      await f.shard.upsert(batch(ids(0, 1000), ids(0, 1000).map((i) => row(i))), 1, true);
+      await f.shard.saveIndexes();
+      await f.shard.upsert(batch(ids(1000, 600), ids(1000, 600).map((i) => row(i))), 2, true);
+      await f.shard.upsert(batch(ids(0, 200), ids(0, 200).map((i) => row(i, 5))), 3, true);
+      await f.shard.delete(ids(900, 50), null, 4, true);
+      return f;
+    }
+
+    it('answers at once: every replayed point found by its new vector, none by its old one or deleted; no save until caught up', async () => {
+      fx = await crashed();
+      const shard = new Shard(fx.meta, 0, fx.db, fx.indexDir, { savePolicy: { everyWrites: 100, everySeconds: 0 } });
+      const load = await shard.loadAsync();
+      expect(load).toMatchObject({ points: 1550, graphsRead: 1, graphsRebuilt: 0, replayed: 850 });
+      // The rows wait beside the graph: it holds the 800 saved points not changed since.
+      expect(shard.info(0)).toMatchObject({ points: 1550, indexedVectors: { '': 750 } });
+      for (const i of [0, 150, 1000, 1599]) expect(own(shard, row(i, i < 200 ? 5 : 0))).toEqual({ id: i, score: 0 });
+      // An old vector finds its point no more at distance 0; a deleted point is gone.
+      for (const i of [0, 150]) expect(own(shard, row(i)).score).toBeGreaterThan(0);
+      expect(shard.retrieve([900, 949], { kind: 'none' }, { kind: 'none' })).toEqual([]);
+      // Filtered and exact searches see the rows behind too.
+      const only = shard.search(spec(row(1200), { k: 1, filter: { must: [{ has_id: [1200, 1201] }] }, withPayload: { kind: 'none' } }));
+      expect(only.map((p) => p.id)).toEqual([1200]);
+      expect(shard.search(spec(row(1300), { k: 1, exact: true, withPayload: { kind: 'none' } }))[0]).toMatchObject({ id: 1300, score: 0 });
+      // A write to a point still behind goes to the graph at once.
+      await shard.upsert(batch([1400], [row(1400, -3)]), 5, true);
+      expect(own(shard, row(1400, -3))).toEqual({ id: 1400, score: 0 });
+      expect(shard.graphSaves.saves).toBe(0);
+
+      await shard.caughtUp();
+      expect(shard.info(0)).toMatchObject({ points: 1550, indexedVectors: { '': 1550 } });
+      for (const i of [0, 150, 1000, 1400, 1599]) expect(own(shard, row(i, i < 200 ? 5 : i === 1400 ? -3 : 0)).id).toBe(i);
+      // The save waited for the catch-up and covers it: the next start replays nothing.
+      await shard.idle();
+      expect(shard.graphSaves.saves).toBe(1);
+      expect(fx.reopen().load).toMatchObject({ points: 1550, graphsRead: 1, replayed: 0 });
+    });
+
+    it('a shutdown save during the catch-up adds the rest first; the start after it replays nothing', async () => {
+      fx = await crashed();
+      const shard = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+      expect(await shard.loadAsync()).toMatchObject({ replayed: 850 });
+      shard.dispose();
+      await shard.saveIndexes();
+      expect(shard.info(0)).toMatchObject({ points: 1550, indexedVectors: { '': 1550 } });
+      const again = fx.reopen();
+      expect(again.load).toMatchObject({ points: 1550, graphsRead: 1, graphsRebuilt: 0, replayed: 0 });
+      for (const i of [0, 199, 1000, 1599]) expect(own(again.shard, row(i, i < 200 ? 5 : 0))).toEqual({ id: i, score: 0 });
+    });
+
+    it('a short replay (below DEFER_REPLAY_MIN) is done before the load ends', async () => {
+      fx = shardFixture(metaOf(DIM, 'Euclid'));
+      await fx.shard.upsert(batch(ids(0, 100), ids(0, 100).map((i) => row(i))), 1, true);
+      await fx.shard.saveIndexes();
+      await fx.shard.upsert(batch(ids(100, 20), ids(100, 20).map((i) => row(i))), 2, true);
+      const shard = new Shard(fx.meta, 0, fx.db, fx.indexDir);
+      expect(await shard.loadAsync()).toMatchObject({ replayed: 20 });
+      expect(shard.info(0)).toMatchObject({ points: 120, indexedVectors: { '': 120 } });
+    });
+  });
+
   it('a saved graph that passes its checksum but cannot be read is rebuilt from every stored row, not only the replayed ones', async () => {
     fx = await filled();
     await fx.shard.saveIndexes();
