@@ -30,6 +30,8 @@ export const ClusterSchema = Type.Object(
     stream_replicas: Type.Integer({ minimum: 1, maximum: 5 }),
     /** How long a Dead replica (its node's lease gone) waits before the controller places a replacement elsewhere. */
     dead_grace_seconds: Type.Number({ minimum: 0, maximum: 86400 }),
+    /** The longest a read across nodes waits for its replica before asking another too (ms; learned lower per read kind; 0: never hedge). */
+    hedge_ms: Type.Integer({ minimum: 0, maximum: 600000 }),
     /** A shard is snapshotted (and its stream purged below) after this many log entries (0: never by count). */
     snapshot_entries: Type.Integer({ minimum: 0 }),
     /** ... or this many minutes after its last snapshot when it was written since (0: never by time). */
@@ -117,6 +119,7 @@ const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | '
   SERVICE_CLUSTER_LEASE_SECONDS: { key: 'lease_seconds', kind: 'int' },
   SERVICE_CLUSTER_STREAM_REPLICAS: { key: 'stream_replicas', kind: 'int' },
   SERVICE_CLUSTER_DEAD_GRACE_SECONDS: { key: 'dead_grace_seconds', kind: 'int' },
+  SERVICE_CLUSTER_HEDGE_MS: { key: 'hedge_ms', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_ENTRIES: { key: 'snapshot_entries', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_MINUTES: { key: 'snapshot_minutes', kind: 'number' },
 };

@@ -16,6 +16,12 @@ import { processMemory } from './process-memory.js';
 import { QdrantMetrics } from './qdrant-metrics.js';
 import { QDRANT_API_VERSION, QUIVER_VERSION } from './version.js';
 
+/** What a node in cluster mode adds to its metrics (absent: a single node). */
+export interface ClusterMetrics {
+  /** Reads sent to a second replica past the hedge deadline (ClusterShards.hedgedReads; 0 with no data plane). */
+  hedgedReads(): number;
+}
+
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class Metrics {
@@ -32,10 +38,21 @@ export class Metrics {
   readonly #mainBodies: client.Counter;
   readonly #qdrant: QdrantMetrics;
 
-  constructor(engine: Engine) {
+  constructor(engine: Engine, cluster: ClusterMetrics | null = null) {
     const registers = [this.registry];
     client.collectDefaultMetrics({ register: this.registry });
-    this.#qdrant = new QdrantMetrics(this.registry, engine, QUIVER_VERSION);
+    this.#qdrant = new QdrantMetrics(this.registry, engine, QUIVER_VERSION, cluster !== null);
+    if (cluster !== null) {
+      new client.Counter({
+        name: 'quiver_cluster_hedged_reads_total',
+        help: 'Shard reads sent to a second replica because the first had not answered within the hedge deadline (cluster.hedge_ms)',
+        registers,
+        collect() {
+          this.reset();
+          this.inc(cluster.hedgedReads());
+        },
+      });
+    }
     new client.Gauge({ name: 'quiver_info', help: 'Quiver version and the Qdrant API version it speaks', labelNames: ['version', 'qdrant_api'], registers }).set(
       { version: QUIVER_VERSION, qdrant_api: QDRANT_API_VERSION },
       1,

@@ -105,11 +105,12 @@ export class QdrantMetrics {
   readonly #grpc = new SeriesSet<'endpoint'>();
   readonly #grpcSeconds: client.Histogram<'endpoint'>;
 
-  constructor(registry: client.Registry, engine: Engine, version: string) {
+  /** `clusterMode`: the node runs in cluster mode (etcd and NATS configured), as Qdrant's cluster_enabled reports. */
+  constructor(registry: client.Registry, engine: Engine, version: string, clusterMode: boolean) {
     const registers = [registry];
     new client.Gauge({ name: 'app_info', help: 'information about the server', labelNames: ['name', 'version'], registers }).set({ name: 'quiver', version }, 1);
     new client.Gauge({ name: 'app_status_recovery_mode', help: 'whether the server started in recovery mode', registers }).set(0);
-    new client.Gauge({ name: 'cluster_enabled', help: 'whether cluster support is enabled', registers }).set(0);
+    new client.Gauge({ name: 'cluster_enabled', help: 'whether cluster support is enabled', registers }).set(clusterMode ? 1 : 0);
     new client.Gauge({
       name: 'collections_total',
       help: 'number of collections',

@@ -174,7 +174,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     ...(joined === null ? {} : { clusterCatalog: joined.sync }),
     ...(dataPlane === null ? {} : { shards: dataPlane.shards }),
   });
-  const metrics = new Metrics(engine);
+  const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => dataPlane?.shards.hedgedReads ?? 0 });
   dispatcher.setOwners((name) => engine.copyHolders(name));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike. With the
   // shard write logs on, point requests run on this thread, whose Engine writes through them.

@@ -98,6 +98,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_CLUSTER_LEASE_SECONDS: '4',
       SERVICE_CLUSTER_STREAM_REPLICAS: '1',
       SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '5',
+      SERVICE_CLUSTER_HEDGE_MS: '250',
       SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '5000',
       SERVICE_CLUSTER_SNAPSHOT_MINUTES: '0.5',
     });
@@ -119,7 +120,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
-      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, snapshot_entries: 5000, snapshot_minutes: 0.5 },
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });
   });
@@ -264,7 +265,7 @@ describe('loadConfig: bad values name the variable', () => {
     expect(clusterEnabled(loadConfig({}))).toBe(false);
     const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' });
     expect(clusterEnabled(cfg)).toBe(true);
-    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, snapshot_entries: 100000, snapshot_minutes: 60 });
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, hedge_ms: 1000, snapshot_entries: 100000, snapshot_minutes: 60 });
   });
 
   it('one switch: SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS together; one alone is refused naming the other', () => {
@@ -301,6 +302,14 @@ describe('loadConfig: bad values name the variable', () => {
     bad({ SERVICE_CLUSTER_SNAPSHOT_ENTRIES: '-1' }, "invalid configuration 'cluster/snapshot_entries' (SERVICE_CLUSTER_SNAPSHOT_ENTRIES)");
     bad({ SERVICE_CLUSTER_SNAPSHOT_MINUTES: 'hourly' }, 'SERVICE_CLUSTER_SNAPSHOT_MINUTES="hourly" is not a number');
     bad({ SERVICE_CLUSTER_SNAPSHOT_MINUTES: '-2' }, "invalid configuration 'cluster/snapshot_minutes' (SERVICE_CLUSTER_SNAPSHOT_MINUTES)");
+  });
+
+  it('hedged reads: at most 1000 ms unless set; 0 turns hedging off; bad values named', () => {
+    expect(loadConfig({}).cluster.hedge_ms).toBe(1000);
+    expect(loadConfig({ SERVICE_CLUSTER_HEDGE_MS: '0' }).cluster.hedge_ms).toBe(0);
+    expect(loadConfig({ SERVICE_CONFIG: file({ cluster: { hedge_ms: 150 } }) }).cluster.hedge_ms).toBe(150);
+    bad({ SERVICE_CLUSTER_HEDGE_MS: '0.5' }, 'SERVICE_CLUSTER_HEDGE_MS="0.5" is not an integer');
+    bad({ SERVICE_CLUSTER_HEDGE_MS: '-1' }, "invalid configuration 'cluster/hedge_ms' (SERVICE_CLUSTER_HEDGE_MS)");
   });
 
   it('accepts every documented log level', () => {

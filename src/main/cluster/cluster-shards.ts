@@ -5,7 +5,10 @@
 //   own first (no hop), else the live peer's with the highest reported applied_seq (ties: the one
 //   with fewer calls in flight from here), over the internal port (internal-client.ts). A replica
 //   that cannot be reached, answers ShardUnavailable, or loses its lease before it answers, is
-//   replaced once by the next in order. No Active replica: 503 naming the shard.
+//   replaced once by the next in order; one that has not answered within the hedge deadline
+//   (hedge.ts) is not given up but joined by the next in order, and the first answer wins (the
+//   other is cancelled). Either way a read asks at most two replicas. No Active replica: 503
+//   naming the shard. Writes never hedge: each is published once, to the log.
 // - A read at the log's end (`consistency` other than 1: read-consistency.ts) first takes each
 //   shard's stream last sequence, and the replica answers only once it has applied that far.
 // - A write goes through the shard's log (logged-writes.ts); before it is published the shard must
@@ -18,6 +21,7 @@ import { isLoggedOp } from '../../shared/log-entry.js';
 import type { ResultOf } from '../../shared/protocol.js';
 import type { CollectionMeta } from '../../shared/types.js';
 import type { ShardCall, ShardOp } from '../router/shard-router.js';
+import { HedgeDeadlines } from './hedge.js';
 import { PeerUnreachable, type PeerCalls } from './internal-client.js';
 import type { WriteLog } from './logged-writes.js';
 import type { ClusterState, ReplicaInfo } from './state.js';
@@ -39,6 +43,8 @@ export interface ClusterShardsOptions {
   readTimeoutMs?: number;
   /** How long a replica may take to reach a read's log end before another is tried (ms). */
   catchUpTimeoutMs?: number;
+  /** The longest a read waits for its replica before another is asked too (ms; 0: never). */
+  hedgeMs?: number;
 }
 
 /** A failure another replica may not have: the replica's, not the request's. */
@@ -59,6 +65,8 @@ export class ClusterShards {
   readonly #lastSeq: (collectionId: number, shard: number) => Promise<number>;
   readonly #readTimeoutMs: number;
   readonly #catchUpTimeoutMs: number;
+  readonly #hedge: HedgeDeadlines;
+  #hedgedReads = 0;
   /** Calls in flight from this node per peer: ties between equally fresh replicas go to the idler. */
   readonly #inFlight = new Map<number, number>();
   /** Per peer, how to give up the calls waiting on it (its lease lapsed: it may be paused or cut off). */
@@ -71,6 +79,7 @@ export class ClusterShards {
     this.#lastSeq = opts.lastSeq;
     this.#readTimeoutMs = opts.readTimeoutMs ?? 10_000;
     this.#catchUpTimeoutMs = opts.catchUpTimeoutMs ?? 5_000;
+    this.#hedge = new HedgeDeadlines(opts.hedgeMs ?? 0);
     // A peer whose lease lapses is not waited for until the call's deadline: its calls fail as
     // unreachable at once, and a read goes to the next replica (a paused node answers nothing).
     this.#state.onChange(() => {
@@ -95,6 +104,11 @@ export class ClusterShards {
       set.delete(giveUp);
       if (set.size === 0 && this.#waiting.get(node) === set) this.#waiting.delete(node);
     }
+  }
+
+  /** Reads sent to a second replica because the first had not answered within the hedge deadline. */
+  get hedgedReads(): number {
+    return this.#hedgedReads;
   }
 
   /** One request to one shard: a logged write through the log, anything else a read of one replica. */
@@ -147,23 +161,68 @@ export class ClusterShards {
     });
   }
 
-  async #read(meta: CollectionMeta, shard: number, req: ShardCall<ShardOp>, local: LocalShards, minSeq: number | undefined): Promise<unknown> {
+  #read(meta: CollectionMeta, shard: number, req: ShardCall<ShardOp>, local: LocalShards, minSeq: number | undefined): Promise<unknown> {
     const order = this.#order(meta.id, shard);
-    if (order.length === 0) throw new QuiverError('ShardUnavailable', `No Active replica of shard ${shard} of collection ${meta.name} (${this.#describe(meta.id, shard)}): retry later`);
-    const failures: string[] = [];
-    // At most two replicas: the chosen one, and one other when it fails as a replica.
-    for (const replica of order.slice(0, 2)) {
-      try {
-        return await this.#ask(replica.node, meta, shard, req, local, minSeq);
-      } catch (err) {
-        if (!replicaFailure(err)) throw err;
-        failures.push(`node ${replica.node}: ${why(err)}`);
+    if (order.length === 0) return Promise.reject(new QuiverError('ShardUnavailable', `No Active replica of shard ${shard} of collection ${meta.name} (${this.#describe(meta.id, shard)}): retry later`));
+    // At most two replicas: the chosen one, and one other when it fails as a replica or is slower
+    // than the hedge deadline. A read at the log's end is its own kind: it waits for catch-up.
+    const replicas = order.slice(0, 2);
+    const kind = minSeq === undefined ? req.op : `${req.op}@end`;
+    const hedgeMs = replicas.length > 1 ? this.#hedge.deadline(kind) : null;
+    return new Promise((resolve, reject) => {
+      const failures: string[] = [];
+      const cancels: AbortController[] = [];
+      let asked = 0;
+      let settled = false;
+      let hedge: NodeJS.Timeout | undefined;
+      const settle = (): void => {
+        settled = true;
+        clearTimeout(hedge);
+        for (const c of cancels) c.abort();
+      };
+      const askNext = (): void => {
+        const replica = replicas[asked++]!;
+        const cancel = new AbortController();
+        cancels.push(cancel);
+        const sent = performance.now();
+        this.#ask(replica.node, meta, shard, req, local, minSeq, cancel.signal).then(
+          (result) => {
+            if (settled) return;
+            this.#hedge.answered(kind, performance.now() - sent);
+            settle();
+            resolve(result);
+          },
+          (err: unknown) => {
+            if (settled) return;
+            // The request's own failure: every replica would answer it alike.
+            if (!replicaFailure(err)) {
+              settle();
+              reject(err);
+              return;
+            }
+            failures.push(`node ${replica.node}: ${why(err)}`);
+            if (asked < replicas.length) {
+              clearTimeout(hedge);
+              askNext();
+            } else if (failures.length === asked) {
+              settle();
+              reject(new QuiverError('ShardUnavailable', `No replica of shard ${shard} of collection ${meta.name} answered (${failures.join('; ')}): retry later`));
+            }
+          },
+        );
+      };
+      askNext();
+      if (hedgeMs !== null) {
+        hedge = setTimeout(() => {
+          if (settled || asked >= replicas.length) return;
+          this.#hedgedReads++;
+          askNext();
+        }, hedgeMs);
       }
-    }
-    throw new QuiverError('ShardUnavailable', `No replica of shard ${shard} of collection ${meta.name} answered (${failures.join('; ')}): retry later`);
+    });
   }
 
-  async #ask(node: number, meta: CollectionMeta, shard: number, req: ShardCall<ShardOp>, local: LocalShards, minSeq: number | undefined): Promise<unknown> {
+  async #ask(node: number, meta: CollectionMeta, shard: number, req: ShardCall<ShardOp>, local: LocalShards, minSeq: number | undefined, signal: AbortSignal): Promise<unknown> {
     if (node === this.#state.nodeId) {
       if (minSeq !== undefined && minSeq > 0) await local.awaitApplied(meta.id, shard, minSeq, this.#catchUpTimeoutMs);
       return local.call(meta.id, shard, req);
@@ -173,7 +232,7 @@ export class ClusterShards {
     this.#inFlight.set(node, (this.#inFlight.get(node) ?? 0) + 1);
     try {
       const waitMs = minSeq === undefined ? this.#readTimeoutMs : this.#readTimeoutMs + this.#catchUpTimeoutMs;
-      return await this.#whileLive(node, this.#peers.shardCall(peer, { collectionId: meta.id, shard, req, ...(minSeq === undefined ? {} : { minSeq }), timeoutMs: this.#catchUpTimeoutMs }, waitMs));
+      return await this.#whileLive(node, this.#peers.shardCall(peer, { collectionId: meta.id, shard, req, ...(minSeq === undefined ? {} : { minSeq }), timeoutMs: this.#catchUpTimeoutMs }, waitMs, signal));
     } finally {
       this.#inFlight.set(node, this.#inFlight.get(node)! - 1);
     }

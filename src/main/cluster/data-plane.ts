@@ -21,7 +21,7 @@ export interface DataPlane {
 export function openDataPlane(config: Config, state: ClusterState, log: WriteLog): DataPlane {
   const maxMessageBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
   const peers = new GrpcPeers(maxMessageBytes);
-  const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s) });
+  const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s), hedgeMs: config.cluster.hedge_ms });
   let server: InternalServer | null = null;
   return {
     shards,

@@ -18,8 +18,11 @@ export class PeerUnreachable extends QuiverError {
 
 /** What ClusterShards asks of other nodes (a fake in unit tests). */
 export interface PeerCalls {
-  /** `waitMs`: how long the whole call may take, the replica's catch-up (req.timeoutMs) included. */
-  shardCall(peer: PeerInfo, req: ShardCallRequest, waitMs: number): Promise<unknown>;
+  /**
+   * `waitMs`: how long the whole call may take, the replica's catch-up (req.timeoutMs) included.
+   * `signal` cancels the call (a hedged read answered elsewhere); it then rejects as unreachable.
+   */
+  shardCall(peer: PeerInfo, req: ShardCallRequest, waitMs: number, signal?: AbortSignal): Promise<unknown>;
   awaitApplied(peer: PeerInfo, req: AwaitAppliedRequest): Promise<{ result: unknown }>;
   close(): void;
 }
@@ -52,11 +55,17 @@ export class GrpcPeers implements PeerCalls {
     return client;
   }
 
-  #call<T>(peer: PeerInfo, path: string, req: object, timeoutMs: number): Promise<T> {
+  #call<T>(peer: PeerInfo, path: string, req: object, timeoutMs: number, signal?: AbortSignal): Promise<T> {
     const client = this.#client(peer);
     const deadline = Date.now() + timeoutMs + DEADLINE_MARGIN_MS;
     return new Promise<T>((resolve, reject) => {
-      client.makeUnaryRequest<Buffer, Buffer>(path, identity, identity, encode(req), new grpc.Metadata(), { deadline }, (err, bytes) => {
+      if (signal?.aborted === true) {
+        reject(new PeerUnreachable(peer.id, 'cancelled'));
+        return;
+      }
+      const cancel = (): void => call.cancel();
+      const call = client.makeUnaryRequest<Buffer, Buffer>(path, identity, identity, encode(req), new grpc.Metadata(), { deadline }, (err, bytes) => {
+        signal?.removeEventListener('abort', cancel);
         if (err !== null || bytes === undefined) {
           // Every status here is the transport's or the peer's refusal to serve (not a request's
           // outcome, which comes back as a reply): another replica may answer.
@@ -73,11 +82,14 @@ export class GrpcPeers implements PeerCalls {
         if (reply.ok) resolve(reply.result);
         else reject(QuiverError.fromWire(reply.error));
       });
+      // The peer's worker may still run the request; this node stops waiting for it (and grpc-js
+      // answers the callback with CANCELLED).
+      signal?.addEventListener('abort', cancel, { once: true });
     });
   }
 
-  shardCall(peer: PeerInfo, req: ShardCallRequest, waitMs: number): Promise<unknown> {
-    return this.#call<unknown>(peer, SHARD_CALL_PATH, req, waitMs);
+  shardCall(peer: PeerInfo, req: ShardCallRequest, waitMs: number, signal?: AbortSignal): Promise<unknown> {
+    return this.#call<unknown>(peer, SHARD_CALL_PATH, req, waitMs, signal);
   }
 
   awaitApplied(peer: PeerInfo, req: AwaitAppliedRequest): Promise<{ result: unknown }> {

@@ -1,6 +1,6 @@
 // ClusterShards over the real internal port (grpc-js servers and GrpcPeers on loopback), with the
 // control plane's mirror and each node's local replicas faked (in-memory): which replica a read
-// picks, the one retry, 503s naming the shard, reads at the log's end, write_consistency_factor
+// picks, the one retry, the hedge past a deadline (first answer wins), 503s naming the shard, reads at the log's end, write_consistency_factor
 // before publishing and after, and the wire carrying errors through the one taxonomy.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -47,13 +47,18 @@ class FakeNode implements LocalShards {
   fail: QuiverError | null = null;
   /** Never answers (a paused node). */
   hang = false;
+  /** Answers this late (a slow replica). */
+  delayMs = 0;
   constructor(id: number) {
     this.id = id;
   }
   async call(_c: number, shard: number, req: { op: string }): Promise<unknown> {
     if (this.fail !== null) throw this.fail;
-    if (this.hang) return new Promise(() => undefined);
     this.calls.push({ shard, op: req.op });
+    if (this.hang) return new Promise(() => undefined);
+    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    // A replica may fail while it is being waited for (marked Dead meanwhile).
+    if (this.fail !== null) throw this.fail;
     return { node: this.id, shard, op: req.op, applied: this.applied };
   }
   async awaitApplied(_c: number, shard: number, seq: number, timeoutMs: number): Promise<{ result: unknown }> {
@@ -63,6 +68,15 @@ class FakeNode implements LocalShards {
       await new Promise((r) => setTimeout(r, 10));
     }
     return { result: { applied: 1, by: this.id } };
+  }
+}
+
+/** Polls a condition (the fakes change state in the background). */
+async function until(cond: () => boolean, deadlineMs = 10_000): Promise<void> {
+  const end = Date.now() + deadlineMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -132,6 +146,7 @@ describe('ClusterShards over the internal port', () => {
       n.calls = [];
       n.fail = null;
       n.hang = false;
+      n.delayMs = 0;
       serving.set(id, true);
       peerStates.get(id)!.assign.clear();
     }
@@ -270,6 +285,88 @@ describe('ClusterShards over the internal port', () => {
     lastSeq = 12;
     nodes.get(2)!.applied = 9;
     expect(await read(meta(1), 0)).toMatchObject({ node: 2, applied: 9 });
+  });
+
+  /** Reads hedged after `hedgeMs`; no read deadline or lease loss ends a wait within the test. */
+  const hedging = (hedgeMs: number): ClusterShards => new ClusterShards({ state, peers, log, lastSeq: async () => lastSeq, readTimeoutMs: 600_000, hedgeMs });
+  const count = { op: 'count', filter: null, exact: true } as const;
+
+  it('a replica that has not answered within the hedge deadline is joined by the next one, whose answer wins', { timeout: 30_000 }, async () => {
+    const hedged = hedging(50);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    nodes.get(3)!.hang = true;
+    expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 2 });
+    expect(hedged.hedgedReads).toBe(1);
+    expect(nodes.get(3)!.calls).toEqual([{ shard: 0, op: 'count' }]);
+    expect(nodes.get(2)!.calls).toEqual([{ shard: 0, op: 'count' }]);
+  });
+
+  it('after the hedge, the first answer wins whichever replica gives it', { timeout: 30_000 }, async () => {
+    const hedged = hedging(30);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    // Node 3, asked first, is past the deadline but still answers before node 2, asked second.
+    nodes.get(3)!.delayMs = 300;
+    nodes.get(2)!.delayMs = 20_000;
+    expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 3 });
+    expect(hedged.hedgedReads).toBe(1);
+    expect(nodes.get(2)!.calls).toEqual([{ shard: 0, op: 'count' }]);
+  });
+
+  it('this node\'s own replica is hedged too: a busy local worker is joined by a remote replica', { timeout: 30_000 }, async () => {
+    const hedged = hedging(50);
+    assign(0, [[1, 'Active', 9], [2, 'Active', 9]]);
+    nodes.get(1)!.hang = true;
+    expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 2 });
+    expect(hedged.hedgedReads).toBe(1);
+  });
+
+  it('a replica that answers within the hedge deadline is the only one asked', async () => {
+    const hedged = hedging(60_000);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    for (let i = 0; i < 3; i++) expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 3 });
+    expect(hedged.hedgedReads).toBe(0);
+    expect(nodes.get(2)!.calls).toEqual([]);
+  });
+
+  it('a shard with one Active replica is not hedged: the read waits for it', async () => {
+    const hedged = hedging(10);
+    assign(0, [[3, 'Active', 9]]);
+    nodes.get(3)!.delayMs = 100;
+    expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 3 });
+    expect(hedged.hedgedReads).toBe(0);
+  });
+
+  it('a hedged read whose first replica then fails as a replica waits for the second', { timeout: 30_000 }, async () => {
+    const hedged = hedging(30);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    nodes.get(3)!.delayMs = 300;
+    nodes.get(2)!.delayMs = 600;
+    const answer = hedged.call(meta(1), 0, count, local(), false);
+    // Node 3 fails after node 2 was asked: the read goes on waiting for node 2, not 503.
+    await until(() => nodes.get(2)!.calls.length === 1);
+    nodes.get(3)!.fail = new QuiverError('ShardUnavailable', 'node 3 went Dead');
+    expect(await answer).toMatchObject({ node: 2 });
+    expect(hedged.hedgedReads).toBe(1);
+  });
+
+  it('a request\'s own failure after the hedge answers at once with its code and message', { timeout: 30_000 }, async () => {
+    const hedged = hedging(30);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    nodes.get(3)!.hang = true;
+    nodes.get(2)!.fail = QuiverError.badInput('Wrong input: bad filter');
+    const err = (await hedged.call(meta(1), 0, count, local(), false).catch((e: unknown) => e)) as QuiverError;
+    expect(err.code).toBe('BadInput');
+    expect(err.message).toBe('Wrong input: bad filter');
+  });
+
+  it('a cancelled internal call rejects as unreachable at once (the hedge\'s loser)', { timeout: 30_000 }, async () => {
+    nodes.get(3)!.hang = true;
+    const cancel = new AbortController();
+    const pending = peers.shardCall(state.peers.get(3)!, { collectionId: 7, shard: 0, req: count, timeoutMs: 100 }, 600_000, cancel.signal).catch((e: unknown) => e);
+    setTimeout(() => cancel.abort(), 20);
+    const err = (await pending) as QuiverError;
+    expect(err.code).toBe('ShardUnavailable');
+    expect(err.message).toMatch(/^node 3 unreachable: /);
   });
 
   const upsert = (m: CollectionMeta, shard: number, wait: boolean) =>

@@ -1,12 +1,15 @@
 // GET /cluster and the lease gate without etcd: a single node answers Qdrant's disabled status;
 // a cluster node (a fake ClusterView here) answers its status, and while it holds no lease
 // refuses the collections' routes with 503 and Retry-After, leaving health and status open.
+// Qdrant's cluster_enabled reads 0 on a single node and 1 on a cluster node, which also counts its
+// hedged reads.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../src/main/http/app.js';
 import { Metrics } from '../../../src/main/metrics.js';
 import type { ClusterStatusEnabled, ClusterView } from '../../../src/main/cluster/view.js';
 import { inject, startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
+import { sample } from '../../helpers/metrics.js';
 import type { FastifyInstance } from 'fastify';
 
 describe('single node', () => {
@@ -23,12 +26,19 @@ describe('single node', () => {
     expect(r.status).toBe(200);
     expect(r.body.result).toEqual({ status: 'disabled' });
   });
+
+  it('/metrics: cluster_enabled 0, and no hedged reads counter', async () => {
+    const text = (await q.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(sample(text, 'cluster_enabled')).toBe(0);
+    expect(text).not.toContain('quiver_cluster_hedged_reads_total');
+  });
 });
 
 describe('cluster node, lease gate', () => {
   let q: InProcessQuiver;
   let app: FastifyInstance;
   let held = true;
+  let hedged = 0;
   const status: ClusterStatusEnabled = {
     status: 'enabled',
     peer_id: 42,
@@ -45,12 +55,19 @@ describe('cluster node, lease gate', () => {
   };
   beforeAll(async () => {
     q = await startInProcess({ workers: 1 });
-    app = await buildApp(q.config, q.engine, q.auth, new Metrics(q.engine), undefined, view);
+    app = await buildApp(q.config, q.engine, q.auth, new Metrics(q.engine, { hedgedReads: () => hedged }), undefined, view);
     await app.ready();
   });
   afterAll(async () => {
     await app?.close();
     await q?.close();
+  });
+
+  it('/metrics: cluster_enabled 1, and the hedged reads counter as the data plane counts them', async () => {
+    hedged = 3;
+    const text = (await app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(sample(text, 'cluster_enabled')).toBe(1);
+    expect(sample(text, 'quiver_cluster_hedged_reads_total')).toBe(3);
   });
 
   it('GET /cluster answers the node view in the documented shape', async () => {

@@ -1,0 +1,137 @@
+// Hedged reads on three real Quiver nodes (1 worker each, 10 s leases, a dead grace longer than the
+// test) on one etcd and one NATS server, all started and stopped by PID, through the official REST
+// client: a collection of one shard with two replicas, read through the third node, which holds
+// none. Each replica's node in turn is paused (SIGSTOP; SIGCONT in finally) for a few seconds, far
+// less than its lease: it keeps its lease and stays Active, so only the hedge can take its reads
+// elsewhere. Every read through the third node must answer with a client timeout of 3 s, well
+// below the 10 s the lease would take to lapse. Also: cluster_enabled reads 1 on every node.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { Etcd3 } from 'etcd3';
+import type { Assignment } from '../../../src/main/cluster/assignments.js';
+import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
+import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { sample, scrape } from '../../helpers/metrics.js';
+import { startNats, type NatsCluster } from '../../helpers/nats.js';
+import { freePort } from '../../helpers/ports.js';
+
+/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
+async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  let last: unknown = null;
+  for (;;) {
+    const v = await probe().catch((e: unknown) => {
+      last = e;
+      return undefined;
+    });
+    if (v !== undefined) return v;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what} (last error: ${String(last)})`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+const DIM = 4;
+const vectorOf = (i: number): number[] => [i, (i * 7) % 11, (i * 3) % 5, 1];
+const N = 30;
+const points = Array.from({ length: N }, (_, k) => ({ id: k + 1, vector: vectorOf(k + 1), payload: { k: k + 1 } }));
+const LEASE_SECONDS = 10;
+/** The reads' client timeout: well below the lease, so a read waiting for it to lapse fails. */
+const CLIENT_TIMEOUT_MS = 3000;
+
+describe.skipIf(etcdMissing() !== null)('three nodes: a paused replica\'s reads are hedged to the other one', () => {
+  let etcd: EtcdCluster;
+  let nats: NatsCluster;
+  let kv: Etcd3;
+  const dirs: string[] = [];
+  const nodes: TestServer[] = [];
+  const ids: number[] = [];
+
+  beforeAll(async () => {
+    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
+    kv = new Etcd3({ hosts: etcd.endpoints });
+    const ports: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      dirs.push(tempDataDir());
+      ports.push(await freePort());
+    }
+    const start = (i: number): Promise<TestServer> =>
+      startServer({
+        dataDir: dirs[i]!,
+        shards: 1,
+        env: {
+          SERVICE_CLUSTER_ETCD: etcd.endpoints,
+          SERVICE_CLUSTER_NATS: nats.servers,
+          SERVICE_CLUSTER_STREAM_REPLICAS: '1',
+          SERVICE_CLUSTER_PORT: String(ports[i]),
+          SERVICE_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS),
+          SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '3600',
+          // Below the client timeout with room for a busy machine; the learned deadline is lower.
+          SERVICE_CLUSTER_HEDGE_MS: '300',
+        },
+      });
+    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
+    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
+    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const n of nodes) {
+      if (n.proc.pid !== undefined && n.proc.exitCode === null) n.proc.kill('SIGCONT');
+      await n.stop('SIGKILL');
+    }
+    kv?.close();
+    await Promise.all([etcd?.stop(), nats?.close()]);
+    for (const d of dirs) removeDir(d);
+  });
+
+  it('cluster_enabled reads 1 on every node in cluster mode', async () => {
+    for (const n of nodes) expect(sample(await scrape(n.url), 'cluster_enabled')).toBe(1);
+  });
+
+  it('with one replica\'s node paused, reads through a node without a replica answer within a client timeout far below the lease', { timeout: 180_000 }, async () => {
+    const first = new QdrantClient({ url: nodes[0]!.url });
+    await first.createCollection('hedged', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 1, replication_factor: 2 });
+    const id = Number(JSON.parse((await kv.get('/quiver/catalog/hedged').string())!).id);
+    const assignment = await until('both replicas Active', async () => {
+      const raw = await kv.get(`/quiver/assign/${id}/0`).string();
+      const a = raw === null ? null : (JSON.parse(raw) as Assignment);
+      return a !== null && a.replicas.length === 2 && a.replicas.every((r) => r.state === 'Active') ? a : undefined;
+    });
+    for (const n of nodes) await until(`hedged readable through ${n.url}`, async () => ((await call(n.url, 'POST', '/collections/hedged/points/count', { exact: true })).status === 200 ? true : undefined));
+    const holders = assignment.replicas.map((r) => ids.indexOf(r.node));
+    const readerIndex = [0, 1, 2].find((i) => !holders.includes(i))!;
+    const reader = new QdrantClient({ url: nodes[readerIndex]!.url, timeout: CLIENT_TIMEOUT_MS });
+    expect((await first.upsert('hedged', { wait: true, points })).status).toBe('completed');
+    await until('every point readable through the reader', async () => ((await reader.count('hedged', { exact: true })).count === N ? true : undefined));
+
+    const reads = async (): Promise<void> => {
+      expect((await reader.count('hedged', { exact: true })).count).toBe(N);
+      const got = await reader.retrieve('hedged', { ids: points.map((p) => p.id), with_payload: true });
+      expect(got.map((p) => p.id).sort((a, b) => Number(a) - Number(b))).toEqual(points.map((p) => p.id));
+      const top = await reader.query('hedged', { query: vectorOf(13), limit: 1, params: { exact: true }, with_payload: true });
+      expect(top.points.map((p) => [p.id, p.payload])).toEqual([[13, { k: 13 }]]);
+    };
+    const hedged = async (): Promise<number> => sample(await scrape(nodes[readerIndex]!.url), 'quiver_cluster_hedged_reads_total') ?? 0;
+    // Warm: each kind of read learns its deadline from answers of both replicas.
+    for (let i = 0; i < 8; i++) await reads();
+    const before = await hedged();
+
+    for (const paused of holders) {
+      const pid = nodes[paused]!.proc.pid!;
+      process.kill(pid, 'SIGSTOP');
+      try {
+        for (let round = 0; round < 3; round++) await reads();
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      // The resumed node kept its lease: it answers again before the other one is paused.
+      await until(`node ${paused} answering again`, async () => ((await call(nodes[paused]!.url, 'POST', '/collections/hedged/points/count', { exact: true })).body.result?.count === N ? true : undefined));
+    }
+    // Whichever replica the reader asks first was paused once: its reads were hedged.
+    expect(await hedged()).toBeGreaterThan(before);
+    // And neither node lost its lease: the replicas stayed Active throughout.
+    const after = JSON.parse((await kv.get(`/quiver/assign/${id}/0`).string())!) as Assignment;
+    expect(after.replicas.map((r) => r.state)).toEqual(['Active', 'Active']);
+  });
+});
