@@ -204,9 +204,16 @@ describe('a worker that dies under a handed-off request', () => {
     const both = (): boolean => messages.some((m) => m.includes('failpoint crash_on_id=7')) && messages.some((m) => SIBLING.test(m));
     // Steering is a preference, not a promise (a scrape can leave the steered worker busier):
     // attempts go on, alternating, until both paths were seen.
+    // Even attempts write the crashing point to the one-shard collection on the steered worker,
+    // whose owner is then by far the likeliest coordinator (a hop costs the others); odd ones to
+    // 'c', steered to each worker in turn, one of which is not the point's owner there. With 'c'
+    // alone, steered alternately, about 1 run in 5 took one path in all ten attempts (the choice
+    // reads event-loop utilization, and a replaced thread starts busy).
     for (let attempt = 1; attempt <= 10 && !both(); attempt++) {
-      await coordinateOn(attempt % 2);
-      const crash = await call(server.url, 'PUT', '/collections/c/points?wait=true', { points: [{ id: CRASH_ID, vector: vector(CRASH_ID) }] });
+      const w = Math.floor(attempt / 2) % 2;
+      await coordinateOn(w);
+      const target = attempt % 2 === 0 ? steer[w]! : 'c';
+      const crash = await call(server.url, 'PUT', `/collections/${target}/points?wait=true`, { points: [{ id: CRASH_ID, vector: vector(CRASH_ID) }] });
       expectDataError(crash, 503, /^Worker \d failed: /);
       messages.push(crash.body.status.error as string);
       await expect.poll(async () => workerRestarts(await scrape(server.url)), { timeout: 10_000 }).toBe(attempt);
