@@ -33,6 +33,12 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Wait for 'engine ready' before resolving (default true). */
   waitReady?: boolean;
+  /**
+   * How long to wait for the ports and, with waitReady, for 'engine ready' (default 90 s). Past it
+   * the server is killed and the start fails with its log, so a hung start-up names its last step
+   * instead of running into a test hook's timeout.
+   */
+  startTimeoutMs?: number;
 }
 
 export function tempDataDir(): string {
@@ -47,6 +53,8 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       SERVICE_HOST: '127.0.0.1',
       SERVICE_REST_PORT: '0',
       SERVICE_GRPC_PORT: '0',
+      // Cluster mode's internal port too: its default (6575) is shared by every test file at once.
+      SERVICE_CLUSTER_PORT: '0',
       SERVICE_DATA_DIR: dataDir,
       SERVICE_SHARDS: String(opts.shards ?? 2),
       SERVICE_LOG_LEVEL: 'info',
@@ -56,10 +64,19 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((res) => proc.once('exit', (code) => res(code)));
+  const timeoutMs = opts.startTimeoutMs ?? 90_000;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, rej) => {
+    timer = setTimeout(() => {
+      proc.kill('SIGKILL');
+      rej(new Error(`server not ${opts.waitReady === false ? 'listening' : 'ready'} after ${timeoutMs} ms; its log:\n${logs.slice(-60).join('\n')}`));
+    }, timeoutMs);
+  });
+  timedOut.catch(() => undefined);
   let onReady: () => void = () => undefined;
   const ready = new Promise<void>((res) => (onReady = res));
   // Resolves once both ports are known: the server logs 'REST listening' and 'gRPC listening'.
-  const { port, grpcPort } = await new Promise<{ port: number; grpcPort: number }>((res, rej) => {
+  const listening = new Promise<{ port: number; grpcPort: number }>((res, rej) => {
     let rest: number | null = null;
     let grpc: number | null = null;
     const rl = createInterface({ input: proc.stdout! });
@@ -78,6 +95,17 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
     createInterface({ input: proc.stderr! }).on('line', (line) => logs.push(line));
     void exited.then((code) => rej(new Error(`server exited with ${code} before listening:\n${logs.join('\n')}`)));
   });
+  let port: number;
+  let grpcPort: number;
+  try {
+    ({ port, grpcPort } = await Promise.race([listening, timedOut]));
+    if (opts.waitReady !== false) {
+      const died = exited.then((code) => Promise.reject(new Error(`server exited with ${code} before ready:\n${logs.slice(-60).join('\n')}`)));
+      await Promise.race([ready, timedOut, died]);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
   const server: TestServer = {
     url: `http://127.0.0.1:${port}`,
     port,
@@ -92,7 +120,6 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
       return exited;
     },
   };
-  if (opts.waitReady !== false) await ready;
   return server;
 }
 

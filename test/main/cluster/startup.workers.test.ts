@@ -129,7 +129,8 @@ describe.skipIf(etcdMissing() !== null)('one node in cluster mode', () => {
       const before = await call(server.url, 'GET', '/cluster');
       const id = before.body.result.peer_id as number;
       expect(await client.get(`/quiver/nodes/${id}`).string()).not.toBeNull();
-      expect(await server.stop('SIGTERM')).toBe(0);
+      const code = await server.stop('SIGTERM');
+      expect(code, server.logs.slice(-15).join('\n')).toBe(0);
       // Revoked on the way out, not left to expire.
       expect(await client.get(`/quiver/nodes/${id}`).string()).toBeNull();
       server = await startServer({ dataDir: dir, shards: 1, env: env() });
