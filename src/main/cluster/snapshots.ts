@@ -464,6 +464,10 @@ export class ShardSnapshots {
           }
         }
       }
+    } catch (err) {
+      // The engine stops answering while the node shuts down or has lost its lease: a timer's
+      // rejection would end the process (exit 1 on a clean SIGTERM was seen), so the round ends here.
+      if (!this.#closed) this.#o.log.warn({ err: String(err) }, 'cluster: snapshot round skipped; next round retries');
     } finally {
       this.#ticking = false;
     }

@@ -81,14 +81,17 @@ class Node {
     error: (fields, msg) => void this.lines.push({ level: 'error', msg, fields }),
   };
 
-  async openSnapshots(meta: CollectionMeta, opts: { state?: ClusterState; entries?: number } = {}): Promise<ShardSnapshots> {
+  async openSnapshots(
+    meta: CollectionMeta,
+    opts: { state?: ClusterState; entries?: number; collections?: () => { id: number; shards: number }[] } = {},
+  ): Promise<ShardSnapshots> {
     this.snapshots = await ShardSnapshots.open({
       servers: [nats.nodes[0]!.url],
       replicas: 1,
       dataDir: this.dir,
       workers: this.workers,
       pointers: new EtcdSnapshotPointers(etcd.endpoints.split(',')),
-      collections: () => [{ id: meta.id, shards: 1 }],
+      collections: opts.collections ?? (() => [{ id: meta.id, shards: 1 }]),
       state: opts.state ?? null,
       every: { entries: opts.entries ?? 100_000, minutes: 0 },
       log: this.log,
@@ -380,5 +383,20 @@ describe.skipIf(etcdMissing() !== null)('shard snapshots through the object stor
     await writeEntries(meta.id, 10, 8);
     await vi.waitFor(async () => expect((await record(meta.id))?.seq).toBeGreaterThanOrEqual(15), { timeout: 30_000, interval: 100 });
     await vi.waitFor(async () => expect((await streamState(meta.id)).first_seq).toBe(((await record(meta.id))?.seq ?? 0) + 1), { timeout: 30_000, interval: 100 });
+  });
+
+  it('a round whose collection list throws (the engine stopped answering at shutdown) is logged and skipped, not an unhandled rejection', { timeout: 60_000 }, async () => {
+    const meta = await collection();
+    const a = new Node(meta);
+    let calls = 0;
+    const snaps = await a.openSnapshots(meta, {
+      collections: () => {
+        calls++;
+        throw new Error('Engine not initialized');
+      },
+    });
+    snaps.start(20);
+    await vi.waitFor(() => expect(calls).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 20 });
+    expect(a.lines.find((l) => l.level === 'warn' && l.msg === 'cluster: snapshot round skipped; next round retries')?.fields).toEqual({ err: 'Error: Engine not initialized' });
   });
 });
