@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Etcd3, type Namespace } from 'etcd3';
 import { startEtcd, type EtcdCluster } from './etcd.js';
 import { startNats, type NatsCluster } from './nats.js';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from './server.js';
 
 export interface QuiverNode {
@@ -84,19 +84,10 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
   // run on this machine): a start that fails is tried again on new ports.
   const [nats, etcd] = await Promise.all([attempts(3, () => startNats(3)), attempts(3, () => startEtcd(3))]);
   const nodes: QuiverNode[] = [];
-  const taken = new Set<number>();
-  const port = async (): Promise<number> => {
-    for (;;) {
-      const p = await freePort();
-      if (!taken.has(p)) {
-        taken.add(p);
-        return p;
-      }
-    }
-  };
+  const ports = await freePorts(9);
   for (let i = 0; i < 3; i++) {
-    const restPort = await port();
-    nodes.push({ index: i, dataDir: tempDataDir(), restPort, grpcPort: await port(), clusterPort: await port(), url: `http://127.0.0.1:${restPort}`, server: null, logs: [] });
+    const [restPort, grpcPort, clusterPort] = ports.slice(3 * i, 3 * i + 3) as [number, number, number];
+    nodes.push({ index: i, dataDir: tempDataDir(), restPort, grpcPort, clusterPort, url: `http://127.0.0.1:${restPort}`, server: null, logs: [] });
   }
   const envOf = (n: QuiverNode): Record<string, string> => ({
     SERVICE_CLUSTER_ETCD: etcd.endpoints,
@@ -223,9 +214,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<TestClust
             // Its first start only: later ones must keep the address the workload and peers know.
             if (attempt === 3 || n.logs.every((l) => !/EADDRINUSE/.test(l))) throw e;
             await cluster.stopNode(i, 'SIGKILL');
-            n.restPort = await port();
-            n.grpcPort = await port();
-            n.clusterPort = await port();
+            [n.restPort, n.grpcPort, n.clusterPort] = (await freePorts(3)) as [number, number, number];
             n.url = `http://127.0.0.1:${n.restPort}`;
           }
         }

@@ -4,7 +4,7 @@
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -98,11 +98,12 @@ function exited(proc: ChildProcess): Promise<void> {
 
 export async function startEtcd(size: 1 | 3 = 1): Promise<EtcdCluster> {
   const members: EtcdMember[] = [];
+  const ports = await freePorts(2 * size);
   for (let i = 1; i <= size; i++) {
     members.push({
       name: `e${i}`,
-      clientUrl: `http://127.0.0.1:${await freePort()}`,
-      peerUrl: `http://127.0.0.1:${await freePort()}`,
+      clientUrl: `http://127.0.0.1:${ports[2 * i - 2]}`,
+      peerUrl: `http://127.0.0.1:${ports[2 * i - 1]}`,
       dataDir: mkdtempSync(join(tmpdir(), `quiver-etcd-e${i}-`)),
       proc: null,
       logs: [],

@@ -5,7 +5,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -92,24 +92,14 @@ async function jetStreamReady(servers: string[], timeoutMs: number, logs: () => 
 export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'quiver-nats-'));
   const nodes: NatsNode[] = [];
-  // The OS may hand out a port again once it is closed: each of ours is distinct.
-  const taken = new Set<number>();
-  const port = async (): Promise<number> => {
-    for (;;) {
-      const p = await freePort();
-      if (!taken.has(p)) {
-        taken.add(p);
-        return p;
-      }
-    }
-  };
+  const ports = await freePorts(3 * size);
   for (let i = 0; i < size; i++) {
-    const clientPort = await port();
+    const [clientPort, httpPort, clusterPort] = ports.slice(3 * i, 3 * i + 3) as [number, number, number];
     nodes.push({
       name: `n${i + 1}`,
       port: clientPort,
-      httpPort: await port(),
-      clusterPort: await port(),
+      httpPort,
+      clusterPort,
       url: `nats://127.0.0.1:${clientPort}`,
       configFile: join(dir, `n${i + 1}.conf`),
       storeDir: join(dir, `n${i + 1}`),

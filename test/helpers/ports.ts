@@ -14,3 +14,10 @@ export async function freePort(): Promise<number> {
     });
   });
 }
+
+/** `n` distinct free loopback ports: the kernel may hand a closed port out again at once. */
+export async function freePorts(n: number): Promise<number[]> {
+  const taken = new Set<number>();
+  while (taken.size < n) taken.add(await freePort());
+  return [...taken];
+}
