@@ -25,6 +25,8 @@ export interface Outcome {
   node: number;
   ok: boolean;
   error?: string;
+  /** How long the request took (ms). */
+  ms?: number;
 }
 
 export interface WorkloadOptions {
@@ -36,6 +38,8 @@ export interface WorkloadOptions {
   firstId: number;
   writers?: number;
   readers?: number;
+  /** How long a reader waits for an answer before counting the query failed (default 2 s). */
+  readTimeoutMs?: number;
 }
 
 /** A client error as `<status> <Qdrant's message>`. */
@@ -72,9 +76,9 @@ export class Workload {
   constructor(private readonly opts: WorkloadOptions) {
     this.next = opts.firstId;
     // Writes may wait out an election (the server retries a publish for 15 s); reads should answer fast,
-    // and a reader stuck on a stopped node gives up within 2 s, as a client with a deadline would.
+    // and a reader stuck on a stopped node gives up (2 s by default), as a client with a deadline would.
     this.clients = opts.urls.map((url) => new QdrantClient({ url, timeout: 30_000, checkCompatibility: false }));
-    this.readClients = opts.urls.map((url) => new QdrantClient({ url, timeout: 2_000, checkCompatibility: false }));
+    this.readClients = opts.urls.map((url) => new QdrantClient({ url, timeout: opts.readTimeoutMs ?? 2_000, checkCompatibility: false }));
   }
 
   now(): number {
@@ -144,9 +148,10 @@ export class Workload {
     while (!this.stopped) {
       const node = turn++ % this.readClients.length;
       const id = this.opts.seedIds[Math.floor(pick() * this.opts.seedIds.length)]!;
+      const sent = Date.now();
       try {
         const hits = (await this.readClients[node]!.query(this.opts.collection, { query: vectorOf(id), limit: 1, params: { exact: true } })).points;
-        this.queries.push({ at: this.now(), node, ok: true });
+        this.queries.push({ at: this.now(), node, ok: true, ms: Date.now() - sent });
         if (hits[0]?.id !== id) this.wrongTop1.push({ at: this.now(), node, id, got: JSON.stringify(hits[0]?.id ?? null) });
       } catch (err) {
         this.queries.push({ at: this.now(), node, ok: false, error: describeError(err) });
