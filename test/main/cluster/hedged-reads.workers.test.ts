@@ -8,28 +8,11 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import { Etcd3 } from 'etcd3';
 import type { Assignment } from '../../../src/main/cluster/assignments.js';
-import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
-import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { call } from '../../helpers/server.js';
+import { etcdMissing } from '../../helpers/etcd.js';
 import { sample, scrape } from '../../helpers/metrics.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
-
-/** Polls until probe answers; bounds are wide: the machine is shared and busy. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 60_000): Promise<T> {
-  const end = Date.now() + deadlineMs;
-  let last: unknown = null;
-  for (;;) {
-    const v = await probe().catch((e: unknown) => {
-      last = e;
-      return undefined;
-    });
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what} (last error: ${String(last)})`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 const DIM = 4;
 const vectorOf = (i: number): number[] => [i, (i * 7) % 11, (i * 3) % 5, 1];
@@ -40,49 +23,23 @@ const LEASE_SECONDS = 10;
 const CLIENT_TIMEOUT_MS = 3000;
 
 describe.skipIf(etcdMissing() !== null)('three nodes: a paused replica\'s reads are hedged to the other one', () => {
-  let etcd: EtcdCluster;
-  let nats: NatsCluster;
-  let kv: Etcd3;
-  const dirs: string[] = [];
-  const nodes: TestServer[] = [];
-  const ids: number[] = [];
+  let cluster: ThreeNodes;
+  let nodes: ThreeNodes['nodes'];
+  let ids: number[];
 
   beforeAll(async () => {
-    [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    kv = new Etcd3({ hosts: etcd.endpoints });
-    const ports: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
-    const start = (i: number): Promise<TestServer> =>
-      startServer({
-        dataDir: dirs[i]!,
-        shards: 1,
-        env: {
-          SERVICE_CLUSTER_ETCD: etcd.endpoints,
-          SERVICE_CLUSTER_NATS: nats.servers,
-          SERVICE_CLUSTER_STREAM_REPLICAS: '1',
-          SERVICE_CLUSTER_PORT: String(ports[i]),
-          SERVICE_CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS),
-          SERVICE_CLUSTER_DEAD_GRACE_SECONDS: '3600',
-          // Below the client timeout with room for a busy machine; the learned deadline is lower.
-          SERVICE_CLUSTER_HEDGE_MS: '300',
-        },
-      });
-    nodes.push(...(await Promise.all([0, 1, 2].map(start))));
-    for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
-    await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));
+    cluster = await startThreeNodes({
+      leaseSeconds: LEASE_SECONDS,
+      deadGraceSeconds: 3600,
+      // Below the client timeout with room for a busy machine; the learned deadline is lower.
+      env: { SERVICE_CLUSTER_HEDGE_MS: '300' },
+    });
+    ({ nodes, ids } = cluster);
   }, 120_000);
 
   afterAll(async () => {
-    for (const n of nodes) {
-      if (n.proc.pid !== undefined && n.proc.exitCode === null) n.proc.kill('SIGCONT');
-      await n.stop('SIGKILL');
-    }
-    kv?.close();
-    await Promise.all([etcd?.stop(), nats?.close()]);
-    for (const d of dirs) removeDir(d);
+    for (const n of nodes ?? []) if (n.proc.pid !== undefined && n.proc.exitCode === null) n.proc.kill('SIGCONT');
+    await cluster?.close();
   });
 
   it('cluster_enabled reads 1 on every node in cluster mode', async () => {
@@ -92,9 +49,9 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a paused replica\'s reads 
   it('with one replica\'s node paused, reads through a node without a replica answer within a client timeout far below the lease', { timeout: 180_000 }, async () => {
     const first = new QdrantClient({ url: nodes[0]!.url });
     await first.createCollection('hedged', { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 1, replication_factor: 2 });
-    const id = Number(JSON.parse((await kv.get('/quiver/catalog/hedged').string())!).id);
+    const id = Number(JSON.parse((await cluster.kv.get('/quiver/catalog/hedged').string())!).id);
     const assignment = await until('both replicas Active', async () => {
-      const raw = await kv.get(`/quiver/assign/${id}/0`).string();
+      const raw = await cluster.kv.get(`/quiver/assign/${id}/0`).string();
       const a = raw === null ? null : (JSON.parse(raw) as Assignment);
       return a !== null && a.replicas.length === 2 && a.replicas.every((r) => r.state === 'Active') ? a : undefined;
     });
@@ -133,7 +90,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a paused replica\'s reads 
     // The reads above are what fails without hedging (SERVICE_CLUSTER_HEDGE_MS=0: client timeouts).
     console.log(`hedged reads during the pauses: ${(await hedged()) - before}`);
     // And neither node lost its lease: the replicas stayed Active throughout.
-    const after = JSON.parse((await kv.get(`/quiver/assign/${id}/0`).string())!) as Assignment;
+    const after = JSON.parse((await cluster.kv.get(`/quiver/assign/${id}/0`).string())!) as Assignment;
     expect(after.replicas.map((r) => r.state)).toEqual(['Active', 'Active']);
   });
 });

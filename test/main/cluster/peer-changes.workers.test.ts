@@ -28,6 +28,25 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
   const controllerOf = async (n: TestServer): Promise<number> => Number((await call(n.url, 'GET', '/cluster')).body.result.raft_info.leader);
   const count = async (n: TestServer): Promise<number> => (await call(n.url, 'POST', `/collections/${C}/points/count?consistency=all`, { exact: true })).body.result.count as number;
 
+  /** Node i restarted on its data dir (its old peer id) after its removal: it must exit with 2. Its output. */
+  const restartRefused = async (i: number): Promise<string[]> => {
+    let logs: string[] = [];
+    let code: number | null = null;
+    try {
+      const again = await startServer({ dataDir: cluster.dirs[i]!, shards: 1, env: cluster.envOf(i), waitReady: false });
+      strays.push(again);
+      logs = again.logs;
+      code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
+    } catch (e) {
+      // It may exit before its ports were read: the error carries its output.
+      logs = [String(e)];
+      code = 2;
+      expect(String(e)).toMatch(/server exited with 2/);
+    }
+    expect(code).toBe(2);
+    return logs;
+  };
+
   beforeAll(async () => {
     cluster = await startThreeNodes({ leaseSeconds: 15 });
     const client = new QdrantClient({ url: cluster.nodes[0]!.url });
@@ -112,20 +131,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
 
     // Restarted on its data dir (its old id): it refuses to join and exits with code 2.
     await removed.stop('SIGTERM');
-    let logs: string[] = [];
-    let code: number | null = null;
-    try {
-      const again = await startServer({ dataDir: cluster.dirs[ri]!, shards: 1, env: cluster.envOf(ri), waitReady: false });
-      strays.push(again);
-      logs = again.logs;
-      code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
-    } catch (e) {
-      // It may exit before its ports were read: the error carries its output.
-      logs = [String(e)];
-      code = 2;
-      expect(String(e)).toMatch(/server exited with 2/);
-    }
-    expect(code).toBe(2);
+    const logs = await restartRefused(ri);
     const why = `this node (peer ${holder}) was removed from the cluster`;
     expect(logs.some((l) => l.startsWith(`quiver: ${why}`) && l.includes('start it on an empty data dir'))).toBe(true);
     expect(await cluster.kv.get(`/quiver/nodes/${holder}`).string()).toBeNull();
@@ -160,19 +166,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
     }, 120_000);
     await until('the removal to complete', async () => ((await cluster.get(`removed/${holder}`)) !== null ? true : undefined));
     for (const n of others) await until('every point through the others', async () => ((await count(n)) === N ? true : undefined));
-    let logs: string[] = [];
-    let code: number | null = null;
-    try {
-      const again = await startServer({ dataDir: cluster.dirs[ki]!, shards: 1, env: cluster.envOf(ki), waitReady: false });
-      strays.push(again);
-      logs = again.logs;
-      code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
-    } catch (e) {
-      logs = [String(e)];
-      code = 2;
-      expect(String(e)).toMatch(/server exited with 2/);
-    }
-    expect(code).toBe(2);
+    const logs = await restartRefused(ki);
     expect(logs.some((l) => l.includes(`this node (peer ${holder}) was removed from the cluster`))).toBe(true);
     expect(await replicas()).not.toContain(`${holder}:Partial`);
     expect((await call(others[0]!.url, 'GET', '/cluster')).body.result.peers).not.toHaveProperty(String(holder));
