@@ -9,7 +9,7 @@ import { Etcd3 } from 'etcd3';
 import type { Assignment } from '../../src/main/cluster/assignments.js';
 import { startEtcd, type EtcdCluster } from './etcd.js';
 import { startNats, type NatsCluster } from './nats.js';
-import { freePort } from './ports.js';
+import { freePorts } from './ports.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from './server.js';
 
 export interface ThreeNodeOptions {
@@ -69,10 +69,8 @@ export async function startThreeNodes(opts: ThreeNodeOptions = {}): Promise<Thre
   const ports: number[] = [];
   const nodes: TestServer[] = [];
   const ids: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    dirs.push(tempDataDir());
-    ports.push(await freePort());
-  }
+  for (let i = 0; i < 3; i++) dirs.push(tempDataDir());
+  ports.push(...(await freePorts(3)));
   const envOf = (i: number): Record<string, string> => ({
     SERVICE_CLUSTER_ETCD: etcd.endpoints,
     SERVICE_CLUSTER_NATS: nats.servers,

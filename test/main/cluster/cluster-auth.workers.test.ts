@@ -10,7 +10,7 @@ import { ADMIN_PASSWORD, apiKeyHeader, bearer, createKey, expectDataError, login
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 import { failure, grpcClient } from '../../helpers/grpc.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
-import { freePort } from '../../helpers/ports.js';
+import { freePorts } from '../../helpers/ports.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 
 /** Polls until probe answers; the bound is wide for a busy machine (the change is watch-driven). */
@@ -35,10 +35,8 @@ describe.skipIf(etcdMissing() !== null)('auth across three nodes', () => {
   beforeAll(async () => {
     [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
     const ports: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
+    for (let i = 0; i < 3; i++) dirs.push(tempDataDir());
+    ports.push(...(await freePorts(3)));
     for (let i = 0; i < 3; i++) {
       envs.push({
         SERVICE_CLUSTER_ETCD: etcd.endpoints,

@@ -8,7 +8,7 @@ import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { failure, grpcClient } from '../../helpers/grpc.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
-import { freePort } from '../../helpers/ports.js';
+import { freePorts } from '../../helpers/ports.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
 interface ClusterResult {
@@ -61,10 +61,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes', () => {
   const ports: number[] = [];
   beforeAll(async () => {
     [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
-    for (let i = 0; i < 3; i++) {
-      dirs.push(tempDataDir());
-      ports.push(await freePort());
-    }
+    for (let i = 0; i < 3; i++) dirs.push(tempDataDir());
+    ports.push(...(await freePorts(3)));
     nodes = await Promise.all(
       dirs.map((dataDir, i) =>
         startServer({ dataDir, shards: 1, env: { SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_STREAM_REPLICAS: '1', SERVICE_CLUSTER_PORT: String(ports[i]), SERVICE_CLUSTER_LEASE_SECONDS: '2' } }),
