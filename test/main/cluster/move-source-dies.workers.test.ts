@@ -1,0 +1,78 @@
+// A move whose source dies before its target is Active, on three Quiver nodes (1 worker each, 4 s
+// leases, 2 s dead grace) on one etcd and one NATS server, all started by PID. A replica catches
+// up from the shard's write log, not from another replica, so the move needs nothing from its
+// source: the target becomes Active with every acknowledged point, the move ends, and the dead
+// source holds no replica of the shard when it comes back.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { etcdMissing } from '../../helpers/etcd.js';
+import { call, type TestServer } from '../../helpers/server.js';
+import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';
+
+const C = 'src_dies';
+const N = 40;
+
+describe.skipIf(etcdMissing() !== null)('three nodes: a move whose source is killed -9 before the target is Active', () => {
+  let cluster: ThreeNodes;
+  let id = 0;
+
+  const replicas = async (): Promise<string[]> => (await cluster.assignment(id, 0))!.replicas.map((r) => `${r.node}:${r.state}`);
+  const transfers = async (n: TestServer): Promise<unknown[]> => (await call(n.url, 'GET', `/collections/${C}/cluster`)).body.result.shard_transfers as unknown[];
+  const count = async (n: TestServer): Promise<number> => (await call(n.url, 'POST', `/collections/${C}/points/count?consistency=all`, { exact: true })).body.result.count as number;
+
+  beforeAll(async () => {
+    cluster = await startThreeNodes({ leaseSeconds: 4 });
+    const client = new QdrantClient({ url: cluster.nodes[0]!.url });
+    await client.createCollection(C, { vectors: { size: 2, distance: 'Dot' }, shard_number: 1, replication_factor: 1 });
+    id = await cluster.catalogId(C);
+    for (const n of cluster.nodes) await until(`${C} readable through ${n.url}`, async () => ((await call(n.url, 'POST', `/collections/${C}/points/count`, { exact: true })).status === 200 ? true : undefined));
+    expect((await client.upsert(C, { wait: true, points: Array.from({ length: N }, (_, i) => ({ id: i + 1, vector: [1, i] })) })).status).toBe('completed');
+  }, 120_000);
+
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it('the target catches up from the log alone, becomes Active with every point, and the move ends; the source comes back without the shard', { timeout: 180_000 }, async () => {
+    const { nodes, ids } = cluster;
+    const src = (await cluster.assignment(id, 0))!.replicas[0]!.node;
+    const si = ids.indexOf(src);
+    const ti = (si + 1) % 3;
+    const to = ids[ti]!;
+    const target = nodes[ti]!;
+    const live = nodes.filter((_, i) => i !== si);
+    // Paused (well within its lease) so that its replica cannot become Active before the source dies.
+    target.proc.kill('SIGSTOP');
+    try {
+      expect(await new QdrantClient({ url: nodes[si]!.url }).updateCollectionCluster(C, { move_shard: { shard_id: 0, from_peer_id: src, to_peer_id: to } })).toBe(true);
+      expect(await replicas()).toEqual([`${src}:Active`, `${to}:Initializing`]);
+      await nodes[si]!.stop('SIGKILL');
+    } finally {
+      target.proc.kill('SIGCONT');
+    }
+
+    let seen: string[] = [];
+    await until(
+      () => `the shard Active on ${to} alone (last seen ${JSON.stringify(seen)})`,
+      async () => {
+        seen = await replicas();
+        return seen.join() === `${to}:Active` ? true : undefined;
+      },
+      90_000,
+    );
+    for (const n of live) await until('the transfer gone from every live node', async () => ((await transfers(n)).length === 0 ? true : undefined));
+    await until('etcd to hold no transfer', async () => ((await cluster.kv.getAll().prefix(`/quiver/transfers/${id}/`).keys()).length === 0 ? true : undefined));
+    for (const n of live) expect(await count(n)).toBe(N);
+    // Writes go on through the new replica.
+    const client = new QdrantClient({ url: live[0]!.url });
+    expect((await client.upsert(C, { wait: true, points: [{ id: N + 1, vector: [1, N] }] })).status).toBe('completed');
+    for (const n of live) expect(await count(n)).toBe(N + 1);
+
+    // The source returns: it is given no replica of the shard back, and reads through it see everything.
+    await cluster.start(si);
+    await until('the restarted source registered', async () => ((await cluster.kv.get(`/quiver/nodes/${src}`).string()) !== null ? true : undefined));
+    await until('reads through the restarted source', async () => ((await count(cluster.nodes[si]!)) === N + 1 ? true : undefined));
+    expect(await replicas()).toEqual([`${to}:Active`]);
+  });
+});
