@@ -6,6 +6,7 @@
 // back as the same peer.
 
 import { Etcd3 } from 'etcd3';
+import { QdrantClient } from '@qdrant/js-client-rest';
 import type { Assignment } from '../../src/main/cluster/assignments.js';
 import { startEtcd, type EtcdCluster } from './etcd.js';
 import { startNats, type NatsCluster } from './nats.js';
@@ -42,6 +43,12 @@ export interface ThreeNodes {
   /** The JSON value at /quiver/<key>, or null. */
   get<T>(key: string): Promise<T | null>;
   catalogId(name: string): Promise<number>;
+  /**
+   * Creates a collection of one shard with one replica (2-d Dot vectors), waits until every node
+   * reads it, and writes points 1..n with wait=true: the one-replica set-up the move tests share.
+   * Its catalog id.
+   */
+  oneReplicaCollection(name: string, n: number): Promise<number>;
   assignment(collectionId: number, shard: number): Promise<Assignment | null>;
   /** SIGKILL to every node, stops the engines, removes the temp dirs. */
   close(): Promise<void>;
@@ -101,6 +108,17 @@ export async function startThreeNodes(opts: ThreeNodeOptions = {}): Promise<Thre
     get,
     async catalogId(name) {
       return (await get<{ id: number }>(`catalog/${name}`))!.id;
+    },
+    async oneReplicaCollection(name, n) {
+      const client = new QdrantClient({ url: nodes[0]!.url });
+      await client.createCollection(name, { vectors: { size: 2, distance: 'Dot' }, shard_number: 1, replication_factor: 1 });
+      const id = await cluster.catalogId(name);
+      for (const node of nodes) {
+        await until(`${name} readable through ${node.url}`, async () => ((await call(node.url, 'POST', `/collections/${name}/points/count`, { exact: true })).status === 200 ? true : undefined));
+      }
+      const r = await client.upsert(name, { wait: true, points: Array.from({ length: n }, (_, i) => ({ id: i + 1, vector: [1, i] })) });
+      if (r.status !== 'completed') throw new Error(`upsert into ${name} answered ${r.status}`);
+      return id;
     },
     assignment(collectionId, shard) {
       return get<Assignment>(`assign/${collectionId}/${shard}`);

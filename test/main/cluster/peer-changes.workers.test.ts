@@ -49,11 +49,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
 
   beforeAll(async () => {
     cluster = await startThreeNodes({ leaseSeconds: 15 });
-    const client = new QdrantClient({ url: cluster.nodes[0]!.url });
-    await client.createCollection(C, { vectors: { size: 2, distance: 'Dot' }, shard_number: 1, replication_factor: 1 });
-    id = await cluster.catalogId(C);
-    for (const n of cluster.nodes) await until(`${C} readable through ${n.url}`, async () => ((await call(n.url, 'POST', `/collections/${C}/points/count`, { exact: true })).status === 200 ? true : undefined));
-    expect((await client.upsert(C, { wait: true, points: Array.from({ length: N }, (_, i) => ({ id: i + 1, vector: [1, i] })) })).status).toBe('completed');
+    id = await cluster.oneReplicaCollection(C, N);
   }, 120_000);
 
   afterAll(async () => {
