@@ -1,7 +1,9 @@
 // `node dist/bench/restart-times.js`: spawn -> /readyz 200 over several starts of one data dir,
 // builds alternating, to compare start-up changes on a busy machine (one start is noise; the
 // median of alternating starts in the same minutes is a figure). Per start it also reads the
-// server's 'start-up' line: the main thread's marks and each worker's, [wall ms, CPU ms].
+// server's 'start-up' line: the main thread's marks and each worker's, [wall ms, CPU ms], and the
+// whole process's CPU at ready (every thread: what the start costs on a machine of 2 cores, which
+// the wall time of a busy machine hides).
 //
 // BENCH_DATA_DIR   the data dir to start (required; an ingested one, e.g. from memory-trace.ts)
 // BENCH_ENTRIES    comma-separated entry scripts (dist/src/main/index.js of each build; inside
@@ -48,6 +50,7 @@ async function startupLine(logs: string[]): Promise<StartupLine | null> {
 async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'quiver-restarts-'));
   const ready = new Map<string, number[]>(ENTRIES.map((e) => [e, []]));
+  const readyCpu = new Map<string, number[]>(ENTRIES.map((e) => [e, []]));
   const marks = new Map<string, Map<string, number[]>>(ENTRIES.map((e) => [e, new Map()]));
   try {
     for (let i = 0; i < STARTS; i++) {
@@ -56,6 +59,7 @@ async function main(): Promise<void> {
         if (COPY) cpSync(DATA!, dir, { recursive: true });
         const q = await startQuiver({ dataDir: dir, workers: availableParallelism(), scratch, entry });
         ready.get(entry)!.push(q.readyMs);
+        if (q.readyCpuMs !== null) readyCpu.get(entry)!.push(q.readyCpuMs);
         const line = await startupLine(q.server.logs);
         const m = marks.get(entry)!;
         const add = (k: string, v: number | null): void => {
@@ -71,7 +75,7 @@ async function main(): Promise<void> {
             add(`worker${n} ${name} cpu`, cpu);
           }
         });
-        progress(`${entry}: ready ${q.readyMs.toFixed(0)} ms ${JSON.stringify(line?.shards ?? [])}`);
+        progress(`${entry}: ready ${q.readyMs.toFixed(0)} ms, process CPU ${q.readyCpuMs?.toFixed(0) ?? '?'} ms ${JSON.stringify(line?.shards ?? [])}`);
         await stopQuiver(q);
         if (COPY) rmSync(dir, { recursive: true, force: true });
       }
@@ -81,7 +85,8 @@ async function main(): Promise<void> {
       const r = ready.get(entry)!;
       const phases: Record<string, number> = {};
       for (const [k, v] of marks.get(entry)!) phases[k] = Math.round(median(v));
-      out[entry] = { readyMedianMs: Math.round(median(r)), readyMs: r.map((x) => Math.round(x)), phases };
+      const c = readyCpu.get(entry)!;
+      out[entry] = { readyMedianMs: Math.round(median(r)), readyMs: r.map((x) => Math.round(x)), readyCpuMedianMs: Math.round(median(c)), readyCpuMs: c.map((x) => Math.round(x)), phases };
     }
     console.log(JSON.stringify(out, null, 1));
   } finally {

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { callOk, startServer, stopServer, tracked, type Server } from '../common.js';
-import { TID_PROBE_SOURCE } from './proc.js';
+import { processCpuMs, TID_PROBE_SOURCE } from './proc.js';
 
 export interface Quiver {
   server: Server;
@@ -17,6 +17,11 @@ export interface Quiver {
   tidFile: string;
   /** spawn -> /readyz 200, in ms */
   readyMs: number;
+  /**
+   * CPU ms the whole process (every thread, GC and compiler threads too) had used when /readyz
+   * first answered 200: what a start costs, which a busy machine's wall time hides.
+   */
+  readyCpuMs: number | null;
   /** the distinct 503 bodies /readyz gave while loading (progress messages) */
   readyzMessages: string[];
   /** the 'engine ready' log line's fields */
@@ -80,6 +85,7 @@ export async function startQuiver(o: StartOptions): Promise<Quiver> {
   const messages = new Set<string>();
   const deadline = performance.now() + (o.readyTimeoutMs ?? 600_000);
   let readyMs = Number.NaN;
+  let readyCpuMs: number | null = null;
   for (;;) {
     if (server.proc.exitCode !== null || server.proc.signalCode !== null) throw new Error(`the server exited while loading:\n${server.logs.slice(-30).join('\n')}`);
     try {
@@ -87,6 +93,7 @@ export async function startQuiver(o: StartOptions): Promise<Quiver> {
       const text = await r.text();
       if (r.status === 200) {
         readyMs = performance.now() - server.spawnedAt;
+        readyCpuMs = processCpuMs(server.pid);
         break;
       }
       if (messages.size < 50) messages.add(`${r.status} ${text.slice(0, 200)}`);
@@ -103,7 +110,7 @@ export async function startQuiver(o: StartOptions): Promise<Quiver> {
     await new Promise((r) => setTimeout(r, 25));
     engineReady = engineReadyLine(server);
   }
-  return { server, url: server.url, pid: server.pid, grpcPort, workers: o.workers, tidFile, readyMs, readyzMessages: [...messages], engineReady };
+  return { server, url: server.url, pid: server.pid, grpcPort, workers: o.workers, tidFile, readyMs, readyCpuMs, readyzMessages: [...messages], engineReady };
 }
 
 /** SIGTERM and wait (SIGKILL after the grace). */

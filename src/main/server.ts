@@ -147,7 +147,7 @@ async function openSnapshots(config: Config, engine: Engine, dispatcher: Piscina
 }
 
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
-  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
+  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
@@ -254,6 +254,8 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     );
     // Where start-up spent its time: [mark, wall ms since the process started, the thread's CPU ms].
     app.log.info({ ready_ms: Math.round(clock.now()), main: clock.marks, workers: startup.workers, shards: startup.shards }, 'start-up');
+    // The gRPC messages' types, parsed off the way to ready (see grpc/services.ts).
+    setImmediate(() => warmServices());
   });
   // The shards' periodic snapshots, once they are loaded.
   if (snapshots !== null) void ready.then(() => snapshots.start()).catch(() => undefined);

@@ -342,6 +342,11 @@ export interface ShardInfo {
   indexedPayload: Record<string, number>;
   /** An HNSW graph is being rebuilt with new parameters (the old one serves meanwhile). */
   rebuilding: boolean;
+  /**
+   * Writes replayed at load (after kill -9) are still being added to a restored graph in the
+   * background; their rows are searched exactly until then.
+   */
+  catchingUp: boolean;
   /** Background graph saves since start, and writes not yet covered by a saved graph. */
   graphSaves: number;
   unsavedWrites: number;

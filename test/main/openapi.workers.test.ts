@@ -49,4 +49,25 @@ describe('OpenAPI', () => {
     expect(r.status).toBe(200);
     expect(await r.text()).toContain('swagger');
   });
+
+  // The pages are built at their first request (src/main/http/api-docs.ts) and answered through
+  // a second fastify instance: the same documents, and this server's own not-found envelope.
+  it('serves the document as JSON and YAML under /docs, and a missing page file as a 404 envelope', async () => {
+    const json = await call(server.url, 'GET', '/docs/json');
+    expect(json.status).toBe(200);
+    expect(json.body).toEqual((await call(server.url, 'GET', '/openapi.json')).body);
+    const yaml = await fetch(`${server.url}/docs/yaml`);
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toContain('application/x-yaml');
+    expect(await yaml.text()).toMatch(/^openapi: 3\./m);
+    const css = await fetch(`${server.url}/docs/static/swagger-ui.css`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toContain('text/css');
+    const missing = await call(server.url, 'GET', '/docs/static/no-such-file.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ status: { error: 'Not found: GET /docs/static/no-such-file.js' } });
+    const redirect = await fetch(`${server.url}/docs/static/index.html`, { redirect: 'manual' });
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get('location')).toBe('/docs/');
+  });
 });

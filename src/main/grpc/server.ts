@@ -23,6 +23,8 @@ import { handoffHandlers, HandoffCall, serveHandoff, withRawHandoffMethods, type
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
 import { loadServices } from './services.js';
+
+export { warmServices } from './services.js';
 import { toStatus, type GrpcContext } from './unary.js';
 
 export interface GrpcServer {

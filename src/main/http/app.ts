@@ -4,8 +4,6 @@
 // auth hook (src/main/auth/http.ts) checks every route against the permission table.
 
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
@@ -13,14 +11,14 @@ import { accessLogEnabled, type Config } from '../config.js';
 import { LazyChildLogger } from './lazy-logger.js';
 import type { Metrics } from '../metrics.js';
 import type { Engine } from '../engine.js';
-import { QUIVER_VERSION } from '../version.js';
 import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
 import { InProcessCoordinators } from '../coordinator/in-process.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../validation.js';
 import { failure, retryAfterFor, toFailure } from './envelope.js';
-import { installRouteDocs, TAGS } from './route-docs.js';
+import { installApiDocs } from './api-docs.js';
+import { installRouteDocs } from './route-docs.js';
 import type { ClusterView } from '../cluster/view.js';
 import { authRoutes } from './routes/auth.js';
 import { clusterRoutes } from './routes/cluster.js';
@@ -183,16 +181,8 @@ export async function buildApp(
   });
 
   // The OpenAPI document is built from the route schemas as they register (so first), served
-  // at /openapi.json, with the interactive page at /docs.
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Quiver', description: "A vector database speaking Qdrant's REST API", version: QUIVER_VERSION },
-      tags: [...TAGS],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' }, apiKey: { type: 'apiKey', in: 'header', name: 'api-key' } } },
-    },
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // at /openapi.json, with the interactive page at /docs; both are built on first request.
+  installApiDocs(app);
   await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });

@@ -207,8 +207,10 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
     };
   }
   return {
-    // Yellow while a shard rebuilds an HNSW graph with new parameters, as Qdrant while it optimizes.
-    status: shards.some((s) => s.rebuilding) ? 'yellow' : 'green',
+    // Yellow while a shard rebuilds an HNSW graph with new parameters, or adds the writes it
+    // replayed at start to a restored one in the background: graph work running, as Qdrant's
+    // yellow while it optimizes (grey is for optimizations not started, which never happens here).
+    status: shards.some((s) => s.rebuilding || s.catchingUp) ? 'yellow' : 'green',
     optimizer_status: 'ok',
     indexed_vectors_count: indexed,
     points_count: points,

@@ -27,6 +27,11 @@ export interface IdTrackerRead {
   readonly slotLimit: number;
 }
 
+// Made once: place() runs once per point at every load, and a closure per call was garbage.
+const makeU8 = (n: number): Uint8Array<ArrayBuffer> => new Uint8Array(n);
+const makeF64 = (n: number): Float64Array<ArrayBuffer> => new Float64Array(n);
+const makeI32 = (n: number): Int32Array<ArrayBuffer> => new Int32Array(n);
+
 const FREE = 0;
 const INT = 1;
 const UUID = 2;
@@ -123,9 +128,11 @@ export class IdTracker implements IdTrackerRead {
   /** Puts `id` at a given slot (restoring a saved layout); call settle() when all are placed. */
   place(id: PointId, slot: number): void {
     if (slot >= this.#limit) {
-      this.#kind = grownArray(this.#kind, slot + 1, (n) => new Uint8Array(n));
-      this.#num = grownArray(this.#num, slot + 1, (n) => new Float64Array(n));
-      this.#versions = grownArray(this.#versions, slot + 1, (n) => new Float64Array(n));
+      if (slot >= this.#kind.length) {
+        this.#kind = grownArray(this.#kind, slot + 1, makeU8);
+        this.#num = grownArray(this.#num, slot + 1, makeF64);
+        this.#versions = grownArray(this.#versions, slot + 1, makeF64);
+      }
       this.#limit = slot + 1;
     }
     if (typeof id === 'number') {
@@ -161,7 +168,7 @@ export class IdTracker implements IdTrackerRead {
   }
 
   #pushFree(slot: number): void {
-    this.#free = grownArray(this.#free, this.#freeTop + 1, (n) => new Int32Array(n), 16);
+    this.#free = grownArray(this.#free, this.#freeTop + 1, makeI32, 16);
     this.#free[this.#freeTop++] = slot;
   }
 

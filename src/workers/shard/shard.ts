@@ -914,6 +914,7 @@ export class Shard {
       vectors,
       indexedPayload,
       rebuilding: this.rebuilding,
+      catchingUp: this.#behind,
       secondary: this.secondary,
       graphSaves: this.#saves,
       unsavedWrites: this.#writesSinceSave,
