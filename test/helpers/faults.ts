@@ -13,6 +13,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { openDb } from '../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName } from '../../src/shared/log-entry.js';
+import { logDigestKey, logDigestSeqKey, nextLogDigest } from '../../src/workers/cluster/applier.js';
 import { startCluster, type TestCluster } from './cluster.js';
 import type { NatsCluster } from './nats.js';
 import { describeError, DIM, errorCounts, longestGap, vectorOf, Workload } from './cluster-workload.js';
@@ -236,11 +237,13 @@ export async function streamDuplicates(
   nats: NatsCluster,
   id: number,
   shards = SHARDS,
-): Promise<{ entries: number; duplicated: number[]; where: Map<number, { seq: number; msgId: string }>[] }> {
+): Promise<{ entries: number; duplicated: number[]; where: Map<number, { seq: number; msgId: string }>[]; digests: (number | null)[] }> {
   const nc = await nats.connect();
   const seen = new Set<number>();
   // Per shard: the entry that upserted each id (to name the entry a replica missed).
   const where: Map<number, { seq: number; msgId: string }>[] = Array.from({ length: shards }, () => new Map());
+  // Per shard: the log digest of the whole stream (applier.ts), what a replica at its end must hold.
+  const digests: (number | null)[] = Array.from({ length: shards }, () => 0);
   const dup: number[] = [];
   let entries = 0;
   try {
@@ -249,6 +252,8 @@ export async function streamDuplicates(
     for (let s = 0; s < shards; s++) {
       const name = streamName(id, s);
       const info = await jsm.streams.info(name);
+      // Purged below a snapshot: the digest of the whole log cannot be rebuilt from what is left.
+      if (info.state.first_seq > 1) digests[s] = null;
       if (info.state.messages === 0) continue;
       const consumer = await js.consumers.get(name);
       const msgs = await consumer.consume();
@@ -257,6 +262,8 @@ export async function streamDuplicates(
       const stall = setTimeout(() => void msgs.stop(), 30_000);
       for await (const m of msgs) {
         entries++;
+        const d = digests[s];
+        if (d !== null && d !== undefined) digests[s] = nextLogDigest(d, m.seq, m.data);
         const w = decodeEntry(m.data);
         if (w.op === 'upsert') {
           for (const pid of w.batch.ids) {
@@ -277,22 +284,30 @@ export async function streamDuplicates(
   } finally {
     await nc.close();
   }
-  return { entries, duplicated: dup, where };
+  return { entries, duplicated: dup, where, digests };
 }
 
 interface ReplicaOnDisk {
   node: number;
   state: string;
   appliedSeq: number;
+  /** The digest of the log entries it applied (applier.ts); null: unknown (a snapshot restored). */
+  logDigest: number | null;
   count: number;
   hash: string;
 }
 
 /** applied_seq, point count and an order-free hash of (id, version) of one shard on one node's disk (node stopped). */
-export function onDisk(dataDir: string, id: number, shard: number): { appliedSeq: number; count: number; hash: string; ids: Set<number>; versions: Map<number, number> } {
+export function onDisk(
+  dataDir: string,
+  id: number,
+  shard: number,
+): { appliedSeq: number; logDigest: number | null; count: number; hash: string; ids: Set<number>; versions: Map<number, number> } {
   const db = openDb(dataDir);
   try {
     const appliedSeq = db.meta.get(appliedSeqKey(id, shard)) ?? 0;
+    const digest = db.meta.get(logDigestKey(id, shard));
+    const logDigest = appliedSeq === 0 ? 0 : digest !== undefined && db.meta.get(logDigestSeqKey(id, shard)) === appliedSeq ? digest : null;
     const pairs: string[] = [];
     const ids = new Set<number>();
     const versions = new Map<number, number>();
@@ -304,7 +319,7 @@ export function onDisk(dataDir: string, id: number, shard: number): { appliedSeq
       }
     }
     pairs.sort();
-    return { appliedSeq, count: pairs.length, hash: createHash('sha256').update(pairs.join(',')).digest('hex').slice(0, 16), ids, versions };
+    return { appliedSeq, logDigest, count: pairs.length, hash: createHash('sha256').update(pairs.join(',')).digest('hex').slice(0, 16), ids, versions };
   } finally {
     void db.root.close();
   }
@@ -544,7 +559,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   const assigned = await assignments(c, id);
   const dups = await streamDuplicates(c.nats, id).catch((e: unknown) => {
     failures.push(`stream read: ${String(e)}`);
-    return { entries: 0, duplicated: [], where: [] };
+    return { entries: 0, duplicated: [], where: [], digests: [] };
   });
   if (dups.duplicated.length > 0) failures.push(`${dups.duplicated.length} ids in two upsert entries of the streams (first: ${dups.duplicated.slice(0, 5).join(',')})`);
   for (let i = 0; i < c.nodes.length; i++) await c.stopNode(i, 'SIGTERM');
@@ -566,7 +581,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
       }
       const d = onDisk(c.nodes[i]!.dataDir, id, s);
       deletedBackOnDisk += [...w.deleted].filter((p) => d.ids.has(p)).length;
-      rows.push({ node: i, state: r.state, appliedSeq: d.appliedSeq, count: d.count, hash: d.hash });
+      rows.push({ node: i, state: r.state, appliedSeq: d.appliedSeq, logDigest: d.logDigest, count: d.count, hash: d.hash });
       if (r.state === 'Active') versions.set(i, d.versions);
     }
     replicas.push({ shard: s, epoch: a.epoch, replicas: rows });
@@ -574,6 +589,14 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     if (active.length < 2) {
       converged = false;
       failures.push(`shard ${s}: ${active.length} Active replicas after recovery (want 2): ${JSON.stringify(rows)}`);
+    }
+    // A replica at the stream's end that applied other content than the stream now holds (the log
+    // served it something else at some sequence) is named apart from one that applied it otherwise.
+    const streamDigest = dups.digests[s] ?? null;
+    const otherLog = active.filter((r) => r.appliedSeq === seqs[s] && r.logDigest !== null && streamDigest !== null && r.logDigest !== streamDigest);
+    if (otherLog.length > 0) {
+      converged = false;
+      failures.push(`shard ${s}: replicas applied other log content than the stream holds (digest ${streamDigest}): ${JSON.stringify(otherLog)}`);
     }
     const same = active.every((r) => r.appliedSeq === seqs[s] && r.count === active[0]!.count && r.hash === active[0]!.hash);
     if (!same) {

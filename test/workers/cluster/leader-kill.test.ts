@@ -3,7 +3,8 @@
 // (each a ShardHost with its own LMDB and apply loops, in this process) follow them; the server
 // is restarted later. Each replica must end at every stream's last sequence holding exactly the
 // points the final streams hold, each in the version (sequence) of the entry that wrote it: a
-// replica that applied a sequence whose content the log later replaced, or skipped one, differs.
+// replica that applied a sequence whose content the log later replaced, or skipped one, differs;
+// its log digest (applier.ts) must be the final stream's.
 // One replica is connected to the killed server only (it learns the others from it), as a node
 // whose workers sat on that server. After the restart every replica's apply loops are started
 // again and again while the restarted server catches up: nats-server 2.9 places each new R1
@@ -20,6 +21,7 @@ import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../../../src/shared/types.js';
 import { LogFollower } from '../../../src/workers/cluster/apply-loop.js';
+import { logDigestKey, nextLogDigest } from '../../../src/workers/cluster/applier.js';
 import { ShardHost } from '../../../src/workers/shard-host.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
@@ -70,15 +72,17 @@ async function closeReplica(r: Replica): Promise<void> {
   rmSync(r.dir, { recursive: true, force: true });
 }
 
-/** Every upserted id of each shard's stream with the sequence that wrote it (ids are written once). */
-async function streamContent(nats: NatsCluster): Promise<{ last: number[]; ids: Map<number, number>[] }> {
+/** Every upserted id of each shard's stream with the sequence that wrote it (ids are written once), and each stream's log digest. */
+async function streamContent(nats: NatsCluster): Promise<{ last: number[]; ids: Map<number, number>[]; digests: number[] }> {
   const nc = await nats.connect();
   try {
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
     const last: number[] = [];
     const ids: Map<number, number>[] = [];
+    const digests: number[] = [];
     for (let s = 0; s < SHARDS; s++) {
+      digests.push(0);
       const info = await jsm.streams.info(streamName(meta.id, s));
       last.push(info.state.last_seq);
       const m = new Map<number, number>();
@@ -86,12 +90,13 @@ async function streamContent(nats: NatsCluster): Promise<{ last: number[]; ids: 
       if (info.state.messages === 0) continue;
       const msgs = await (await js.consumers.get(streamName(meta.id, s))).consume();
       for await (const msg of msgs) {
+        digests[s] = nextLogDigest(digests[s]!, msg.seq, msg.data);
         const w = decodeEntry(msg.data);
         if (w.op === 'upsert') for (const id of w.batch.ids) m.set(id as number, msg.seq);
         if (msg.seq >= info.state.last_seq) break;
       }
     }
-    return { last, ids };
+    return { last, ids, digests };
   } finally {
     await nc.close();
   }
@@ -159,7 +164,7 @@ describe("the stream leader's nats-server killed under writes", () => {
       }
       await Promise.all(writers);
 
-      const { last, ids } = await streamContent(nats);
+      const { last, ids, digests } = await streamContent(nats);
       // Every replica reaches every stream's end (positions are flushed ones).
       for (const r of replicas) {
         for (let s = 0; s < SHARDS; s++) {
@@ -171,6 +176,8 @@ describe("the stream leader's nats-server killed under writes", () => {
       for (const [i, r] of replicas.entries()) {
         for (let s = 0; s < SHARDS; s++) {
           expect(r.db.meta.get(appliedSeqKey(meta.id, s))).toBe(last[s]);
+          // The content it applied, entry by entry, is the stream's.
+          if (r.db.meta.get(logDigestKey(meta.id, s)) !== digests[s]) report.push(`replica ${i} shard ${s}: applied other log content than the stream holds`);
           const disk = new Map<number, number>();
           for (const { key, value } of r.db.points.getRange({ start: [meta.id, s], end: [meta.id, s + 1] })) disk.set(key[2] as number, value.v);
           const missing = [...ids[s]!].filter(([id]) => !disk.has(id)).map(([id, seq]) => `${id}@${seq}`);
