@@ -13,6 +13,7 @@ import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { openDb } from '../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName } from '../../src/shared/log-entry.js';
+import { logDigestKey, logDigestSeqKey, nextLogDigest } from '../../src/workers/cluster/applier.js';
 import { startCluster, type TestCluster } from './cluster.js';
 import type { NatsCluster } from './nats.js';
 import { describeError, DIM, errorCounts, longestGap, vectorOf, Workload } from './cluster-workload.js';
@@ -232,9 +233,17 @@ async function lastSeqs(c: TestCluster, id: number): Promise<number[]> {
 }
 
 /** Ids found in more than one upsert entry across the collection's streams: a write stored twice. */
-export async function streamDuplicates(nats: NatsCluster, id: number, shards = SHARDS): Promise<{ entries: number; duplicated: number[] }> {
+export async function streamDuplicates(
+  nats: NatsCluster,
+  id: number,
+  shards = SHARDS,
+): Promise<{ entries: number; duplicated: number[]; where: Map<number, { seq: number; msgId: string }>[]; digests: (number | null)[] }> {
   const nc = await nats.connect();
   const seen = new Set<number>();
+  // Per shard: the entry that upserted each id (to name the entry a replica missed).
+  const where: Map<number, { seq: number; msgId: string }>[] = Array.from({ length: shards }, () => new Map());
+  // Per shard: the log digest of the whole stream (applier.ts), what a replica at its end must hold.
+  const digests: (number | null)[] = Array.from({ length: shards }, () => 0);
   const dup: number[] = [];
   let entries = 0;
   try {
@@ -243,6 +252,8 @@ export async function streamDuplicates(nats: NatsCluster, id: number, shards = S
     for (let s = 0; s < shards; s++) {
       const name = streamName(id, s);
       const info = await jsm.streams.info(name);
+      // Purged below a snapshot: the digest of the whole log cannot be rebuilt from what is left.
+      if (info.state.first_seq > 1) digests[s] = null;
       if (info.state.messages === 0) continue;
       const consumer = await js.consumers.get(name);
       const msgs = await consumer.consume();
@@ -251,12 +262,15 @@ export async function streamDuplicates(nats: NatsCluster, id: number, shards = S
       const stall = setTimeout(() => void msgs.stop(), 30_000);
       for await (const m of msgs) {
         entries++;
+        const d = digests[s];
+        if (d !== null && d !== undefined) digests[s] = nextLogDigest(d, m.seq, m.data);
         const w = decodeEntry(m.data);
         if (w.op === 'upsert') {
           for (const pid of w.batch.ids) {
             if (typeof pid !== 'number') continue;
             if (seen.has(pid)) dup.push(pid);
             seen.add(pid);
+            where[s]!.set(pid, { seq: m.seq, msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
           }
         }
         if (m.seq >= info.state.last_seq) {
@@ -270,33 +284,92 @@ export async function streamDuplicates(nats: NatsCluster, id: number, shards = S
   } finally {
     await nc.close();
   }
-  return { entries, duplicated: dup };
+  return { entries, duplicated: dup, where, digests };
 }
 
 interface ReplicaOnDisk {
   node: number;
   state: string;
   appliedSeq: number;
+  /** The digest of the log entries it applied (applier.ts); null: unknown (a snapshot restored). */
+  logDigest: number | null;
   count: number;
   hash: string;
 }
 
 /** applied_seq, point count and an order-free hash of (id, version) of one shard on one node's disk (node stopped). */
-export function onDisk(dataDir: string, id: number, shard: number): { appliedSeq: number; count: number; hash: string; ids: Set<number> } {
+export function onDisk(
+  dataDir: string,
+  id: number,
+  shard: number,
+): { appliedSeq: number; logDigest: number | null; count: number; hash: string; ids: Set<number>; versions: Map<number, number> } {
   const db = openDb(dataDir);
   try {
     const appliedSeq = db.meta.get(appliedSeqKey(id, shard)) ?? 0;
+    const digest = db.meta.get(logDigestKey(id, shard));
+    const logDigest = appliedSeq === 0 ? 0 : digest !== undefined && db.meta.get(logDigestSeqKey(id, shard)) === appliedSeq ? digest : null;
     const pairs: string[] = [];
     const ids = new Set<number>();
+    const versions = new Map<number, number>();
     for (const { key, value } of db.points.getRange({ start: [id, shard], end: [id, shard + 1] })) {
       pairs.push(`${String(key[2])}:${value.v}`);
-      if (typeof key[2] === 'number') ids.add(key[2]);
+      if (typeof key[2] === 'number') {
+        ids.add(key[2]);
+        versions.set(key[2], value.v);
+      }
     }
     pairs.sort();
-    return { appliedSeq, count: pairs.length, hash: createHash('sha256').update(pairs.join(',')).digest('hex').slice(0, 16), ids };
+    return { appliedSeq, logDigest, count: pairs.length, hash: createHash('sha256').update(pairs.join(',')).digest('hex').slice(0, 16), ids, versions };
   } finally {
     void db.root.close();
   }
+}
+
+/** Up to this many ids per list of a replica difference. */
+const DIFF_SHOWN = 10;
+
+export interface ReplicaDiff {
+  /** By node: ids the others hold and it lacks (with the entry that wrote them in the stream, and what this node holds at that version instead). */
+  missing: Record<number, { id: number; version: number; streamSeq: number | null; msgId: string | null; heldAtVersion: number[] }[]>;
+  /** By node: ids it holds that no other replica does. */
+  extra: Record<number, { id: number; version: number; streamSeq: number | null }[]>;
+  /** By node: ids held in a version other than the others'. */
+  otherVersion: Record<number, { id: number; mine: number; theirs: number }[]>;
+}
+
+/**
+ * How Active replicas of one shard differ, from each one's (id -> version) on disk and where the
+ * stream holds each id's upsert: names the entries a replica missed and what it applied at their
+ * sequences, to tell a skipped entry from a log that served it other content.
+ */
+export function replicaDiff(versions: Map<number, Map<number, number>>, where: Map<number, { seq: number; msgId: string }>): ReplicaDiff {
+  const out: ReplicaDiff = { missing: {}, extra: {}, otherVersion: {} };
+  for (const [node, mine] of versions) {
+    const byVersion = new Map<number, number[]>();
+    for (const [pid, v] of mine) byVersion.set(v, [...(byVersion.get(v) ?? []), pid]);
+    const missing: ReplicaDiff['missing'][number] = [];
+    const extra: ReplicaDiff['extra'][number] = [];
+    const other: ReplicaDiff['otherVersion'][number] = [];
+    for (const [peer, theirs] of versions) {
+      if (peer === node) continue;
+      for (const [pid, v] of theirs) {
+        const m = mine.get(pid);
+        if (m === undefined) {
+          if (!missing.some((x) => x.id === pid)) {
+            const w = where.get(pid);
+            missing.push({ id: pid, version: v, streamSeq: w?.seq ?? null, msgId: w?.msgId ?? null, heldAtVersion: byVersion.get(v) ?? [] });
+          }
+        } else if (m !== v && !other.some((x) => x.id === pid)) other.push({ id: pid, mine: m, theirs: v });
+      }
+    }
+    for (const [pid, v] of mine) {
+      if ([...versions].every(([peer, theirs]) => peer === node || !theirs.has(pid))) extra.push({ id: pid, version: v, streamSeq: where.get(pid)?.seq ?? null });
+    }
+    if (missing.length > 0) out.missing[node] = missing.slice(0, DIFF_SHOWN);
+    if (extra.length > 0) out.extra[node] = extra.slice(0, DIFF_SHOWN);
+    if (other.length > 0) out.otherVersion[node] = other.slice(0, DIFF_SHOWN);
+  }
+  return out;
 }
 
 export interface Figures {
@@ -317,6 +390,8 @@ export interface Figures {
   streamEntries: number;
   lastSeqs: number[];
   replicas: { shard: number; epoch: number; replicas: ReplicaOnDisk[] }[];
+  /** Per shard whose replicas differ: what each one lacks, holds extra, or holds in another version. */
+  divergence: ({ shard: number } & ReplicaDiff)[];
   converged: boolean;
   deletedBackOnDisk: number;
   queries: { ok: number; failed: number; errors: Record<string, number>; wrongTop1: number; slowestMs: number; slowestAtMs: number };
@@ -488,7 +563,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   const assigned = await assignments(c, id);
   const dups = await streamDuplicates(c.nats, id).catch((e: unknown) => {
     failures.push(`stream read: ${String(e)}`);
-    return { entries: 0, duplicated: [] };
+    return { entries: 0, duplicated: [], where: [], digests: [] };
   });
   if (dups.duplicated.length > 0) failures.push(`${dups.duplicated.length} ids in two upsert entries of the streams (first: ${dups.duplicated.slice(0, 5).join(',')})`);
   for (let i = 0; i < c.nodes.length; i++) await c.stopNode(i, 'SIGTERM');
@@ -497,9 +572,11 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   const replicas: Figures['replicas'] = [];
   let converged = true;
   let deletedBackOnDisk = 0;
+  const divergence: Figures['divergence'] = [];
   for (let s = 0; s < SHARDS; s++) {
     const a = assigned[s]!;
     const rows: ReplicaOnDisk[] = [];
+    const versions = new Map<number, Map<number, number>>();
     for (const r of a.replicas) {
       const i = idx.get(r.node);
       if (i === undefined) {
@@ -508,7 +585,8 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
       }
       const d = onDisk(c.nodes[i]!.dataDir, id, s);
       deletedBackOnDisk += [...w.deleted].filter((p) => d.ids.has(p)).length;
-      rows.push({ node: i, state: r.state, appliedSeq: d.appliedSeq, count: d.count, hash: d.hash });
+      rows.push({ node: i, state: r.state, appliedSeq: d.appliedSeq, logDigest: d.logDigest, count: d.count, hash: d.hash });
+      if (r.state === 'Active') versions.set(i, d.versions);
     }
     replicas.push({ shard: s, epoch: a.epoch, replicas: rows });
     const active = rows.filter((r) => r.state === 'Active');
@@ -516,10 +594,21 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
       converged = false;
       failures.push(`shard ${s}: ${active.length} Active replicas after recovery (want 2): ${JSON.stringify(rows)}`);
     }
+    // A replica at the stream's end that applied other content than the stream now holds (the log
+    // served it something else at some sequence) is named apart from one that applied it otherwise.
+    const streamDigest = dups.digests[s] ?? null;
+    const otherLog = active.filter((r) => r.appliedSeq === seqs[s] && r.logDigest !== null && streamDigest !== null && r.logDigest !== streamDigest);
+    if (otherLog.length > 0) {
+      converged = false;
+      failures.push(`shard ${s}: replicas applied other log content than the stream holds (digest ${streamDigest}): ${JSON.stringify(otherLog)}`);
+    }
     const same = active.every((r) => r.appliedSeq === seqs[s] && r.count === active[0]!.count && r.hash === active[0]!.hash);
     if (!same) {
       converged = false;
       failures.push(`shard ${s}: replicas differ (stream last seq ${seqs[s]}): ${JSON.stringify(active)}`);
+      const diff = replicaDiff(versions, dups.where[s] ?? new Map());
+      divergence.push({ shard: s, ...diff });
+      failures.push(`shard ${s}: how they differ: ${JSON.stringify(diff)}`);
     }
   }
   if (deletedBackOnDisk > 0) failures.push(`${deletedBackOnDisk} deleted ids on a replica's disk`);
@@ -552,6 +641,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     streamEntries: dups.entries,
     lastSeqs: seqs,
     replicas,
+    divergence,
     converged,
     deletedBackOnDisk,
     queries: { ok: w.queries.length - queryErrors, failed: queryErrors, errors: errorCounts(w.queries), wrongTop1: w.wrongTop1.length, ...slowest(w.queries) },

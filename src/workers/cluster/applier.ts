@@ -10,11 +10,18 @@
 //   wrote it), so an entry applied twice changes nothing; entries at or below `applied` are skipped.
 // - Entries are applied in unbroken sequence: `applied` only ever moves to `applied + 1`, so no
 //   entry is passed over, whatever a consumer delivered or a caller dropped.
+// - The log digest (a hash chained over every entry applied, its sequence and bytes) is written
+//   with applied_seq, with the sequence it covers: two replicas at the same applied_seq whose
+//   digests differ were served different content at some sequence (seen nowhere yet; kept so a
+//   replica found short of points tells that apart from an entry it skipped). Unknown (null)
+//   where the replica did not apply its whole log itself: after a snapshot restore, or on data
+//   from before digests.
 // - A Dead shard (its log was found behind applied_seq: the log went backwards; or purged past it,
 //   entries it never applied gone) never serves again in this process unless a snapshot replaces
 //   it (restoreShard: a new applier then starts from the snapshot's seq).
 // No NATS here: the consumer that feeds it is apply-loop.ts, loaded in cluster mode only.
 
+import { createHash } from 'node:crypto';
 import { appliedSeqKey, decodeEntry, type LoggedWrite } from '../../shared/log-entry.js';
 import type { QuiverDb } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
@@ -23,6 +30,22 @@ import type { Shard } from '../shard/shard.js';
 export interface LogEntry {
   seq: number;
   data: Uint8Array;
+}
+
+/** The `meta` keys of a shard's log digest and of the applied_seq it covers (see the invariants). */
+export function logDigestKey(collection: number, shard: number): string {
+  return `log_digest/${collection}/${shard}`;
+}
+export function logDigestSeqKey(collection: number, shard: number): string {
+  return `log_digest_seq/${collection}/${shard}`;
+}
+
+/** The digest after entry `seq` (bytes `data`) follows `prev` (0 before the first entry): 48 bits, a safe integer for `meta`. */
+export function nextLogDigest(prev: number, seq: number, data: Uint8Array): number {
+  const head = Buffer.alloc(16);
+  head.writeUIntBE(prev, 0, 6);
+  head.writeBigUInt64BE(BigInt(seq), 8);
+  return createHash('sha1').update(head).update(data).digest().readUIntBE(0, 6);
 }
 
 /** Recent outcomes kept for `wait=true` (older ones answer null: the caller knows what it sent). */
@@ -61,6 +84,8 @@ export class ShardApplier {
   dead: string | null = null;
   /** Dead because the log was purged past applied_seq: a snapshot restore is what brings it back. */
   purged = false;
+  /** The log digest up to `applied` (see the invariants), or null when unknown. */
+  digest: number | null;
   /** Told of an entry whose write failed here (applied_seq still moves past it). */
   onEntryFailed: ((seq: number, why: string) => void) | null = null;
   readonly #outcomes = new Map<number, Promise<unknown>>();
@@ -72,6 +97,8 @@ export class ShardApplier {
     this.shard = shard;
     this.applied = db.meta.get(appliedSeqKey(collection, shard)) ?? 0;
     this.flushed = this.applied;
+    const digest = db.meta.get(logDigestKey(collection, shard));
+    this.digest = this.applied === 0 ? 0 : digest !== undefined && db.meta.get(logDigestSeqKey(collection, shard)) === this.applied ? digest : null;
   }
 
   /**
@@ -105,6 +132,7 @@ export class ShardApplier {
         (err: unknown) => this.onEntryFailed?.(seq, err instanceof Error ? err.message : String(err)),
       );
       this.#outcomes.set(e.seq, outcome);
+      if (this.digest !== null) this.digest = nextLogDigest(this.digest, e.seq, e.data);
       this.applied = e.seq;
       any = true;
     }
@@ -114,7 +142,13 @@ export class ShardApplier {
       this.#outcomes.delete(seq);
     }
     const upTo = this.applied;
-    const commit = this.#db.meta.put(appliedSeqKey(this.collection, this.shard), upTo);
+    const puts = [this.#db.meta.put(appliedSeqKey(this.collection, this.shard), upTo)];
+    // Same turn, so the same LMDB transaction as applied_seq (a digest left unwritten stays stale: its seq no longer matches).
+    if (this.digest !== null) {
+      puts.push(this.#db.meta.put(logDigestKey(this.collection, this.shard), this.digest));
+      puts.push(this.#db.meta.put(logDigestSeqKey(this.collection, this.shard), upTo));
+    }
+    const commit = Promise.all(puts);
     return (async () => {
       await commit;
       await this.#db.meta.flushed;

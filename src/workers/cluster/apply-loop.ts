@@ -18,7 +18,7 @@
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../shared/nats-connection.js';
-import { jetstream, jetstreamManager, JetStreamApiError, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../shared/log-entry.js';
 import type { QuiverDb } from '../../shared/db.js';
 import type { Shard } from '../shard/shard.js';
@@ -42,8 +42,8 @@ interface FollowTarget {
 }
 
 /** A pino-shaped line on stdout (the server's log format; workers have no logger of their own). */
-function log(level: 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify({ level: level === 'error' ? 50 : 40, time: Date.now(), ...fields, msg }) + '\n');
+function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
+  process.stdout.write(JSON.stringify({ level: level === 'error' ? 50 : level === 'warn' ? 40 : 30, time: Date.now(), ...fields, msg }) + '\n');
 }
 
 class ShardFollow {
@@ -55,6 +55,8 @@ class ShardFollow {
   /** The consumer session that feeds the shard; an older one's messages are ignored. */
   #gen = 0;
   #messages: ConsumerMessages | null = null;
+  /** Sessions started so far (the first is not logged, later ones are: see #placed). */
+  #sessions = 0;
   /** When the current session started or last delivered an entry. */
   #lastMessage = Date.now();
   #timer: NodeJS.Timeout;
@@ -124,9 +126,11 @@ class ShardFollow {
       }
       this.#messages = messages;
       this.#lastMessage = Date.now();
+      if (this.#sessions++ > 0) void this.#placed(consumer, 'shard log consumer started again');
       void (async () => {
         for await (const st of messages.status()) {
           if (gen !== this.#gen) return;
+          if (st.type === 'ordered_consumer_recreated') void this.#placed(consumer, 'shard log consumer recreated by the client');
           if (st.type === 'stream_not_found' || st.type === 'consumer_deleted' || (st.type === 'heartbeats_missed' && st.count >= 2)) {
             log('warn', `shard log consumer: ${st.type}; starting a new one`, this.#fields());
             this.#restart(gen);
@@ -161,6 +165,16 @@ class ShardFollow {
     this.#messages = null;
     await new Promise((r) => setTimeout(r, RESTART_PAUSE_MS));
     if (gen === this.#gen && !this.#stopped) this.#start();
+  }
+
+  /**
+   * Logs which nats-server serves a consumer just (re)created: nats-server 2.9 places an R1
+   * consumer on any of the stream's peers, so after a fault it may read from a server that is
+   * still catching up (or was just restarted). Kept to restarts, so a healthy run logs none.
+   */
+  async #placed(consumer: Consumer, msg: string): Promise<void> {
+    const info = await consumer.info(true).catch(() => null);
+    log('info', msg, { ...this.#fields(), from_seq: info?.config.opt_start_seq ?? null, server: info?.cluster?.leader ?? null, consumer: info?.name ?? null });
   }
 
   #flush(): void {

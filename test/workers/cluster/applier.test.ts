@@ -3,6 +3,9 @@
 // further, so applied_seq never claims an entry the shard never saw; the entries after it apply
 // once the missing one arrives (the apply loop reads again from applied_seq + 1). And the host's
 // awaitApplied (wait=true) for a shard this node has not been told to follow yet waits for it.
+// The log digest is the same for the same entries however they were batched and across a reload,
+// differs for other content at a sequence, and is unknown where the replica did not apply its
+// whole log itself (applied_seq set by a snapshot restore).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +14,7 @@ import { afterEach, expect, it } from 'vitest';
 import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, encodeEntry, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { UNCONDITIONAL } from '../../../src/shared/protocol.js';
-import { ShardApplier, type LogEntry } from '../../../src/workers/cluster/applier.js';
+import { logDigestKey, logDigestSeqKey, nextLogDigest, ShardApplier, type LogEntry } from '../../../src/workers/cluster/applier.js';
 import type { Shard } from '../../../src/workers/shard/shard.js';
 import { ShardHost } from '../../../src/workers/shard-host.js';
 import { batch, metaOf } from '../shard/helpers.js';
@@ -113,4 +116,40 @@ it('outside cluster mode awaitApplied is refused at once (412: no write log here
     code: 'PreconditionFailed',
     message: expect.stringContaining('does not apply a write log (not in cluster mode)') as unknown,
   });
+});
+
+it('the log digest: one chain over the entries applied, batched any way, kept across a reload, unknown after a restore', async () => {
+  const entries = [1, 2, 3, 4, 5].map(upsertOf);
+  const want = entries.reduce((d, e) => nextLogDigest(d, e.seq, e.data), 0);
+
+  const one = await shardOnDisk();
+  const a = new ShardApplier(one.db, meta.id, 0);
+  expect(a.digest).toBe(0);
+  await a.apply(one.shard()!, entries.slice(0, 2));
+  // A gap and entries received twice change nothing in it.
+  await a.apply(one.shard()!, [entries[1]!, entries[3]!]);
+  await a.apply(one.shard()!, entries.slice(2));
+  expect(a.digest).toBe(want);
+  expect(one.db.meta.get(logDigestKey(meta.id, 0))).toBe(want);
+  expect(one.db.meta.get(logDigestSeqKey(meta.id, 0))).toBe(5);
+  // Read back by the next applier of the shard (a restarted worker).
+  expect(new ShardApplier(one.db, meta.id, 0).digest).toBe(want);
+
+  // Other content at sequence 3 (the same id, another vector): another digest.
+  const two = await shardOnDisk();
+  const b = new ShardApplier(two.db, meta.id, 0);
+  const other: LogEntry = { seq: 3, data: encodeEntry({ op: 'upsert', batch: batch([3], [[3, 2]]), condition: UNCONDITIONAL }) };
+  await b.apply(two.shard()!, [entries[0]!, entries[1]!, other, entries[3]!, entries[4]!]);
+  expect(b.applied).toBe(5);
+  expect(b.digest).not.toBe(want);
+
+  // applied_seq moved without this replica applying the entries (a snapshot installed): unknown,
+  // and it stays unknown as the log goes on (nothing is written that could match later).
+  await one.db.meta.put(appliedSeqKey(meta.id, 0), 9);
+  const c = new ShardApplier(one.db, meta.id, 0);
+  expect(c.digest).toBeNull();
+  await c.apply(one.shard()!, [upsertOf(10)]);
+  expect(c.digest).toBeNull();
+  expect(one.db.meta.get(logDigestSeqKey(meta.id, 0))).toBe(5);
+  expect(new ShardApplier(one.db, meta.id, 0).digest).toBeNull();
 });
