@@ -1,5 +1,6 @@
-// A move whose source dies before its target is Active, on three Quiver nodes (1 worker each, 4 s
-// leases, 2 s dead grace) on one etcd and one NATS server, all started by PID. A replica catches
+// A move whose source dies before its target is Active, on three Quiver nodes (1 worker each, 15 s
+// leases so a paused target stays live while the test acts, 2 s dead grace) on one etcd and one
+// NATS server, all started by PID. A replica catches
 // up from the shard's write log, not from another replica, so the move needs nothing from its
 // source: the target becomes Active with every acknowledged point, the move ends, and the dead
 // source holds no replica of the shard when it comes back.
@@ -22,7 +23,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a move whose source is kil
   const count = async (n: TestServer): Promise<number> => (await call(n.url, 'POST', `/collections/${C}/points/count?consistency=all`, { exact: true })).body.result.count as number;
 
   beforeAll(async () => {
-    cluster = await startThreeNodes({ leaseSeconds: 4 });
+    cluster = await startThreeNodes({ leaseSeconds: 15 });
     id = await cluster.oneReplicaCollection(C, N);
   }, 120_000);
 
@@ -34,14 +35,17 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a move whose source is kil
     const { nodes, ids } = cluster;
     const src = (await cluster.assignment(id, 0))!.replicas[0]!.node;
     const si = ids.indexOf(src);
-    const ti = (si + 1) % 3;
+    // The target: not the controller, which must settle the move while the target is paused.
+    const controller = Number((await call(nodes[si]!.url, 'GET', '/cluster')).body.result.raft_info.leader);
+    const ti = ids.findIndex((n) => n !== src && n !== controller);
     const to = ids[ti]!;
     const target = nodes[ti]!;
     const live = nodes.filter((_, i) => i !== si);
     // Paused (well within its lease) so that its replica cannot become Active before the source dies.
     target.proc.kill('SIGSTOP');
     try {
-      expect(await new QdrantClient({ url: nodes[si]!.url }).updateCollectionCluster(C, { move_shard: { shard_id: 0, from_peer_id: src, to_peer_id: to } })).toBe(true);
+      const moved = await call(nodes[si]!.url, 'POST', `/collections/${C}/cluster`, { move_shard: { shard_id: 0, from_peer_id: src, to_peer_id: to } });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
       expect(await replicas()).toEqual([`${src}:Active`, `${to}:Initializing`]);
       await nodes[si]!.stop('SIGKILL');
     } finally {
