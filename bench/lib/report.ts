@@ -396,10 +396,14 @@ export function targets(r: Report): Target[] {
     c === null || typeof rebuilt !== 'number' ? null : rebuilt === 0,
   );
   const cleanRecall = m?.recallBefore ?? def?.perEf.find((e) => e.ef === ef)?.recall;
+  // Not a two-sided equality: the graph after kill -9 is another graph (the ingest's second half
+  // inserted after a restart, in another order), whose recall lands on either side of the clean
+  // one's by construction noise (+0.0066 seen at 500 queries). What the restart must not do is lose
+  // recall, so a lower figure beyond the tolerance is the miss.
   add(
-    `recall@10 after kill -9 (ingest then completed) equal to a clean ingest (|delta| <= ${RECALL_TOLERANCE} at ${r.config.queries} queries)`,
+    `recall@10 after kill -9 (ingest then completed) not below a clean ingest's (delta >= -${RECALL_TOLERANCE} at ${r.config.queries} queries)`,
     c === null ? 'n/a' : `${fmt(c.recallAfterCompletingIngest, 4)} vs ${fmt(cleanRecall, 4)}${fin(cleanRecall) ? ` (delta ${signed(c.recallAfterCompletingIngest - cleanRecall)})` : ''}`,
-    c === null || !fin(cleanRecall) ? null : Math.abs(c.recallAfterCompletingIngest - cleanRecall) <= RECALL_TOLERANCE,
+    c === null || !fin(cleanRecall) ? null : c.recallAfterCompletingIngest - cleanRecall >= -RECALL_TOLERANCE,
   );
   return t;
 }
