@@ -132,7 +132,11 @@ export async function startThreeNodes(opts: ThreeNodeOptions = {}): Promise<Thre
     },
   };
   try {
-    await Promise.all([0, 1, 2].map((i) => cluster.start(i)));
+    // Every start settles before a failure closes the cluster: close() stops only the nodes that
+    // are in nodes[], so one still starting when another failed would be left running.
+    const started = await Promise.allSettled([0, 1, 2].map((i) => cluster.start(i)));
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     for (const n of nodes) ids.push(Number((await call(n.url, 'GET', '/cluster')).body.result.peer_id));
     // Every node registered: placement sees three live nodes.
     await until('three nodes registered', async () => ((await kv.getAll().prefix('/quiver/nodes/').keys()).length === 3 ? true : undefined));

@@ -40,7 +40,10 @@ function serializer(type: () => protobuf.Type): (value: object) => Buffer {
 }
 
 function deserializer(type: () => protobuf.Type): (bytes: Buffer) => object {
-  return (bytes) => type().toObject(type().decode(bytes), CONVERSION);
+  return (bytes) => {
+    const t = type();
+    return t.toObject(t.decode(bytes), CONVERSION);
+  };
 }
 
 /** proto-loader's originalName: the method name with a lower-case first letter. */
