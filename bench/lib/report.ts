@@ -144,6 +144,20 @@ const signed = (v: number): string => `${v >= 0 ? '+' : ''}${v.toFixed(4)}`;
  */
 const RECALL_TOLERANCE = 0.005;
 
+/**
+ * How far recall@10 after a kill -9 mid-ingest (the ingest then completed) may fall below a clean
+ * ingest's. That graph is another graph: the points after the restart go in in another order,
+ * with levels drawn by a generator hnswlib seeds afresh when it reads the saved graph. Graphs of
+ * the same points that differ only in the level seed spread this much at ef 64
+ * (bench/recall-spread.ts, 4 seeds, 500 queries; bench/README.md): 100k x 128 0.9768-0.9850
+ * (0.0082), 1M x 128 0.7468-0.7716 (0.0248; recall at ef 64 is ~0.77 there, where the graph's shape weighs
+ * most). At 100k the check keeps 0.005, tighter than that band; at 1M a tighter figure would
+ * fail clean graphs.
+ */
+function killRecallTolerance(n: number): number {
+  return n >= 1_000_000 ? 0.025 : RECALL_TOLERANCE;
+}
+
 /** The 'engine ready' log line without the fields every line has. */
 function engineSummary(line: Record<string, unknown> | null): string {
   if (line === null) return 'no engine ready line';
@@ -396,14 +410,14 @@ export function targets(r: Report): Target[] {
     c === null || typeof rebuilt !== 'number' ? null : rebuilt === 0,
   );
   const cleanRecall = m?.recallBefore ?? def?.perEf.find((e) => e.ef === ef)?.recall;
-  // Not a two-sided equality: the graph after kill -9 is another graph (the ingest's second half
-  // inserted after a restart, in another order), whose recall lands on either side of the clean
-  // one's by construction noise (+0.0066 seen at 500 queries). What the restart must not do is lose
-  // recall, so a lower figure beyond the tolerance is the miss.
+  // Not a two-sided equality: the graph after kill -9 lands on either side of the clean one's by
+  // construction noise (+0.0066 seen at 100k). What the restart must not do is lose recall, so a
+  // lower figure beyond the tolerance (killRecallTolerance) is the miss.
+  const killTol = killRecallTolerance(r.config.n);
   add(
-    `recall@10 after kill -9 (ingest then completed) not below a clean ingest's (delta >= -${RECALL_TOLERANCE} at ${r.config.queries} queries)`,
+    `recall@10 after kill -9 (ingest then completed) not below a clean ingest's (delta >= -${killTol} at ${r.config.queries} queries)`,
     c === null ? 'n/a' : `${fmt(c.recallAfterCompletingIngest, 4)} vs ${fmt(cleanRecall, 4)}${fin(cleanRecall) ? ` (delta ${signed(c.recallAfterCompletingIngest - cleanRecall)})` : ''}`,
-    c === null || !fin(cleanRecall) ? null : c.recallAfterCompletingIngest - cleanRecall >= -RECALL_TOLERANCE,
+    c === null || !fin(cleanRecall) ? null : c.recallAfterCompletingIngest - cleanRecall >= -killTol,
   );
   return t;
 }
