@@ -367,10 +367,12 @@ export class Shard {
     const want = new Map<string, HnswParams | null>();
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
     const read = this.#snapshots.read(want);
-    if (read.manifest !== null) {
-      this.#ids.reserve(read.manifest.slots.length);
-      for (const [id, slot] of read.manifest.slots) this.#ids.place(id, slot);
-      this.#ids.settle();
+    if (read.manifest === null) return read;
+    try {
+      this.#ids.restore(read.manifest.slots);
+    } catch (err) {
+      // Only a JSON manifest (no checksum of its own) can get here: its layout is not one.
+      return { manifest: null, reason: `manifest unreadable: ${err instanceof Error ? err.message : String(err)}` };
     }
     return read;
   }
@@ -430,9 +432,10 @@ export class Shard {
     }
     onPoints?.(points);
     if (manifest !== null) {
-      for (const [id, slot] of manifest.slots) {
-        if (seen[slot] === 1) continue;
-        this.#ids.release(id);
+      const kinds = manifest.slots.kind;
+      for (let slot = 0; slot < kinds.length; slot++) {
+        if (kinds[slot] === 0 || seen[slot] === 1) continue;
+        this.#ids.release(this.#ids.idOf(slot)!);
         changed.push(slot);
       }
     }
