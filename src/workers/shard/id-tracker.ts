@@ -127,9 +127,16 @@ export class IdTracker implements IdTrackerRead {
   acquire(id: PointId): { slot: number; fresh: boolean } {
     const existing = this.slotOf(id);
     if (existing !== undefined) return { slot: existing, fresh: false };
+    return { slot: this.slotFor(id), fresh: true };
+  }
+
+  /** acquire()'s slot alone: no object per call (a load's pass calls it once per point). */
+  slotFor(id: PointId): number {
+    const e = this.#table[this.#bucket(id)]!;
+    if (e !== 0) return e - 1;
     const slot = this.#freeTop > 0 ? this.#free[--this.#freeTop]! : this.#limit;
     this.place(id, slot);
-    return { slot, fresh: true };
+    return slot;
   }
 
   /**

@@ -15,9 +15,11 @@
 //   <n bins>                                   bin8/16/32: the vectors' bytes
 //
 // and nothing after; for anything else (a payload, sparse vectors, a record of an older shape,
-// a name longer than 31 bytes or not ASCII) it answers undefined and the caller decodes the
+// a name longer than 31 bytes, not ASCII or one an object has already, such as 'constructor')
+// it answers undefined and the caller decodes the
 // record as before (msgpackr). So it can be wrong only by declining. The vectors are views into
-// `bytes` (valid as long as the caller's buffer is), as msgpackr's are with copyBuffers off.
+// `bytes` (valid as long as the caller's buffer is), as msgpackr's are with copyBuffers off, but
+// plain Uint8Arrays where msgpackr's are Buffers (the load pass copies or only tests them).
 
 import type { StoredPoint } from '../../shared/db.js';
 
@@ -59,6 +61,28 @@ function number(b: Uint8Array, end: number): number {
   }
 }
 
+/** The last name read and its bytes: the same names come record after record. */
+let lastName = '';
+const lastBytes = new Uint8Array(32);
+let lastLength = 0;
+
+/** The ASCII fixstr at `at` (checked by the caller), as a string. */
+function nameOf(bytes: Uint8Array, at: number): string {
+  const len = bytes[at]! - 0xa0;
+  if (len === 0) return '';
+  let same = len === lastLength;
+  for (let i = 0; same && i < len; i++) same = bytes[at + 1 + i] === lastBytes[i];
+  if (same) return lastName;
+  let name = '';
+  for (let i = 0; i < len; i++) {
+    lastBytes[i] = bytes[at + 1 + i]!;
+    name += String.fromCharCode(lastBytes[i]!);
+  }
+  lastName = name;
+  lastLength = len;
+  return name;
+}
+
 /** The record in `bytes[0, size)` when it has the shape above, else undefined (decode it the usual way). */
 export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint | undefined {
   if (size < HEAD.length + 7) return undefined;
@@ -74,25 +98,17 @@ export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint 
   if (arr < 0x91 || arr > 0x9f) return undefined;
   const n = arr - 0x90;
   at++;
-  const names: string[] = [];
+  // Where each name's bytes are (its string is made once all is checked): no array per record.
+  const nameAt = at;
   for (let k = 0; k < n; k++) {
     if (at >= size) return undefined;
     const s = bytes[at]!;
-    if (s < 0xa0 || s > 0xbf) return undefined;
-    const len = s - 0xa0;
-    if (at + 1 + len > size) return undefined;
-    let name = '';
-    for (let i = at + 1; i < at + 1 + len; i++) {
-      const c = bytes[i]!;
-      if (c >= 0x80) return undefined;
-      name += String.fromCharCode(c);
-    }
-    // msgpackr renames this key (an own property of that name cannot be set plainly): its way.
-    if (name === '__proto__') return undefined;
-    names.push(name);
-    at += 1 + len;
+    if (s < 0xa0 || s > 0xbf || at + 1 + s - 0xa0 > size) return undefined;
+    for (let i = at + 1; i < at + 1 + s - 0xa0; i++) if (bytes[i]! >= 0x80) return undefined;
+    at += 1 + s - 0xa0;
   }
   const x: Record<string, Uint8Array> = {};
+  let name = nameAt;
   for (let k = 0; k < n; k++) {
     if (at >= size) return undefined;
     const t = bytes[at]!;
@@ -108,8 +124,13 @@ export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint 
       at += 5;
     } else return undefined;
     if (at + len > size) return undefined;
-    x[names[k]!] = bytes.subarray(at, at + len);
+    const key = nameOf(bytes, name);
+    // msgpackr renames this key (an own property of that name cannot be set plainly): its way.
+    if (key === '__proto__' || key in x) return undefined;
+    // A plain Uint8Array: Buffer's subarray builds a Buffer through its species, several times slower.
+    x[key] = new Uint8Array(bytes.buffer, bytes.byteOffset + at, len);
     at += len;
+    name += 1 + bytes[name]! - 0xa0;
   }
   if (at !== size) return undefined;
   return { v, q, p: null, x };

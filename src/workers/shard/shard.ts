@@ -39,6 +39,15 @@ import { decodePlainRecord } from './record-decode.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
 
+/**
+ * A load whose graphs come from the save (see #apply): per entry of #spaceList, whether its
+ * graph does, and the vectors the record being applied stores.
+ */
+interface FromSave {
+  saved: boolean[];
+  stored: Record<string, Uint8Array>;
+}
+
 /** What lmdb-js calls to decode a value (msgpackr's Unpackr; see #readRange). */
 interface RecordDecoder {
   decode(bytes: Uint8Array, size: number): unknown;
@@ -108,6 +117,9 @@ export class Shard {
   readonly #payloads = new PayloadSpace();
   readonly #spaces = new Map<string, VectorSpace>();
   readonly #sparse = new Map<string, SparseIndex>();
+  /** #spaces' and #sparse's entries (both fixed at construction): #apply walks these, no iterator per point. */
+  readonly #spaceList: VectorSpace[] = [];
+  readonly #sparseList: [string, SparseIndex][] = [];
   /** Dense names then sparse names: what with_vector can return. */
   readonly #names: string[];
   readonly #snapshots: GraphSnapshots;
@@ -163,6 +175,8 @@ export class Shard {
       space.readRows((slot) => this.#readRow(name, params.size, slot));
       this.#spaces.set(name, space);
     }
+    this.#spaceList.push(...this.#spaces.values());
+    this.#sparseList.push(...this.#sparse);
     for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
   }
 
@@ -422,7 +436,7 @@ export class Shard {
     // nothing is allocated here beyond what decoding it made (at 100k points the load's garbage
     // collection was a fifth of its time).
     const nothingToDecode = saved.size === this.#spaces.size && this.#sparse.size === 0;
-    const fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = saved.size === 0 ? null : { saved, stored: {} };
+    const fromSave: FromSave | null = saved.size === 0 ? null : { saved: this.#spaceList.map((space) => saved.has(space.name)), stored: {} };
     let points = 0;
     // Binaries are decoded as views into LMDB's read buffer, not copied (msgpackr's copyBuffers),
     // for this pass only: a view lasts until the next record is read, and the pass keeps none
@@ -461,7 +475,7 @@ export class Shard {
     end: [number, number],
     nothingToDecode: boolean,
     saved: ReadonlySet<string>,
-    fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null,
+    fromSave: FromSave | null,
     seen: Uint8Array,
     covered: number,
     changed: number[],
@@ -506,18 +520,22 @@ export class Shard {
    * Writes one whole point into memory (vectors not named are removed). `fromSave` (a load whose
    * graphs are restored): for the vectors it names, only whether the record stores one is taken.
    */
-  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = null): number {
-    const { slot } = this.#ids.acquire(id);
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: FromSave | null = null): number {
+    const slot = this.#ids.slotFor(id);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads.set(slot, payload);
     // The slot's version changes after its vectors: until then the row reader trusts the stored
     // record, which tells an unchanged row without reading the graph back (VectorSpace.set).
-    for (const space of this.#spaces.values()) {
-      if (fromSave?.saved.has(space.name) === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
+    const spaces = this.#spaceList;
+    for (let i = 0; i < spaces.length; i++) {
+      const space = spaces[i]!;
+      if (fromSave !== null && fromSave.saved[i] === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
       else space.set(slot, row.dense[space.name], graph);
     }
     this.#ids.setVersion(slot, version);
-    for (const [name, index] of this.#sparse) {
+    const sparse = this.#sparseList;
+    for (let i = 0; i < sparse.length; i++) {
+      const [name, index] = sparse[i]!;
       const v = row.sparse[name];
       if (v !== undefined) index.set(slot, v);
       else index.remove(slot);

@@ -28,7 +28,12 @@ function stored(rec: StoredPoint): { bytes: Uint8Array; size: number } {
   enc.copy(bytes);
   return { bytes, size: enc.length };
 }
-const plain = (o: unknown): unknown => JSON.parse(JSON.stringify(o, (_k, v: unknown) => (v instanceof Uint8Array ? [...v] : v)));
+/** Vectors as byte lists (msgpackr gives Buffers, decodePlainRecord Uint8Arrays: the bytes must agree). */
+const plain = (o: unknown): unknown => {
+  if (o instanceof Uint8Array) return [...o];
+  if (o === null || typeof o !== 'object') return o;
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, plain(v)]));
+};
 const bytesOf = (...xs: number[]): Buffer => Buffer.from(Float32Array.from(xs).buffer);
 
 describe('decodePlainRecord', () => {
@@ -59,6 +64,7 @@ describe('decodePlainRecord', () => {
       { v: 1, q: 2, p: null, x: {} },
       { v: 1, q: 2, p: null, x: { ['n'.repeat(32)]: bytesOf(1) } },
       { v: 1, q: 2, p: null, x: { 'vecteur-é': bytesOf(1) } },
+      { v: 1, q: 2, p: null, x: { constructor: bytesOf(1) } },
       { v: 1, q: 2, p: null, x: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`v${i}`, bytesOf(i)])) },
     ];
     for (const rec of others) {
