@@ -425,6 +425,22 @@ export class GraphSnapshots {
     this.#removeExcept(new Set([this.#manifestName, ...written.files]));
   }
 
+  /**
+   * Rewrites a JSON manifest of format 3 (read and checked: `manifest`) as the binary one, then
+   * deletes the JSON one, so that the starts after an upgrade in place read the binary one even
+   * before the next save. Format 2 is left as it is (its sha256s are not CRC-32s). Best effort:
+   * a failure leaves the JSON manifest, still read.
+   */
+  upgrade(manifest: GraphManifest): void {
+    if (manifest.format !== FORMAT_JSON) return;
+    try {
+      this.#writeManifest({ ...manifest, format: FORMAT });
+      rmSync(this.#jsonPath, { force: true });
+    } catch {
+      // Read again from the JSON one next time.
+    }
+  }
+
   /** Replaces the manifest atomically (temp file + rename), in the binary format. */
   #writeManifest(manifest: GraphManifest): void {
     const tmp = `${this.#manifestPath}.tmp`;
@@ -456,8 +472,17 @@ export class GraphSnapshots {
       bytes = readFileSync(this.#manifestPath);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      if (!existsSync(this.#jsonPath)) return null;
-      const m = JSON.parse(readFileSync(this.#jsonPath, 'utf8')) as JsonManifest;
+      let text: string;
+      try {
+        text = readFileSync(this.#jsonPath, 'utf8');
+      } catch (err2) {
+        if ((err2 as NodeJS.ErrnoException).code !== 'ENOENT') throw err2;
+        // The primary may have just rewritten the JSON one as binary (upgrade(), a read copy
+        // loading in another worker meanwhile): look again.
+        if (!existsSync(this.#manifestPath)) return null;
+        return decodeManifest(readFileSync(this.#manifestPath));
+      }
+      const m = JSON.parse(text) as JsonManifest;
       if (m.format !== FORMAT_JSON && m.format !== FORMAT_SHA256) throw new Error(`manifest of format ${String(m.format)}`);
       return fromJson(m);
     }

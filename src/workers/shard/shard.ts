@@ -395,6 +395,8 @@ export class Shard {
       // Only a JSON manifest (no checksum of its own) can get here: its layout is not one.
       return { manifest: null, reason: `manifest unreadable: ${err instanceof Error ? err.message : String(err)}` };
     }
+    // A server upgraded in place: its JSON manifest, checked, is kept in the binary format from now on.
+    if (this.#saveGraphs) this.#snapshots.upgrade(read.manifest);
     return read;
   }
 

@@ -158,13 +158,32 @@ describe('GraphSnapshots', () => {
       // What the version before this one left: its JSON manifest, no binary one.
       writeFileSync(join(fx.indexDir, '7-0.json'), legacyJson(manifest(fx), 3));
       rmSync(join(fx.indexDir, MANIFEST));
+      const json = readFileSync(join(fx.indexDir, '7-0.json'));
+      // A read copy (never writes files) reads it and leaves it as it is.
+      const copy = fx.reopen(undefined, { secondary: true });
+      expect(copy.load).toMatchObject({ points: 50, graphsRead: 1, graphsRebuilt: 0, replayed: 1, rebuildReason: null });
+      expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
+      // The primary reads it, then keeps the same manifest in the binary format (before any save).
       const { shard, load } = fx.reopen();
       expect(load).toMatchObject({ points: 50, graphsRead: 1, graphsRebuilt: 0, replayed: 1, rebuildReason: null });
       expect(search(shard)).toEqual(before);
       expect(shard.retrieve([U(1)], { kind: 'none' }, { kind: 'none' })).toHaveLength(1);
+      expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', MANIFEST]);
+      expect(legacyJson(manifest(fx), 3)).toBe(json.toString('utf8'));
+      expect(fx.reopen().load).toMatchObject({ points: 50, graphsRead: 1, graphsRebuilt: 0, replayed: 1, rebuildReason: null });
       await shard.saveIndexes();
       expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g2.hnsw', MANIFEST]);
       expect(fx.reopen().load).toMatchObject({ points: 50, graphsRead: 1, replayed: 0 });
+    });
+
+    it('a format 2 JSON save (sha256s) is read as it is, not rewritten', async () => {
+      fx = await filled();
+      await fx.shard.saveIndexes();
+      const file = join(fx.indexDir, '7-0-0-g1.hnsw');
+      writeFileSync(join(fx.indexDir, '7-0.json'), legacyJson(manifest(fx), 2, () => ({ crc32: undefined, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') })));
+      rmSync(join(fx.indexDir, MANIFEST));
+      expect(fx.reopen().load).toMatchObject({ points: 48, graphsRead: 1, graphsRebuilt: 0 });
+      expect(readdirSync(fx.indexDir).sort()).toEqual(['7-0-0-g1.hnsw', '7-0.json']);
     });
 
     it('a JSON manifest whose layout cannot be one (an id at two slots) is not used', async () => {
