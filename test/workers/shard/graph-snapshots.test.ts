@@ -106,6 +106,11 @@ describe('GraphSnapshots', () => {
       expect([...m.spaces['1']!.labels]).toEqual([0, 2, 4, 6]);
       // Encoding what was decoded gives the same bytes.
       expect(encodeManifest(m).equals(readFileSync(join(fx.indexDir, MANIFEST)))).toBe(true);
+      // Read from a buffer at an odd offset (its arrays cannot be views then): the same manifest.
+      const bytes = readFileSync(join(fx.indexDir, MANIFEST));
+      const odd = Buffer.alloc(bytes.length + 3);
+      bytes.copy(odd, 3);
+      expect(decodeManifest(odd.subarray(3))).toEqual(m);
       const { shard, load } = fx.reopen();
       expect(load).toMatchObject({ points: 5, graphsRead: 2, graphsRebuilt: 0, replayed: 0, rebuildReason: null });
       expect(shard.retrieve([0, U(1), Number.MAX_SAFE_INTEGER, U(2), 5, 6, U(3)], { kind: 'none' }, { kind: 'none' }).map((p) => p.id)).toEqual([0, U(1), Number.MAX_SAFE_INTEGER, 6, U(3)]);
