@@ -6,6 +6,8 @@
 // the wall time of a busy machine hides).
 //
 // BENCH_DATA_DIR   the data dir to start (required; an ingested one, e.g. from memory-trace.ts)
+// BENCH_DATA_DIRS  comma-separated, one per entry, instead: builds whose saved files differ (a
+//                  manifest format) each start their own copy of the same data
 // BENCH_ENTRIES    comma-separated entry scripts (dist/src/main/index.js of each build; inside
 //                  the repo, so node_modules resolve); default: this repo's dist
 // BENCH_STARTS     starts per entry (5)
@@ -18,9 +20,12 @@ import { join } from 'node:path';
 import { ENTRY, envInt, progress, stopAll } from './common.js';
 import { startQuiver, stopQuiver } from './lib/server.js';
 
-const DATA = process.env.BENCH_DATA_DIR;
-if (DATA === undefined || DATA === '') throw new Error('BENCH_DATA_DIR: the data dir to start');
 const ENTRIES = (process.env.BENCH_ENTRIES ?? ENTRY).split(',').filter((e) => e !== '');
+const DIRS = (process.env.BENCH_DATA_DIRS ?? '').split(',').filter((e) => e !== '');
+const DATA = process.env.BENCH_DATA_DIR;
+if (DIRS.length === 0 && (DATA === undefined || DATA === '')) throw new Error('BENCH_DATA_DIR: the data dir to start');
+if (DIRS.length > 0 && DIRS.length !== ENTRIES.length) throw new Error(`BENCH_DATA_DIRS: ${DIRS.length} dirs for ${ENTRIES.length} entries`);
+const dataOf = (entry: string): string => (DIRS.length > 0 ? DIRS[ENTRIES.indexOf(entry)]! : DATA!);
 const STARTS = envInt('BENCH_STARTS', 5);
 const COPY = process.env.BENCH_COPY === '1';
 
@@ -55,8 +60,8 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; i < STARTS; i++) {
       for (const entry of ENTRIES) {
-        const dir = COPY ? join(scratch, `copy-${i}`) : DATA!;
-        if (COPY) cpSync(DATA!, dir, { recursive: true });
+        const dir = COPY ? join(scratch, `copy-${i}`) : dataOf(entry);
+        if (COPY) cpSync(dataOf(entry), dir, { recursive: true });
         const q = await startQuiver({ dataDir: dir, workers: availableParallelism(), scratch, entry });
         ready.get(entry)!.push(q.readyMs);
         if (q.readyCpuMs !== null) readyCpu.get(entry)!.push(q.readyCpuMs);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, randomVectors, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+import { decodeManifest } from '../../src/workers/shard/graph-snapshots.js';
 
 const N = 6000;
 const DIM = 16;
@@ -29,8 +30,8 @@ async function start(): Promise<{ server: TestServer; client: QdrantClient }> {
 function savedM(): number[] {
   const dir = join(dataDir, 'hnsw');
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { spaces: Record<string, { m?: number }> }).spaces['']?.m ?? -1);
+    .filter((f) => f.endsWith('-manifest.bin'))
+    .map((f) => decodeManifest(readFileSync(join(dir, f))).spaces['']?.m ?? -1);
 }
 
 const engineReady = (s: TestServer) => s.logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((r) => r.msg === 'engine ready')!;

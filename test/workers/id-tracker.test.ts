@@ -228,4 +228,63 @@ describe('IdTracker', () => {
     t.reserve(5); // never shrinks
     expect(t.slotOf(9_999 * 7)).toBe(9_999);
   });
+
+  describe('restore (a saved layout placed at once)', () => {
+    it('holds what placing the ids one by one holds: lookups, free slots reused first, order', () => {
+      const placed = new IdTracker();
+      const ids: [PointId, number][] = [[10, 0], [U1, 1], [2 ** 53 - 1, 3], [UA, 5], [0, 6]];
+      for (const [id, slot] of ids) placed.place(id, slot);
+      placed.settle();
+      const restored = new IdTracker();
+      restored.restore(placed.slotIds());
+      for (const t of [placed, restored]) {
+        expect(t.live).toBe(5);
+        expect(t.slotLimit).toBe(7);
+        for (const [id, slot] of ids) {
+          expect(t.slotOf(id)).toBe(slot);
+          expect(t.idOf(slot)).toBe(id);
+        }
+        expect(sortedIds(t)).toEqual([0, 10, 2 ** 53 - 1, U1, UA]);
+        expect(t.acquire(UF)).toEqual({ slot: 2, fresh: true });
+        expect(t.acquire(11)).toEqual({ slot: 4, fresh: true });
+        expect(t.acquire(12)).toEqual({ slot: 7, fresh: true });
+        expect(t.release(U1)).toBe(1);
+        expect(t.slotOf(U1)).toBeUndefined();
+      }
+      expect(restored.slotIds()).toEqual(placed.slotIds());
+    });
+
+    it('a large layout: every id found at its slot', () => {
+      const r = rng(5);
+      const placed = new IdTracker();
+      for (let i = 0; i < 20_000; i++) placed.acquire(Math.floor(r() * 2 ** 40));
+      const restored = new IdTracker();
+      restored.restore(placed.slotIds());
+      expect(restored.live).toBe(placed.live);
+      for (let slot = 0; slot < placed.slotLimit; slot++) expect(restored.slotOf(placed.idOf(slot)!)).toBe(slot);
+    });
+
+    it('refuses a layout that cannot be one, and stays empty', () => {
+      const bad: [string, Parameters<IdTracker['restore']>[0], string][] = [
+        ['an id twice', { kind: Uint8Array.of(1, 1), num: Float64Array.of(4, 4), uuids: [] }, 'point id 4 at slots 0 and 1'],
+        ['a UUID twice', { kind: Uint8Array.of(2, 2), num: new Float64Array(2), uuids: [U1, U1] }, `point id "${U1}" at slots 0 and 1`],
+        ['a kind out of range', { kind: Uint8Array.of(1, 3), num: Float64Array.of(4, 0), uuids: [] }, 'slot 1: kind 3'],
+        ['an integer id that is not one', { kind: Uint8Array.of(1), num: Float64Array.of(1.5), uuids: [] }, 'slot 0: 1.5 is not a point id'],
+        ['a negative id', { kind: Uint8Array.of(1), num: Float64Array.of(-1), uuids: [] }, 'slot 0: -1 is not a point id'],
+        ['too few UUIDs', { kind: Uint8Array.of(2, 2), num: new Float64Array(2), uuids: [U1] }, 'slot 1: UUID missing'],
+        ['too many UUIDs', { kind: Uint8Array.of(2), num: new Float64Array(1), uuids: [U1, UA] }, '2 UUIDs for 1 UUID slots'],
+        ['arrays of other lengths', { kind: Uint8Array.of(1, 1), num: Float64Array.of(4), uuids: [] }, 'slot layout of 2 kinds and 1 ids'],
+      ];
+      for (const [, layout, message] of bad) {
+        const t = new IdTracker();
+        expect(() => t.restore(layout)).toThrow(message);
+        expect(t.live).toBe(0);
+        expect(t.slotLimit).toBe(0);
+        expect(t.acquire(4)).toEqual({ slot: 0, fresh: true });
+      }
+      const used = new IdTracker();
+      used.acquire(1);
+      expect(() => used.restore({ kind: Uint8Array.of(1), num: Float64Array.of(2), uuids: [] })).toThrow('restore on a tracker in use');
+    });
+  });
 });

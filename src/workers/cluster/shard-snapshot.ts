@@ -34,7 +34,7 @@ import { shardRange, type QuiverDb, type StoredPoint } from '../../shared/db.js'
 import { appliedSeqKey } from '../../shared/log-entry.js';
 import type { PointId } from '../../shared/types.js';
 import type { FieldIndexSchema } from '../../shared/types.js';
-import type { GraphManifest, GraphSnapshots } from '../shard/graph-snapshots.js';
+import { slotCount, type GraphManifest, type GraphSnapshots } from '../shard/graph-snapshots.js';
 
 type Transaction = ReturnType<QuiverDb['root']['useReadTransaction']>;
 
@@ -208,7 +208,7 @@ async function writeFrames(capture: ShardCapture, db: QuiverDb, txn: Transaction
     if (batch.length > 0) await w.frame(Kind.Points, serialize(batch));
     // The graphs go in only when they cover exactly these records (see the file comment).
     const m = capture.manifest;
-    const exact = m !== null && m.seq >= maxQ && m.count === points && m.slots.length === points;
+    const exact = m !== null && m.seq >= maxQ && m.count === points && slotCount(m.slots) === points;
     let graphBytes = 0;
     if (exact) {
       const sizes = capture.graphFiles.map((f) => statSync(f).size);

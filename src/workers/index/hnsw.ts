@@ -79,14 +79,14 @@ export class HnswIndex {
    * A saved graph read on a libuv thread (hnswlib-node's readIndex), so the calling thread does
    * other work meanwhile (a shard's load reads its LMDB records).
    */
-  static async read(params: HnswParams, saved: { file: string; labels: readonly number[]; deleted: readonly number[] }): Promise<HnswIndex> {
+  static async read(params: HnswParams, saved: { file: string; labels: ArrayLike<number> & Iterable<number>; deleted: Iterable<number> }): Promise<HnswIndex> {
     const native = new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     await native.readIndex(saved.file);
     return new HnswIndex(params, { ...saved, native });
   }
 
   /** `saved.native`: the graph already read (HnswIndex.read); else the file is read here, synchronously. */
-  constructor(params: HnswParams, saved?: { file: string; labels: readonly number[]; deleted: readonly number[]; native?: Index }) {
+  constructor(params: HnswParams, saved?: { file: string; labels: ArrayLike<number> & Iterable<number>; deleted: Iterable<number>; native?: Index }) {
     this.#params = params;
     this.#row = new Array<number>(params.dim).fill(0);
     this.#index = saved?.native ?? new (hnswlib().HierarchicalNSW)(params.space, params.dim);

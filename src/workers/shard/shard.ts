@@ -35,8 +35,24 @@ import { VectorSpace, type GraphConfig } from './vector-space.js';
 import { PayloadSpace, facetCounts } from './payload-space.js';
 import { batchRows, type Row } from './batch-rows.js';
 import { orderedEntries } from './order-by.js';
+import { decodePlainRecord } from './record-decode.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
+
+/**
+ * A load whose graphs come from the save (see #apply): per entry of #spaceList, whether its
+ * graph does, and the vectors the record being applied stores.
+ */
+interface FromSave {
+  saved: boolean[];
+  stored: Record<string, Uint8Array>;
+}
+
+/** What lmdb-js calls to decode a value (msgpackr's Unpackr; see #readRange). */
+interface RecordDecoder {
+  decode(bytes: Uint8Array, size: number): unknown;
+  copyBuffers?: boolean;
+}
 
 /** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
 export class NotCommittedError extends Error {}
@@ -101,6 +117,9 @@ export class Shard {
   readonly #payloads = new PayloadSpace();
   readonly #spaces = new Map<string, VectorSpace>();
   readonly #sparse = new Map<string, SparseIndex>();
+  /** #spaces' and #sparse's entries (both fixed at construction): #apply walks these, no iterator per point. */
+  readonly #spaceList: VectorSpace[] = [];
+  readonly #sparseList: [string, SparseIndex][] = [];
   /** Dense names then sparse names: what with_vector can return. */
   readonly #names: string[];
   readonly #snapshots: GraphSnapshots;
@@ -156,6 +175,8 @@ export class Shard {
       space.readRows((slot) => this.#readRow(name, params.size, slot));
       this.#spaces.set(name, space);
     }
+    this.#spaceList.push(...this.#spaces.values());
+    this.#sparseList.push(...this.#sparse);
     for (const [key, schema] of Object.entries(meta.config.payload_schema)) this.createIndex(key, schema);
   }
 
@@ -367,11 +388,15 @@ export class Shard {
     const want = new Map<string, HnswParams | null>();
     for (const space of this.#spaces.values()) want.set(space.name, space.graphParams());
     const read = this.#snapshots.read(want);
-    if (read.manifest !== null) {
-      this.#ids.reserve(read.manifest.slots.length);
-      for (const [id, slot] of read.manifest.slots) this.#ids.place(id, slot);
-      this.#ids.settle();
+    if (read.manifest === null) return read;
+    try {
+      this.#ids.restore(read.manifest.slots);
+    } catch (err) {
+      // Only a JSON manifest (no checksum of its own) can get here: its layout is not one.
+      return { manifest: null, reason: `manifest unreadable: ${err instanceof Error ? err.message : String(err)}` };
     }
+    // A server upgraded in place: its JSON manifest, checked, is kept in the binary format from now on.
+    if (this.#saveGraphs) this.#snapshots.upgrade(read.manifest);
     return read;
   }
 
@@ -413,26 +438,33 @@ export class Shard {
     // nothing is allocated here beyond what decoding it made (at 100k points the load's garbage
     // collection was a fifth of its time).
     const nothingToDecode = saved.size === this.#spaces.size && this.#sparse.size === 0;
-    const fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = saved.size === 0 ? null : { saved, stored: {} };
+    const fromSave: FromSave | null = saved.size === 0 ? null : { saved: this.#spaceList.map((space) => saved.has(space.name)), stored: {} };
     let points = 0;
     // Binaries are decoded as views into LMDB's read buffer, not copied (msgpackr's copyBuffers),
     // for this pass only: a view lasts until the next record is read, and the pass keeps none
     // (bytesVector and bytesU32 copy the rows it stages; a vector from the save only says one is
     // stored; nothing here reads LMDB otherwise). Measured at 100k x 128, the pass over the range
     // took 225-304 ms of CPU with a copy per vector, 152-175 ms without (issue 14, start-up).
-    const decoder = (this.#db.points as { decoder?: { copyBuffers?: boolean } }).decoder;
+    // The commonest records (no payload, dense vectors only) are read by decodePlainRecord, the
+    // others by msgpackr as always (record-decode.ts: at 100k x 128 without payloads, the pass's
+    // CPU went from 223-233 ms to 136-137, in-process, 3 alternating runs on the busy machine).
+    const store = this.#db.points as { decoder?: RecordDecoder };
+    const decoder = store.decoder;
     const copies = decoder?.copyBuffers;
     if (decoder !== undefined && copies === true) decoder.copyBuffers = false;
+    if (decoder !== undefined) store.decoder = { decode: (bytes, size) => decodePlainRecord(bytes, size) ?? decoder.decode(bytes, size) };
     try {
       points = this.#readRecords(start, end, nothingToDecode, saved, fromSave, seen, covered, changed, onPoints);
     } finally {
+      if (decoder !== undefined) store.decoder = decoder;
       if (decoder !== undefined && copies === true) decoder.copyBuffers = true;
     }
     onPoints?.(points);
     if (manifest !== null) {
-      for (const [id, slot] of manifest.slots) {
-        if (seen[slot] === 1) continue;
-        this.#ids.release(id);
+      const kinds = manifest.slots.kind;
+      for (let slot = 0; slot < kinds.length; slot++) {
+        if (kinds[slot] === 0 || seen[slot] === 1) continue;
+        this.#ids.release(this.#ids.idOf(slot)!);
         changed.push(slot);
       }
     }
@@ -445,7 +477,7 @@ export class Shard {
     end: [number, number],
     nothingToDecode: boolean,
     saved: ReadonlySet<string>,
-    fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null,
+    fromSave: FromSave | null,
     seen: Uint8Array,
     covered: number,
     changed: number[],
@@ -490,18 +522,22 @@ export class Shard {
    * Writes one whole point into memory (vectors not named are removed). `fromSave` (a load whose
    * graphs are restored): for the vectors it names, only whether the record stores one is taken.
    */
-  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: { saved: ReadonlySet<string>; stored: Record<string, Uint8Array> } | null = null): number {
-    const { slot } = this.#ids.acquire(id);
+  #apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: FromSave | null = null): number {
+    const slot = this.#ids.slotFor(id);
     if (version > this.#maxVersion) this.#maxVersion = version;
     this.#payloads.set(slot, payload);
     // The slot's version changes after its vectors: until then the row reader trusts the stored
     // record, which tells an unchanged row without reading the graph back (VectorSpace.set).
-    for (const space of this.#spaces.values()) {
-      if (fromSave?.saved.has(space.name) === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
+    const spaces = this.#spaceList;
+    for (let i = 0; i < spaces.length; i++) {
+      const space = spaces[i]!;
+      if (fromSave !== null && fromSave.saved[i] === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
       else space.set(slot, row.dense[space.name], graph);
     }
     this.#ids.setVersion(slot, version);
-    for (const [name, index] of this.#sparse) {
+    const sparse = this.#sparseList;
+    for (let i = 0; i < sparse.length; i++) {
+      const [name, index] = sparse[i]!;
       const v = row.sparse[name];
       if (v !== undefined) index.set(slot, v);
       else index.remove(slot);
