@@ -1,7 +1,7 @@
 // This node's membership (CLUSTER.md section 7): a lease on /quiver/nodes/<id> holding the node's
 // addresses and capacity, kept alive by etcd3's keep-alive stream on the etcd thread, never on the
-// main thread (a 3 s busy main loop lost a 2 s lease there; see node.ts), and by keep-alives of its
-// own to every etcd member.
+// main thread (a 3 s busy main loop lost a 2 s lease there; see node.ts), by keep-alives sent to
+// every etcd member every TTL/8.
 // Invariants: `expiry` never claims more than etcd grants: it is set from the time a keep-alive
 // was sent (etcd restarts the TTL when it receives it, later), and zeroed when the lease is lost,
 // before anything else runs. A lost lease is replaced by a new one and the key written again;
@@ -30,8 +30,9 @@ export interface RemovedRecord {
 interface Registration {
   lease: Lease;
   id: string;
-  /** The etcd raft term the write was answered in. */
+  /** The etcd raft term and revision the write was answered in. */
   term: bigint;
+  revision: bigint;
   /** Taken before the grant was answered: the lease's expiry is no earlier than t0 + TTL. */
   t0: number;
 }
@@ -65,8 +66,9 @@ export class Membership {
   readonly #ns: Namespace;
   readonly #ttl: number;
   readonly #expiry: BigInt64Array;
-  /** One client per etcd member, for the extra keep-alives (#keepaliveNow). */
+  /** One client per etcd member, for the keep-alives (#keepaliveNow), and the same namespaced as #ns. */
   readonly #members: Etcd3[];
+  readonly #memberNs: Namespace[];
   /** Deadline of one etcd call on the way to a lease (a removed check, a grant and put, a revoke). */
   readonly #stepMs: number;
   readonly #keepaliveDeadlineMs: number;
@@ -77,10 +79,13 @@ export class Membership {
   #node: NodeRecord | null = null;
   #lease: Lease | null = null;
   #leaseId: string | null = null;
-  /** The etcd raft term #lease was registered in. */
+  /** The etcd raft term and revision #lease was registered in. */
   #leaseTerm = 0n;
+  #leaseRevision = 0n;
   /** A replacement lease is being registered (#rotate). */
   #rotating = false;
+  /** Send time of the keep-alive round last reported as a 'raft' message. */
+  #raftReportedAt = 0;
   #stopped = false;
   #watchdog: NodeJS.Timeout | null = null;
   /** A registration is in flight (each of its calls has a deadline). */
@@ -95,6 +100,7 @@ export class Membership {
   constructor(ns: Namespace, members: Etcd3[], ttlSeconds: number, expiry: BigInt64Array, emit: (m: FromEtcdThread) => void) {
     this.#ns = ns;
     this.#members = members;
+    this.#memberNs = members.map((m) => m.namespace(ns.prefix.toString('utf8')));
     this.#keepaliveInFlight = members.map(() => null);
     this.#ttl = ttlSeconds;
     this.#keepaliveDeadlineMs = Math.max(250, (ttlSeconds * 1000) / 4);
@@ -150,13 +156,13 @@ export class Membership {
   }
 
   /**
-   * etcd3 keeps a lease alive every TTL/3, so an etcd leader election (no keep-alive answered until
-   * it ends: about 1-2 s here) left only 2/3 of the TTL before this node's expiry passed and it
-   * refused requests, although etcd's new leader renews every lease. One more keep-alive every
-   * TTL/8, each extending from its own send time, leaves 7/8 of it. It goes to every member at
-   * once, one in flight per member, each given up after TTL/4: a frozen member (SIGSTOP, a VM
-   * pause) keeps its socket open and never answers, and sent to one member picked at random (the
-   * client's pool) two unlucky picks after an election used up the rest of a 4 s lease.
+   * The lease's keep-alives. etcd3's (every TTL/3) let an etcd leader election (no keep-alive
+   * answered until it ends: about 1-2 s here) use up a third of the TTL, although etcd's new
+   * leader renews every lease; every TTL/8, each extending from its own send time, leaves 7/8 of
+   * it. Each goes to every member at once, one in flight per member, given up after TTL/4: a
+   * frozen member (SIGSTOP, a VM pause) keeps its socket open and never answers, and sent to one
+   * member picked at random (the client's pool) two unlucky picks after an election used up the
+   * rest of a 4 s lease (scenario 9).
    */
   #keepaliveNow(): void {
     const lease = this.#lease;
@@ -169,10 +175,19 @@ export class Membership {
       keepaliveVia(member, id, at + this.#keepaliveDeadlineMs)
         .then((res) => {
           if (this.#lease !== lease) return;
-          // TTL 0: etcd answered that the lease is gone (revoked, or expired on its leader).
-          if (res.TTL === '0') return this.#lose(lease, `lease ${id} not found in etcd`);
+          if (res.TTL === '0') {
+            // Not found by a member that has not applied the grant yet (a frozen one just resumed
+            // answers from its old state): that says nothing of the lease.
+            if (BigInt(res.header.revision) < this.#leaseRevision) return;
+            return this.#lose(lease, `lease ${id} not found in etcd`);
+          }
           this.#extend(at + Number(res.TTL) * 1000);
-          this.#termSeen(res.header.raft_term);
+          if (at > this.#raftReportedAt) {
+            // One report per round (every member answers each), for GET /cluster's raft_info.
+            this.#raftReportedAt = at;
+            this.#emit({ type: 'raft', term: res.header.raft_term, commit: res.header.revision, at: new Date().toISOString() });
+          }
+          this.#termSeen(res.header.raft_term, i);
         })
         .catch(() => undefined)
         .finally(() => {
@@ -217,19 +232,20 @@ export class Membership {
    * term is not in its table: nodes/<id> moves to one now, while the old lease still holds, and the
    * old one is revoked. The node serves throughout.
    */
-  #termSeen(term: string): void {
+  #termSeen(term: string, member: number): void {
     if (this.#lease === null || this.#rotating || this.#registering || this.#stopped) return;
     if (BigInt(term) <= this.#leaseTerm) return;
-    void this.#rotate();
+    void this.#rotate(member);
   }
 
-  async #rotate(): Promise<void> {
+  /** Moves to a new lease through `member`, which just answered in the new term. */
+  async #rotate(member: number): Promise<void> {
     const node = this.#node;
     const old = this.#lease;
     if (node === null || old === null) return;
     this.#rotating = true;
     try {
-      const next = await this.#grantAndPut(node);
+      const next = await this.#grantAndPut(node, member);
       if (this.#lease !== old || this.#stopped) {
         // Lost (and being replaced) meanwhile, or stopping: this one is not needed.
         void within(this.#stepMs, next.lease.revoke(), 'revoke').catch(() => undefined);
@@ -249,26 +265,21 @@ export class Membership {
   }
 
   /**
-   * Grants a lease and writes nodes/<id> under it, within #stepMs (a call the client sent to a
-   * frozen member would wait until it wakes). The lease is not this node's until adopted.
+   * Grants a lease and writes nodes/<id> under it through `member` (one that just answered: the
+   * pool picks a member at random for each call, and three calls each avoiding a frozen one
+   * succeeded 8 times in 27), within #stepMs. The lease is not this node's until adopted; its
+   * later calls (status writes, revoke) go to the same member.
    */
-  async #grantAndPut(node: NodeRecord): Promise<Registration> {
-    const lease = this.#ns.lease(this.#ttl);
-    // Keep-alives in flight on etcd3's own stream, oldest first: an answer extends from its send time.
-    const sent: number[] = [];
-    lease.on('keepaliveFired', () => sent.push(nowMs()));
-    lease.on('keepaliveSucceeded', (res) => {
-      const at = sent.shift();
-      if (this.#lease !== lease) return;
-      if (at !== undefined) this.#extend(at + Number(res.TTL) * 1000);
-      this.#emit({ type: 'raft', term: res.header.raft_term, commit: res.header.revision, at: new Date().toISOString() });
-      this.#termSeen(res.header.raft_term);
-    });
+  async #grantAndPut(node: NodeRecord, member: number): Promise<Registration> {
+    // Kept alive by #keepaliveNow alone: etcd3's own keep-alive is one stream on one member, stuck
+    // for a TTL on a frozen one, and once back it declares the lease lost by its own clock (no
+    // answer of its own for 2 TTL) although this node's keep-alives were answered meanwhile.
+    const lease = this.#memberNs[member]!.lease(this.#ttl, { autoKeepAlive: false });
     lease.on('lost', (err) => this.#lose(lease, err.message));
     const t0 = nowMs();
     try {
       const res = await within(this.#stepMs, lease.put(`nodes/${node.id}`).value(JSON.stringify(node)).exec(), 'registration');
-      return { lease, id: await lease.grant(), term: BigInt(res.header.raft_term), t0 };
+      return { lease, id: await lease.grant(), term: BigInt(res.header.raft_term), revision: BigInt(res.header.revision), t0 };
     } catch (e) {
       lease.release();
       throw e;
@@ -280,6 +291,7 @@ export class Membership {
     this.#lease = r.lease;
     this.#leaseId = r.id;
     this.#leaseTerm = r.term;
+    this.#leaseRevision = r.revision;
     this.#extend(r.t0 + this.#ttl * 1000);
     this.#writeStatus();
   }
@@ -289,14 +301,19 @@ export class Membership {
     if (node === null || this.#stopped) return;
     this.#registering = true;
     try {
-      // Not under an id that was removed (at start-up, and at every new lease).
-      const removed = await within(this.#stepMs, this.#ns.get(removedKey(node.id)).string(), 'removed check');
-      if (removed !== null) {
+      // Not under an id that was removed (at start-up, and at every new lease). Asked of every
+      // member: the first to answer is live, and takes the registration.
+      const first = await within(
+        this.#stepMs,
+        Promise.any(this.#memberNs.map(async (m, i) => ({ i, removed: await m.get(removedKey(node.id)).string() }))),
+        'removed check',
+      );
+      if (first.removed !== null) {
         this.#registering = false;
-        return this.#onRemoved(removed);
+        return this.#onRemoved(first.removed);
       }
       if (this.#stopped) return;
-      const r = await this.#grantAndPut(node);
+      const r = await this.#grantAndPut(node, first.i);
       this.#registering = false;
       if (this.#stopped) {
         void r.lease.revoke().catch(() => undefined);
