@@ -1,7 +1,6 @@
 // This node's membership (CLUSTER.md section 7): a lease on /quiver/nodes/<id> holding the node's
-// addresses and capacity, kept alive by etcd3's keep-alive stream on the etcd thread, never on the
-// main thread (a 3 s busy main loop lost a 2 s lease there; see node.ts), by keep-alives sent to
-// every etcd member every TTL/8.
+// addresses and capacity, kept alive on the etcd thread, never on the main thread (a 3 s busy main
+// loop lost a 2 s lease there; see node.ts), by keep-alives sent to every etcd member every TTL/8.
 // Invariants: `expiry` never claims more than etcd grants: it is set from the time a keep-alive
 // was sent (etcd restarts the TTL when it receives it, later), and zeroed when the lease is lost,
 // before anything else runs. A lost lease is replaced by a new one and the key written again;
@@ -38,7 +37,7 @@ interface Registration {
 }
 
 /** `work`, or an error once `ms` passed (the call itself is left to end when it ends). */
-export function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, rej) => {
     timer = setTimeout(() => rej(new Error(`${what}: no answer from etcd within ${ms} ms`)), ms);
@@ -50,7 +49,7 @@ export function within<T>(ms: number, work: Promise<T>, what: string): Promise<T
  * One keep-alive of lease `id` through `client` (a client of one member), given up at `deadline`
  * (the call is cancelled, so the member stops forwarding it to a leader that does not answer).
  */
-export async function keepaliveVia(client: Etcd3, id: string, deadline: number): Promise<ILeaseKeepAliveResponse> {
+async function keepaliveVia(client: Etcd3, id: string, deadline: number): Promise<ILeaseKeepAliveResponse> {
   const stream = await client.leaseClient.leaseKeepAlive({ deadline });
   return new Promise<ILeaseKeepAliveResponse>((resolve, reject) => {
     stream.on('data', (res) => {
@@ -197,9 +196,9 @@ export class Membership {
   }
 
   /**
-   * etcd3's keep-alive can hang for good on a member killed under it (seen with kill -9 of one of
-   * three members: no answer, no error, no 'lost'; the node stayed unregistered). A lease whose
-   * expiry passed half a TTL ago with no answer is given up here and a new one taken.
+   * A lease whose expiry passed half a TTL ago with no keep-alive answered (no member answers: etcd
+   * without a quorum, or this node cut off) is given up here and a new one taken (etcd3's own
+   * keep-alive once hung for good on a member killed under it: no answer, no error, no 'lost').
    */
   #watch(): void {
     const lease = this.#lease;
