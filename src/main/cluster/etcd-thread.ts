@@ -27,7 +27,10 @@ const emit = (m: FromEtcdThread): void => {
 
 const client = new Etcd3({ hosts: data.endpoints, dialTimeout: Math.min(data.connectTimeoutMs, 5000) });
 const ns = client.namespace('/quiver/');
-const membership = new Membership(ns, data.leaseSeconds, new BigInt64Array(data.leaseExpiry), emit);
+// One client per member for the lease's extra keep-alives (membership.ts): the pool above picks a
+// member at random per call, and a frozen one never answers.
+const members = data.endpoints.length > 1 ? data.endpoints.map((host) => new Etcd3({ hosts: host, dialTimeout: Math.min(data.connectTimeoutMs, 5000) })) : [client];
+const membership = new Membership(ns, members, data.leaseSeconds, new BigInt64Array(data.leaseExpiry), emit);
 // The cluster API (cluster-ops-server.ts): the controller serves the cluster operations while it
 // is elected; every node mirrors the transfers in flight and the shared auth state.
 const clusterOps = new ClusterOpsServer(client, emit);
@@ -115,6 +118,7 @@ port.on('message', (m: ToEtcdThread) => {
     case 'stop':
       void (async () => {
         await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
+        for (const m of members) if (m !== client) m.close();
         client.close();
         emit({ type: 'stopped' });
       })();
