@@ -151,11 +151,12 @@ const RECALL_TOLERANCE = 0.005;
  * the same points that differ only in the level seed spread this much at ef 64
  * (bench/recall-spread.ts, 4 seeds, 500 queries; bench/README.md): 100k x 128 0.9768-0.9850
  * (0.0082), 1M x 128 0.7468-0.7716 (0.0248; recall at ef 64 is ~0.77 there, where the graph's shape weighs
- * most). At 100k the check keeps 0.005, tighter than that band; at 1M a tighter figure would
- * fail clean graphs.
+ * most). Clean ingests of the bench itself moved as much (100k: 0.9768, 0.9834, 0.9810 in three
+ * runs of one commit: 4 batches in flight reach the graph in another order each run). So each
+ * size allows about its band: a tighter figure would fail graphs no restart touched.
  */
 function killRecallTolerance(n: number): number {
-  return n >= 1_000_000 ? 0.025 : RECALL_TOLERANCE;
+  return n >= 1_000_000 ? 0.025 : 0.01;
 }
 
 /** The 'engine ready' log line without the fields every line has. */
