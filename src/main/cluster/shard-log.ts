@@ -49,6 +49,17 @@ function transient(err: unknown): boolean {
   return true;
 }
 
+/**
+ * JetStream's "no suitable peers for placement" (err_code 10005): fewer servers can take a new
+ * stream than its replicas, as while a NATS cluster forms or one of its servers is down.
+ * Creating the stream again later succeeds, so creation retries it as it does a timeout.
+ */
+const NO_PEERS_FOR_PLACEMENT = 10005;
+
+function placementPending(err: unknown): boolean {
+  return err instanceof JetStreamApiError && err.code === NO_PEERS_FOR_PLACEMENT;
+}
+
 export class ShardLog {
   readonly #nc: NatsConnection;
   readonly #js: JetStreamClient;
@@ -91,7 +102,8 @@ export class ShardLog {
 
   /**
    * Creates the collection's shard streams (those that exist are left as they are). Retried
-   * while NATS answers with timeouts or elections (it is idempotent), then a retryable 503.
+   * while NATS answers with timeouts, elections or too few servers for the replicas (it is
+   * idempotent), then a retryable 503.
    */
   async createStreams(collection: number, shards: number): Promise<void> {
     const deadline = Date.now() + this.#deadlineMs;
@@ -99,9 +111,10 @@ export class ShardLog {
       try {
         return await this.#createStreams(collection, shards);
       } catch (err) {
-        if (!transient(err) || Date.now() > deadline) {
+        const retry = transient(err) || placementPending(err);
+        if (!retry) throw err;
+        if (Date.now() > deadline) {
           const why = err instanceof Error ? err.message : String(err);
-          if (!transient(err)) throw err;
           throw new QuiverError('ShardUnavailable', `Write logs of collection ${collection} could not be created (${why}); retry the request`);
         }
         await new Promise((r) => setTimeout(r, 250));
