@@ -13,6 +13,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Etcd3, IKeyValue, IOperation, PutBuilder, Watcher } from 'etcd3';
+import { within } from '../../shared/deadline.js';
 import {
   drainMove,
   drainTarget,
@@ -56,7 +57,6 @@ export async function askController(client: Etcd3, req: ClusterRequest, timeoutM
   const lease = client.lease(Math.ceil(timeoutMs / 1000) + REQUEST_LEASE_MARGIN_S, { autoKeepAlive: false });
   const leaseId = await lease.grant();
   const watcher = await client.watch().key(`${key}/result`).create();
-  let timer: NodeJS.Timeout | undefined;
   try {
     const answered = new Promise<ClusterResult>((res) => {
       watcher.on('put', (kv) => {
@@ -67,16 +67,16 @@ export async function askController(client: Etcd3, req: ClusterRequest, timeoutM
         }
       });
     });
-    const timedOut = new Promise<ClusterResult>((res) => {
-      timer = setTimeout(
-        () => res({ ok: false, code: 'ShardUnavailable', message: `No answer from the cluster controller within ${timeoutMs} ms; the operation may still be applied (check the collection's cluster info)` }),
-        timeoutMs,
-      );
-    });
-    await client.put(key).value(JSON.stringify({ ...req, lease: leaseId } satisfies Served)).lease(leaseId);
-    return await Promise.race([answered, timedOut]);
+    const asked = async (): Promise<ClusterResult> => {
+      await client.put(key).value(JSON.stringify({ ...req, lease: leaseId } satisfies Served)).lease(leaseId);
+      return answered;
+    };
+    return await within(asked(), timeoutMs, () => ({
+      ok: false,
+      code: 'ShardUnavailable',
+      message: `No answer from the cluster controller within ${timeoutMs} ms; the operation may still be applied (check the collection's cluster info)`,
+    }));
   } finally {
-    clearTimeout(timer);
     await watcher.cancel().catch(() => undefined);
     // Revoking the lease deletes both keys.
     await lease.revoke().catch(() => client.delete().prefix(key).catch(() => undefined));

@@ -6,6 +6,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { Etcd3 } from 'etcd3';
+import { within } from '../../shared/deadline.js';
 import { AuthSync } from './auth-sync.js';
 import { createIfAbsent, markDeletingEntry, removeEntryAt, updateConfig } from './catalog.js';
 import { ClusterMirror } from './cluster-mirror.js';
@@ -79,18 +80,14 @@ function reply(id: number, work: Promise<Extract<LinkReply, { ok: true }>['value
 }
 
 async function connect(): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, rej) => {
-    timer = setTimeout(() => rej(new Error(`no answer within ${data.connectTimeoutMs} ms`)), data.connectTimeoutMs);
-  });
   try {
-    const s = await Promise.race([client.maintenance.status({}), timeout]);
+    const s = await within(client.maintenance.status({}), data.connectTimeoutMs, () => {
+      throw new Error(`no answer within ${data.connectTimeoutMs} ms`);
+    });
     emit({ type: 'raft', term: s.raftTerm, commit: s.header.revision, at: new Date().toISOString() });
     emit({ type: 'connected' });
   } catch (e) {
     emit({ type: 'failed', message: `cannot reach etcd at ${data.endpoints.join(', ')}: ${e instanceof Error ? e.message : String(e)}` });
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -14,6 +14,7 @@
 
 import type { Etcd3, ILeaseKeepAliveResponse, Lease, Namespace, Watcher } from 'etcd3';
 import { nowMs, type FromEtcdThread, type NodeRecord } from './messages.js';
+import { within } from '../../shared/deadline.js';
 
 const RETRY_MS = 500;
 
@@ -37,12 +38,10 @@ interface Registration {
 }
 
 /** `work`, or an error once `ms` passed (the call itself is left to end when it ends). */
-function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, rej) => {
-    timer = setTimeout(() => rej(new Error(`${what}: no answer from etcd within ${ms} ms`)), ms);
+function withinEtcd<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+  return within(work, ms, () => {
+    throw new Error(`${what}: no answer from etcd within ${ms} ms`);
   });
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /**
@@ -126,7 +125,7 @@ export class Membership {
   async #watchRemoved(id: number): Promise<void> {
     while (!this.#stopped && !this.#removed) {
       try {
-        const r = await within(this.#stepMs, this.#ns.get(removedKey(id)).exec(), 'removed check');
+        const r = await withinEtcd(this.#stepMs, this.#ns.get(removedKey(id)).exec(), 'removed check');
         const kv = r.kvs[0];
         if (kv !== undefined) return this.#onRemoved(kv.value.toString('utf8'));
         const w = await this.#ns.watch().key(removedKey(id)).startRevision((BigInt(r.header.revision) + 1n).toString()).create();
@@ -247,14 +246,14 @@ export class Membership {
       const next = await this.#grantAndPut(node, member);
       if (this.#lease !== old || this.#stopped) {
         // Lost (and being replaced) meanwhile, or stopping: this one is not needed.
-        void within(this.#stepMs, next.lease.revoke(), 'revoke').catch(() => undefined);
+        void withinEtcd(this.#stepMs, next.lease.revoke(), 'revoke').catch(() => undefined);
         return;
       }
       this.#adopt(next);
       this.#emit({ type: 'log', level: 'info', msg: 'cluster: lease replaced after an etcd leader change', fields: { lease: next.id, term: next.term.toString() } });
       old.release();
       // Keys already moved: revoking it only spares etcd its expiry (nobody waits on this).
-      void within(this.#stepMs, old.revoke(), 'revoke').catch(() => undefined);
+      void withinEtcd(this.#stepMs, old.revoke(), 'revoke').catch(() => undefined);
     } catch (e) {
       // The old lease still holds: the next keep-alive answered under the new term tries again.
       this.#emit({ type: 'log', level: 'warn', msg: 'cluster: replacing the lease after an etcd leader change failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
@@ -277,7 +276,7 @@ export class Membership {
     lease.on('lost', (err) => this.#lose(lease, err.message));
     const t0 = nowMs();
     try {
-      const res = await within(this.#stepMs, lease.put(`nodes/${node.id}`).value(JSON.stringify(node)).exec(), 'registration');
+      const res = await withinEtcd(this.#stepMs, lease.put(`nodes/${node.id}`).value(JSON.stringify(node)).exec(), 'registration');
       return { lease, id: await lease.grant(), term: BigInt(res.header.raft_term), revision: BigInt(res.header.revision), t0 };
     } catch (e) {
       lease.release();
@@ -302,7 +301,7 @@ export class Membership {
     try {
       // Not under an id that was removed (at start-up, and at every new lease). Asked of every
       // member: the first to answer is live, and takes the registration.
-      const first = await within(
+      const first = await withinEtcd(
         this.#stepMs,
         Promise.any(this.#memberNs.map(async (m, i) => ({ i, removed: await m.get(removedKey(node.id)).string() }))),
         'removed check',
@@ -344,7 +343,7 @@ export class Membership {
     // status/<id> to a replacement lease); a late one is overwritten by the next report.
     this.#statusWrite = this.#statusWrite
       .then(async () => {
-        if (this.#lease === lease && this.#status === status) await within(this.#stepMs, lease.put(`status/${node.id}`).value(status).exec(), 'status write');
+        if (this.#lease === lease && this.#status === status) await withinEtcd(this.#stepMs, lease.put(`status/${node.id}`).value(status).exec(), 'status write');
       })
       .catch(() => undefined);
   }

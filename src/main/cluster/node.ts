@@ -10,6 +10,7 @@ import { Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import { QuiverError } from '../../shared/errors.js';
+import { settleWithin } from '../../shared/deadline.js';
 import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
 import type { ClusterApi, ClusterStatusEnabled, ClusterView } from './view.js';
@@ -300,7 +301,7 @@ export class ClusterNode implements ClusterView {
   async close(): Promise<void> {
     const stopped = new Promise<void>((res) => (this.#stopped = res));
     this.#post({ type: 'stop' });
-    await Promise.race([stopped, new Promise((r) => setTimeout(r, 3000))]);
+    await settleWithin(stopped, 3000);
     await this.#worker.terminate();
   }
 }

@@ -36,6 +36,7 @@ import { Etcd3, type Namespace } from 'etcd3';
 import { streamName } from '../../shared/log-entry.js';
 import { workerOf } from '../../shared/placement.js';
 import { connectNats } from '../../shared/nats-connection.js';
+import { settleWithin } from '../../shared/deadline.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { ClusterLog } from './node.js';
 import type { ClusterState } from './state.js';
@@ -479,7 +480,7 @@ export class ShardSnapshots {
     this.#timer = null;
     await Promise.allSettled([...this.#busy.values()]);
     this.#o.pointers.close();
-    await Promise.race([this.#nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await settleWithin(this.#nc.close(), 2000);
     try {
       for (const f of readdirSync(this.#dir)) rmSync(join(this.#dir, f), { recursive: true, force: true });
     } catch {
