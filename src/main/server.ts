@@ -181,6 +181,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   const coordinators = writeLog === null ? new ReplicaAwareCoordinators(engine, dispatcher) : new InProcessCoordinators(engine);
   const app = await buildApp(config, engine, auth, metrics, coordinators, cluster);
   if (cluster !== null) cluster.log = app.log;
+  writeLog?.setLog(app.log);
   clock.mark('routes built');
   for (const note of auth.notes) app.log.info(note);
   engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);

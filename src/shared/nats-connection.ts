@@ -25,3 +25,20 @@ export function connectNats(servers: string[], timeoutMs: number): Promise<NatsC
     maxPingOut: NATS_MAX_PINGS_OUT,
   });
 }
+
+/** A change of a connection's server worth an operator's eye: which server was dropped or taken. */
+export interface ConnectionEvent {
+  type: 'disconnect' | 'reconnect' | 'staleConnection';
+  server: string;
+}
+
+/**
+ * Calls `report` for every disconnect, stale connection (pings unanswered) and reconnect of `nc`,
+ * until it closes: the server a process writes through is otherwise invisible in its logs.
+ */
+export async function watchConnection(nc: NatsConnection, report: (e: ConnectionEvent) => void): Promise<void> {
+  for await (const st of nc.status()) {
+    if (st.type === 'disconnect' || st.type === 'reconnect') report({ type: st.type, server: st.server });
+    else if (st.type === 'staleConnection') report({ type: st.type, server: nc.getServer() });
+  }
+}

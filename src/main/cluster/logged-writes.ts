@@ -11,6 +11,7 @@ import { isLoggedOp, type LoggedWrite } from '../../shared/log-entry.js';
 import type { CollectionMeta } from '../../shared/types.js';
 import type { ShardCall, ShardOp } from '../router/shard-router.js';
 import type { ShardLog } from './shard-log.js';
+import type { ClusterLog } from './node.js';
 
 /** What the Engine asks of cluster writes (engine.ts keeps to this interface: no NATS import on its path). */
 export interface WriteLog {
@@ -22,6 +23,8 @@ export interface WriteLog {
   /** The last sequence of a shard's stream (0: empty). */
   lastSeq(collection: number, shard: number): Promise<number>;
   deleteStreams(meta: CollectionMeta): Promise<void>;
+  /** Where the log reports slow or retried publishes. */
+  setLog(log: Pick<ClusterLog, 'warn'>): void;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,10 @@ export class LoggedWrites implements WriteLog {
 
   deleteStreams(meta: CollectionMeta): Promise<void> {
     return this.#log.deleteStreams(meta.id, meta.config.shard_number);
+  }
+
+  setLog(log: Pick<ClusterLog, 'warn'>): void {
+    this.#log.log = log;
   }
 
   close(): Promise<void> {

@@ -14,8 +14,13 @@ import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { QuiverError } from '../../shared/errors.js';
-import { connectNats } from '../../shared/nats-connection.js';
+import { connectNats, watchConnection } from '../../shared/nats-connection.js';
+import { settleWithin } from '../../shared/deadline.js';
 import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../../shared/log-entry.js';
+import type { ClusterLog } from './node.js';
+
+/** A publish that took longer than this (or was retried) is logged: it is how an operator sees a log stall. */
+const SLOW_PUBLISH_MS = 1000;
 
 /** JetStream's duplicate window, in nanoseconds: at least as long as any retry of one publish. */
 const DUPLICATE_WINDOW_NS = 120 * 1e9;
@@ -69,6 +74,8 @@ export class ShardLog {
   readonly #ackTimeoutMs: number;
   /** This process's part of every message id (see the file comment). */
   readonly node: string;
+  /** Where slow or retried publishes are reported (the server's logger once it exists). */
+  log: Pick<ClusterLog, 'warn'> | null = null;
   #request = 0;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, opts: ShardLogOptions) {
@@ -79,6 +86,7 @@ export class ShardLog {
     this.#deadlineMs = opts.publishDeadlineMs ?? 15_000;
     this.#ackTimeoutMs = opts.ackTimeoutMs ?? 2000;
     this.node = randomBytes(6).toString('hex');
+    void watchConnection(nc, (e) => this.log?.warn({ server: e.server }, `shard log NATS connection: ${e.type}`)).catch(() => undefined);
   }
 
   /** Connects and checks that JetStream answers; refuses with a message naming the servers otherwise. */
@@ -174,16 +182,23 @@ export class ShardLog {
     const data = encodeEntry(write);
     const msgID = `${this.node}.${request}.${shard}`;
     const subject = subjectOf(collection, shard);
-    const deadline = Date.now() + this.#deadlineMs;
+    const started = Date.now();
+    const deadline = started + this.#deadlineMs;
     let pause = 50;
+    let attempts = 0;
+    let firstError: string | null = null;
     for (;;) {
+      attempts++;
       try {
         const ack = await this.#js.publish(subject, data, { msgID, timeout: this.#ackTimeoutMs });
+        this.#reportSlow(collection, shard, msgID, started, attempts, firstError, ack.seq);
         return ack.seq;
       } catch (err) {
         const left = deadline - Date.now();
+        const why = err instanceof Error ? err.message : String(err);
+        firstError ??= why;
         if (!transient(err) || left <= 0) {
-          const why = err instanceof Error ? err.message : String(err);
+          this.#reportSlow(collection, shard, msgID, started, attempts, firstError, null);
           if (!transient(err)) throw QuiverError.internal(`Write log of shard ${shard} refused the write: ${why}`);
           // A 503 (ShardUnavailable) answers with Retry-After (http/app.ts, http/handoff.ts).
           throw new QuiverError('ShardUnavailable', `Write log of shard ${shard} unavailable (${why}); the write may or may not be stored: retry the request`);
@@ -194,8 +209,17 @@ export class ShardLog {
     }
   }
 
+  #reportSlow(collection: number, shard: number, msgId: string, started: number, attempts: number, firstError: string | null, seq: number | null): void {
+    const ms = Date.now() - started;
+    if (attempts === 1 && ms < SLOW_PUBLISH_MS) return;
+    this.log?.warn(
+      { collection, shard, msg_id: msgId, attempts, ms, first_error: firstError, seq },
+      seq === null ? 'shard log publish gave up' : 'shard log publish was slow',
+    );
+  }
+
   /** Closes the connection (every publish was awaited by its request); never holds shutdown more than 2 s. */
   async close(): Promise<void> {
-    await Promise.race([this.#nc.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000).unref())]);
+    await settleWithin(this.#nc.close(), 2000);
   }
 }

@@ -107,6 +107,7 @@ describe('ClusterShards over the internal port', () => {
     lastSeq: async () => lastSeq,
     createStreams: async () => undefined,
     deleteStreams: async () => undefined,
+    setLog: () => undefined,
     close: async () => undefined,
   };
   let shards: ClusterShards;

@@ -12,6 +12,8 @@ import { startNats, type NatsCluster } from '../../helpers/nats.js';
 
 let nats: NatsCluster;
 let log: ShardLog;
+/** What the log reported, as the server's logger would get it. */
+const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
 
 const write = (id: number): LoggedWrite => ({
   op: 'upsert',
@@ -22,6 +24,7 @@ const write = (id: number): LoggedWrite => ({
 beforeAll(async () => {
   nats = await startNats(1);
   log = await ShardLog.open({ servers: [nats.nodes[0]!.url], replicas: 1, publishDeadlineMs: 1500, ackTimeoutMs: 300 });
+  log.log = { warn: (fields, msg) => warnings.push({ fields, msg }) };
 });
 
 afterAll(async () => {
@@ -62,6 +65,8 @@ describe('shard streams', () => {
     expect(b).toBe(a);
     expect(c).toBe(a + 1);
     expect(await log.lastSeq(8, 0)).toBe(c);
+    // Publishes answered at once are not worth a line.
+    expect(warnings.filter((w) => w.fields.collection === 8)).toEqual([]);
   });
 
   it('round-trips an entry, typed arrays and filters included', () => {
@@ -81,6 +86,36 @@ describe('shard streams', () => {
     expect((err as QuiverError).code).toBe('ShardUnavailable');
     expect((err as QuiverError).message).toMatch(/Write log of shard 0 unavailable .*retry the request/);
     expect(Date.now() - t0).toBeLessThan(10_000);
+    // The operator sees how long it tried, how often, and why.
+    const gaveUp = warnings.find((w) => w.fields.collection === 9);
+    expect(gaveUp?.msg).toBe('shard log publish gave up');
+    expect(gaveUp?.fields).toMatchObject({ shard: 0, seq: null, first_error: expect.any(String) });
+    expect(gaveUp?.fields.attempts).toBeGreaterThan(1);
+    expect(gaveUp?.fields.ms).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('logs a publish that waited for the log, and the connection it lost and got back', async () => {
+    // Its own log, with time enough to wait out a restart of the server.
+    const seen: { fields: Record<string, unknown>; msg: string }[] = [];
+    const patient = await ShardLog.open({ servers: [nats.nodes[0]!.url], replicas: 1, publishDeadlineMs: 20_000, ackTimeoutMs: 500 });
+    patient.log = { warn: (fields, msg) => seen.push({ fields, msg }) };
+    try {
+      await patient.createStreams(10, 1);
+      await nats.stop(0);
+      const pending = patient.publish(10, 0, patient.nextRequest(), write(3));
+      await new Promise((r) => setTimeout(r, 400));
+      await nats.start(0);
+      expect(await pending).toBe(1);
+      const slow = seen.find((w) => w.fields.collection === 10);
+      expect(slow?.msg).toBe('shard log publish was slow');
+      expect(slow?.fields).toMatchObject({ shard: 0, seq: 1 });
+      expect(slow?.fields.attempts).toBeGreaterThan(1);
+      const server = new URL(nats.nodes[0]!.url).host;
+      expect(seen).toContainEqual({ fields: { server }, msg: 'shard log NATS connection: disconnect' });
+      expect(seen).toContainEqual({ fields: { server }, msg: 'shard log NATS connection: reconnect' });
+    } finally {
+      await patient.close();
+    }
   });
 
   it('refuses to open on a NATS nobody serves, naming the setting', async () => {
