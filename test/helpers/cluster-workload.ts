@@ -115,10 +115,11 @@ export class Workload {
         // Delete one of this writer's acknowledged ids: it must never come back.
         const id = mine.splice(Math.floor(pick() * mine.length), 1)[0]!;
         this.acked.delete(id);
+        const sent = Date.now();
         try {
           await c.delete(this.opts.collection, { wait: true, points: [id] });
           this.deleted.add(id);
-          this.writes.push({ at: this.now(), node, ok: true });
+          this.writes.push({ at: this.now(), node, ok: true, ms: Date.now() - sent });
         } catch (err) {
           this.deleteUnknown.add(id);
           this.writes.push({ at: this.now(), node, ok: false, error: describeError(err) });
@@ -128,12 +129,13 @@ export class Workload {
       }
       const ids = this.take(BATCH);
       const wait = op % 2 === 0;
+      const sent = Date.now();
       try {
         const r = await c.upsert(this.opts.collection, { wait, points: ids.map((id) => ({ id, vector: vectorOf(id), payload: { w } })) });
         const status = r.status === 'completed' ? 'completed' : 'acknowledged';
         for (const id of ids) this.acked.set(id, status);
         mine.push(...ids);
-        this.writes.push({ at: this.now(), node, ok: true });
+        this.writes.push({ at: this.now(), node, ok: true, ms: Date.now() - sent });
       } catch (err) {
         for (const id of ids) this.maybe.add(id);
         this.writes.push({ at: this.now(), node, ok: false, error: describeError(err) });

@@ -379,7 +379,9 @@ export interface Figures {
   faultAtMs: number;
   recoveredAtMs: number;
   loadEndMs: number;
-  writes: { ok: number; failed: number; errors: Record<string, number> };
+  /** When the requests in flight at the end of the load had all answered. */
+  drainedAtMs: number;
+  writes: { ok: number; failed: number; errors: Record<string, number>; slowestMs: number; slowestAtMs: number };
   ackedIds: number;
   completedIds: number;
   deletes: { acknowledged: number; unknown: number };
@@ -423,6 +425,7 @@ export async function runScenario(sc: Scenario): Promise<Figures> {
     // Always: a pass with a long gap is worth reading too.
     {
       for (const n of c.nodes) writeFileSync(join(dir, `scenario-${sc.n}-node${n.index}.log`), n.logs.join('\n') + '\n');
+      for (const [i, n] of c.nats.nodes.entries()) writeFileSync(join(dir, `scenario-${sc.n}-nats${i}.log`), n.logs.join(''));
     }
     await c.close();
   }
@@ -483,9 +486,13 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   await f.recover();
   const recoveredAtMs = w.now();
   await sleepUntil(w, Math.max(LOAD_MS, recoveredAtMs + 5_000));
+  // The load ends when no new request is sent; the ones in flight then are awaited (a write may
+  // retry for 15 s). Queries are judged up to the end of the load, writes up to the last answer, so
+  // a write hung past the end still shows as a gap and as the slowest write.
+  const loadEndMs = w.now();
   await w.stop();
   lag.disable();
-  const loadEndMs = w.now();
+  const drainedAtMs = w.now();
 
   const failures: string[] = [...setupErrors];
   const must = w.mustExist();
@@ -614,7 +621,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   if (deletedBackOnDisk > 0) failures.push(`${deletedBackOnDisk} deleted ids on a replica's disk`);
 
   const queryGap = longestGap(w.queries, 0, loadEndMs);
-  const writeGap = longestGap(w.writes, 0, loadEndMs);
+  const writeGap = longestGap(w.writes, 0, drainedAtMs);
   const queryErrors = w.queries.filter((q) => !q.ok).length;
   const boundMs = gapBoundMs;
   if (sc.gapBound && queryGap.ms > boundMs) failures.push(`longest query gap ${queryGap.ms} ms at t=${queryGap.start} ms is over ${boundMs} ms`);
@@ -630,7 +637,8 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     faultAtMs,
     recoveredAtMs,
     loadEndMs,
-    writes: { ok: w.writes.filter((o) => o.ok).length, failed: w.writes.filter((o) => !o.ok).length, errors: errorCounts(w.writes) },
+    drainedAtMs,
+    writes: { ok: w.writes.filter((o) => o.ok).length, failed: w.writes.filter((o) => !o.ok).length, errors: errorCounts(w.writes), ...slowest(w.writes) },
     ackedIds: must.length,
     completedIds: [...w.acked.values()].filter((v) => v === 'completed').length,
     deletes: { acknowledged: w.deleted.size, unknown: w.deleteUnknown.size },
@@ -659,9 +667,9 @@ function sleepUntil(w: Workload, atMs: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.max(0, atMs - w.now())));
 }
 
-/** The slowest answered query: how long it took and when it ended (ms since the load started). */
-function slowest(queries: readonly { at: number; ok: boolean; ms?: number }[]): { slowestMs: number; slowestAtMs: number } {
+/** The slowest answered request: how long it took and when it ended (ms since the load started). */
+function slowest(requests: readonly { at: number; ok: boolean; ms?: number }[]): { slowestMs: number; slowestAtMs: number } {
   let best = { slowestMs: 0, slowestAtMs: 0 };
-  for (const q of queries) if (q.ok && (q.ms ?? 0) > best.slowestMs) best = { slowestMs: q.ms ?? 0, slowestAtMs: q.at };
+  for (const q of requests) if (q.ok && (q.ms ?? 0) > best.slowestMs) best = { slowestMs: q.ms ?? 0, slowestAtMs: q.at };
   return best;
 }

@@ -55,6 +55,8 @@ function configText(node: NatsNode, peers: NatsNode[], clustered: boolean): stri
     `http: 127.0.0.1:${node.httpPort}`,
     `jetstream { store_dir: ${JSON.stringify(node.storeDir)} }`,
   ];
+  // QUIVER_NATS_DEBUG=1: the servers log their raft elections (the fault suite keeps the logs).
+  if (process.env.QUIVER_NATS_DEBUG === '1') lines.push('debug: true');
   if (clustered) {
     const routes = peers.filter((p) => p !== node).map((p) => `nats-route://127.0.0.1:${p.clusterPort}`);
     lines.push(`cluster { name: qv-test, listen: 127.0.0.1:${node.clusterPort}, routes: [${routes.join(', ')}] }`);
