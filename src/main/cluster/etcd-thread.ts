@@ -16,6 +16,8 @@ import { ControllerElection } from './controller.js';
 import { Membership } from './membership.js';
 import type { CatalogReply, CatalogRequest, EtcdThreadData, FromEtcdThread, LinkReply, ToEtcdThread } from './messages.js';
 import { NodesMirror } from './nodes-mirror.js';
+import { TICK_KEY, WatchGuard } from './watch-guard.js';
+import { pooledEtcd } from './etcd-client.js';
 
 const data = workerData as EtcdThreadData;
 const port = parentPort;
@@ -23,10 +25,13 @@ if (port === null) throw new Error('etcd-thread.ts runs as a worker thread');
 const emit = (m: FromEtcdThread): void => {
   port.postMessage(m);
   // A removed peer (membership.ts) gives up its roles too: it campaigns and decides no more.
-  if (m.type === 'removed') void Promise.all([control.stop(), election.stop(), clusterOps.stop()]);
+  if (m.type === 'removed') {
+    guard.stop();
+    void Promise.all([control.stop(), election.stop(), clusterOps.stop()]);
+  }
 };
 
-const client = new Etcd3({ hosts: data.endpoints, dialTimeout: Math.min(data.connectTimeoutMs, 5000) });
+const client = pooledEtcd(data.endpoints, Math.min(data.connectTimeoutMs, 5000), data.leaseSeconds);
 const ns = client.namespace('/quiver/');
 // One client per member for the lease's extra keep-alives (membership.ts): the pool above picks a
 // member at random per call, and a frozen one never answers.
@@ -47,6 +52,17 @@ const election: ControllerElection = new ControllerElection(ns, data.nodeId, dat
 const mirror = new NodesMirror(ns, emit);
 const clusterMirror = new ClusterMirror(ns, emit);
 const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
+// Every watcher of this thread is on one of two streams: ns's and client's.
+const guard = new WatchGuard(
+  ns,
+  [
+    { name: 'quiver', ns, key: TICK_KEY },
+    { name: 'root', ns: client, key: `/quiver/${TICK_KEY}` },
+  ],
+  Math.max(500, (data.leaseSeconds * 1000) / 4),
+  () => election.token !== null,
+  emit,
+);
 
 async function serve(req: CatalogRequest): Promise<CatalogReply> {
   switch (req.op) {
@@ -101,6 +117,7 @@ port.on('message', (m: ToEtcdThread) => {
         void clusterMirror.start();
         election.start();
         control.start();
+        guard.start();
       });
       break;
     case 'request':
@@ -114,6 +131,7 @@ port.on('message', (m: ToEtcdThread) => {
       break;
     case 'stop':
       void (async () => {
+        guard.stop();
         await Promise.all([control.stop(), election.stop(), mirror.stop(), clusterMirror.stop(), membership.stop(), clusterOps.stop(), transfers.stop(), auth.stop()]);
         for (const m of members) if (m !== client) m.close();
         client.close();

@@ -1,0 +1,168 @@
+// Watches that a frozen etcd member cannot hold back (the control plane, CLUSTER.md section 7).
+//
+// etcd3 carries every watcher of one Namespace object on one gRPC stream to one member, picked at
+// random when the stream opens. A member that freezes (SIGSTOP, a paused VM, a half-open path)
+// keeps that stream open and silent: every mirror on it (catalog, assignments, nodes, auth, the
+// controller's loop) sees no change for as long as the pause lasts, while this node's other calls
+// go on through the live members. Measured on etcd 3.4.23: a put made while the member holding the
+// stream was frozen reached the watcher only at SIGCONT, 15 s later.
+//
+// The guard: the controller writes /quiver/tick every period; every node reads it back from a live
+// member and compares it with the last tick each of its watch streams delivered. A stream that has
+// not delivered a tick a live member has held for a whole period is dropped. etcd3 opens it again
+// on a member picked anew and re-attaches every watcher from its last revision, so no event is
+// missed or repeated; should it land on the frozen member again, the next period drops it again.
+
+import type { Namespace, Watcher } from 'etcd3';
+import { within } from '../../shared/deadline.js';
+import type { FromEtcdThread } from './messages.js';
+
+/** The key the controller rewrites every period (under the cluster's root, /quiver/). */
+export const TICK_KEY = 'tick';
+
+/** One watch stream to guard: a Namespace object, whose watchers share one stream. */
+export interface GuardedStream {
+  /** For the log: which of this node's streams it is. */
+  name: string;
+  ns: Namespace;
+  /** TICK_KEY as seen from `ns` (its prefix differs). */
+  key: string;
+}
+
+interface StreamState extends GuardedStream {
+  watcher: Watcher | null;
+  /** The mod revision of the last tick this stream delivered. */
+  seen: bigint;
+  /** Since when a live member holds a newer tick than the stream delivered (ms), or null. */
+  behindSince: number | null;
+  /** A watcher's creation is under way. */
+  pending: boolean;
+  drops: number;
+}
+
+/** etcd3's per-Namespace watch manager: not public, so reached by shape and checked at run time. */
+interface WatchManagerShape {
+  handleError(err: Error): void;
+}
+
+/**
+ * Drops the watch stream of `ns` as a stream error would: etcd3 re-opens it on a member picked
+ * anew and re-attaches its watchers from their last revisions. False when this etcd3 has no such
+ * manager (the guard then only reports).
+ */
+export function dropWatchStream(ns: Namespace, why: string): boolean {
+  const m = (ns as unknown as { watchManager?: Partial<WatchManagerShape> }).watchManager;
+  if (m === undefined || typeof m.handleError !== 'function') return false;
+  m.handleError(new Error(why));
+  return true;
+}
+
+export class WatchGuard {
+  readonly #root: Namespace;
+  readonly #streams: StreamState[];
+  readonly #periodMs: number;
+  readonly #isWriter: () => boolean;
+  readonly #emit: (m: FromEtcdThread) => void;
+  #timer: NodeJS.Timeout | null = null;
+  #busy = false;
+
+  /**
+   * `root`: the /quiver/ namespace of the pooled client, for the tick's read and write (its unary
+   * calls have a deadline and move to another member on a timeout). `isWriter`: whether this node
+   * writes the tick now (the controller).
+   */
+  constructor(root: Namespace, streams: GuardedStream[], periodMs: number, isWriter: () => boolean, emit: (m: FromEtcdThread) => void) {
+    this.#root = root;
+    this.#streams = streams.map((s) => ({ ...s, watcher: null, seen: 0n, behindSince: null, pending: false, drops: 0 }));
+    this.#periodMs = periodMs;
+    this.#isWriter = isWriter;
+    this.#emit = emit;
+  }
+
+  start(): void {
+    this.#timer ??= setInterval(() => void this.check(), this.#periodMs);
+  }
+
+  /** How often each stream was dropped (by name). */
+  drops(): Record<string, number> {
+    return Object.fromEntries(this.#streams.map((s) => [s.name, s.drops]));
+  }
+
+  /** One period's work: write the tick (the controller), read it back, drop the streams behind it. */
+  async check(): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    try {
+      const bound = this.#periodMs;
+      const late = (what: string) => (): never => {
+        throw new Error(`${what}: no answer from etcd within ${bound} ms`);
+      };
+      if (this.#isWriter()) await within(this.#root.put(TICK_KEY).value(String(Date.now())).exec(), bound, late('tick write'));
+      const res = await within(this.#root.get(TICK_KEY).exec(), bound, late('tick read'));
+      const held = BigInt(res.kvs[0]?.mod_revision ?? '0');
+      const now = Date.now();
+      for (const s of this.#streams) await this.#checkStream(s, held, now);
+    } catch {
+      // No live member answered this period: nothing can be told about the streams.
+    } finally {
+      this.#busy = false;
+    }
+  }
+
+  async #checkStream(s: StreamState, held: bigint, now: number): Promise<void> {
+    if (s.watcher === null) {
+      // Created once; etcd3 keeps it attached across stream drops. From the revision just read, so
+      // a tick written meanwhile is delivered too. A creation still unanswered a period later is
+      // itself a silent stream.
+      if (s.pending) return this.#drop(s, 'a watch created on it was never answered');
+      s.pending = true;
+      s.ns
+        .watch()
+        .key(s.key)
+        .startRevision((held + 1n).toString())
+        .create()
+        .then(
+          (w) => {
+            s.pending = false;
+            if (this.#timer === null) return void w.cancel().catch(() => undefined);
+            s.watcher = w;
+            s.seen = held;
+            w.on('put', (kv) => {
+              const rev = BigInt(kv.mod_revision);
+              if (rev > s.seen) s.seen = rev;
+            });
+          },
+          () => (s.pending = false),
+        );
+      return;
+    }
+    if (held <= s.seen) {
+      s.behindSince = null;
+      return;
+    }
+    s.behindSince ??= now;
+    if (now - s.behindSince >= this.#periodMs) this.#drop(s, `it delivered etcd revision ${s.seen} of the tick; a live member holds ${held}`);
+  }
+
+  #drop(s: StreamState, why: string): void {
+    s.behindSince = null;
+    const dropped = dropWatchStream(s.ns, `watch stream silent: ${why}`);
+    if (dropped) s.drops++;
+    this.#emit({
+      type: 'log',
+      level: 'warn',
+      msg: dropped ? 'etcd watch stream silent (a frozen member?); re-opened on another member' : 'etcd watch stream silent, and this etcd3 cannot re-open it',
+      fields: { stream: s.name, why },
+    });
+  }
+
+  stop(): void {
+    if (this.#timer !== null) clearInterval(this.#timer);
+    this.#timer = null;
+    for (const s of this.#streams) {
+      // Not awaited: a cancel on a silent stream waits for the member.
+      void s.watcher?.cancel().catch(() => undefined);
+      s.watcher = null;
+    }
+  }
+}
