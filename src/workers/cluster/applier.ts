@@ -30,6 +30,8 @@ import type { Shard } from '../shard/shard.js';
 export interface LogEntry {
   seq: number;
   data: Uint8Array;
+  /** JetStream's message id (one per write part; apply-loop.ts checks it, the applier does not). */
+  id?: string;
 }
 
 /** The `meta` keys of a shard's log digest and of the applied_seq it covers (see the invariants). */

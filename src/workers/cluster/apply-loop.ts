@@ -15,6 +15,15 @@
 // it with the stream's first sequence, and each entry with the one expected next: entries after
 // applied_seq purged (below a snapshot, CLUSTER.md section 7) can never be applied, so the shard is
 // marked Dead as purged, for a snapshot restore (src/main/cluster/snapshots.ts) to bring back.
+// And each entry's message id (one per write part, reused by every retry of its publish, so the
+// stream stores it once) is compared with those this replica applied: one applied at another
+// sequence means this replica was fed a log that is not the stream's. nats-server 2.9.10 does that
+// after a stream leader frozen and resumed: the old leader kept an entry that never reached a
+// majority at sequence N and served it to its consumer, while the stream (after the client's retry)
+// holds it at N + 1 and another write at N (a fault run's replica lost that write that way). The
+// stream leader is asked what it holds at the earlier sequence; if not that write, the shard is
+// marked Dead (the controller replaces the replica, make-before-break), else the stream really
+// holds it twice and it is applied again (the same write twice changes nothing).
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../shared/nats-connection.js';
@@ -33,6 +42,13 @@ const WATCHDOG_MS = 4000;
 const RESTART_PAUSE_MS = 250;
 /** Between two looks at a log that answered below applied_seq (see BehindCheck). */
 const BEHIND_RECHECK_MS = 1000;
+/**
+ * Message ids of applied entries kept per shard: a retried publish comes within its 15 s deadline
+ * (JetStream keeps ids 2 minutes), far fewer entries than this at any rate a shard takes.
+ */
+const IDS_KEPT = 16_384;
+/** JetStream's message-id header. */
+const MSG_ID = 'Nats-Msg-Id';
 
 /** What a loop feeds. */
 interface FollowTarget {
@@ -65,6 +81,8 @@ class ShardFollow {
   #flushScheduled = false;
   #chain: Promise<void> = Promise.resolve();
   readonly #behindCheck = new BehindCheck();
+  /** Message id -> the sequence this replica applied it at (the last IDS_KEPT). */
+  readonly #appliedIds = new Map<string, number>();
 
   constructor(target: FollowTarget, js: JetStreamClient, jsm: JetStreamManager) {
     this.#target = target;
@@ -147,7 +165,8 @@ class ShardFollow {
         }
         next = Math.max(next, m.seq + 1);
         this.#lastMessage = Date.now();
-        this.#pending.push({ seq: m.seq, data: m.data });
+        const id = m.headers?.get(MSG_ID);
+        this.#pending.push(id ? { seq: m.seq, data: m.data, id } : { seq: m.seq, data: m.data });
         if (this.#pending.length >= BATCH) this.#flush();
         else if (!this.#flushScheduled) {
           this.#flushScheduled = true;
@@ -185,7 +204,12 @@ class ShardFollow {
     const gen = this.#gen;
     const last = batch.reduce((m, e) => Math.max(m, e.seq), 0);
     this.#chain = this.#chain
-      .then(() => this.#target.apply(batch))
+      .then(async () => {
+        if (await this.#fedAnotherLog(batch)) return;
+        const before = this.#target.applier.applied;
+        await this.#target.apply(batch);
+        this.#remember(batch, before);
+      })
       .catch((err: unknown) => log('error', 'shard log batch not applied', { ...this.#fields(), err: String(err) }))
       .then(() => {
         // Entries received and not applied (a gap in what was delivered, the shard away for a
@@ -196,6 +220,51 @@ class ShardFollow {
           this.#restart(gen);
         }
       });
+  }
+
+  /** Keeps the ids of the entries just applied (those after `before`, up to applied_seq). */
+  #remember(batch: readonly LogEntry[], before: number): void {
+    const upTo = this.#target.applier.applied;
+    for (const e of batch) {
+      if (e.id === undefined || e.seq <= before || e.seq > upTo) continue;
+      this.#appliedIds.delete(e.id);
+      this.#appliedIds.set(e.id, e.seq);
+    }
+    for (const id of this.#appliedIds.keys()) {
+      if (this.#appliedIds.size <= IDS_KEPT) break;
+      this.#appliedIds.delete(id);
+    }
+  }
+
+  /**
+   * Whether this batch shows the replica was fed a log other than the stream's (see the file
+   * comment): then the shard is marked Dead and true is answered. Also true, without a verdict,
+   * when the stream leader cannot be asked now: nothing of the batch is applied, and the session is
+   * replaced (reading again from applied_seq + 1 asks again).
+   */
+  async #fedAnotherLog(batch: readonly LogEntry[]): Promise<boolean> {
+    const a = this.#target.applier;
+    const clash = batch.find((e) => e.seq > a.applied && e.id !== undefined && (this.#appliedIds.get(e.id) ?? e.seq) !== e.seq);
+    if (clash === undefined || clash.id === undefined) return false;
+    const at = this.#appliedIds.get(clash.id)!;
+    let held: string | null;
+    try {
+      const m = await this.#jsm.streams.getMessage(this.#stream, { seq: at });
+      held = m?.header?.get(MSG_ID) ?? null;
+    } catch (err) {
+      log('warn', 'shard log entry arrived again at another sequence; the stream leader cannot be asked now', { ...this.#fields(), msg_id: clash.id, applied_at: at, seq: clash.seq, err: String(err) });
+      return true;
+    }
+    if (held === clash.id) {
+      log('warn', 'shard log holds one write at two sequences; applying it again', { ...this.#fields(), msg_id: clash.id, first_seq: at, seq: clash.seq });
+      this.#appliedIds.set(clash.id, clash.seq);
+      return false;
+    }
+    const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${clash.id} at sequence ${at}, where its log holds ${held ?? 'nothing'}, and the log now delivers it at ${clash.seq}: this replica was fed a log that is not the stream's`;
+    a.markDead(reason);
+    log('error', reason, this.#fields());
+    this.stop();
+    return true;
   }
 
   /**
