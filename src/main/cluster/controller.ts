@@ -48,15 +48,33 @@ export class ControllerElection {
         try {
           const key = await campaign.getCampaignKey();
           const kv = (await this.#ns.get(key.slice(this.#ns.prefix.length)).exec()).kvs[0];
-          if (kv === undefined || this.#campaign !== campaign) return;
-          this.#token = { key, revision: kv.create_revision };
-          this.#emit({ type: 'controller', elected: true, revision: kv.create_revision });
+          if (kv !== undefined) this.#elected(campaign, key, kv.create_revision);
         } catch (e) {
           this.#fail(campaign, e);
         }
       })();
     });
     campaign.on('error', (e) => this.#fail(campaign, e));
+  }
+
+  /** This node's campaign holds the oldest key: it is the controller, fenced by that key's creation. */
+  #elected(campaign: Campaign, key: string, revision: string): void {
+    if (this.#campaign !== campaign || this.#token !== null) return;
+    this.#token = { key, revision };
+    this.#emit({ type: 'controller', elected: true, revision });
+  }
+
+  /**
+   * The oldest key under the prefix, as #observe read it: when it is this node's campaign's, the
+   * node is elected whether or not the campaign said so. The campaign waits on a watch stream of
+   * its own (etcd3 gives each election its own), which a frozen etcd member can hold silent, and
+   * the watch guard cannot reach; #observe's watch is on the guarded stream.
+   */
+  async #claim(oldest: { key: Buffer; create_revision: string }): Promise<void> {
+    const campaign = this.#campaign;
+    if (campaign === null || this.#token !== null) return;
+    const key = await campaign.getCampaignKey().catch(() => null);
+    if (key !== null && oldest.key.toString('utf8') === key) this.#elected(campaign, key, oldest.create_revision);
   }
 
   #fail(campaign: Campaign, e: unknown): void {
@@ -85,6 +103,7 @@ export class ControllerElection {
       const r = await this.#ns.getAll().prefix(prefix).sort('Create', 'Ascend').limit(1).exec();
       const kv = r.kvs[0];
       this.#emit({ type: 'leader', id: kv === undefined ? null : Number(kv.value.toString('utf8')) });
+      if (kv !== undefined) void this.#claim(kv);
       return r.header.revision;
     };
     while (!this.#stopped) {

@@ -1,13 +1,14 @@
 // The etcd thread's pooled client (every etcd call of a node but the lease's own keep-alives).
 //
-// Its unary calls end at a deadline: one that lands on a frozen member (its socket open, never
+// Its reads end at a deadline: one that lands on a frozen member (its socket open, never
 // answering) fails there, and etcd3's retry moves it to another member instead of hanging until
-// the member wakes. Streams (watches, keep-alives) have no deadline; watch-guard.ts looks after
-// the watches.
+// the member wakes. Only reads: etcd3 retries a call that ran out of time, and a write committed
+// just past its deadline, sent again, would fail its own compare (a create answered "exists").
+// Writes and streams (watches, keep-alives) have no deadline; watch-guard.ts looks after watches.
 
 import { Etcd3 } from 'etcd3';
 
-/** The deadline of one unary call: half the lease, at least 2 s (a busy 2-core machine is slow). */
+/** The deadline of one read: half the lease, at least 2 s (a busy 2-core machine is slow). */
 export function callDeadlineMs(leaseSeconds: number): number {
   return Math.max(2000, leaseSeconds * 500);
 }
@@ -17,6 +18,6 @@ export function pooledEtcd(endpoints: string[], dialTimeoutMs: number, leaseSeco
   return new Etcd3({
     hosts: endpoints,
     dialTimeout: dialTimeoutMs,
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + deadline }),
+    defaultCallOptions: (ctx) => (!ctx.isStream && ctx.service === 'KV' && ctx.method === 'range' ? { deadline: Date.now() + deadline } : {}),
   });
 }

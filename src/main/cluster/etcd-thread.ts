@@ -52,7 +52,8 @@ const election: ControllerElection = new ControllerElection(ns, data.nodeId, dat
 const mirror = new NodesMirror(ns, emit);
 const clusterMirror = new ClusterMirror(ns, emit);
 const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
-// Every watcher of this thread is on one of two streams: ns's and client's.
+// Every watcher of this thread is on one of two streams, ns's and client's, but each election
+// campaign's own (controller.ts takes the role from its observer's watch on ns instead).
 const guard = new WatchGuard(
   ns,
   [

@@ -33,8 +33,9 @@ interface StreamState extends GuardedStream {
   watcher: Watcher | null;
   /** The mod revision of the last tick this stream delivered. */
   seen: bigint;
-  /** Since when a live member holds a newer tick than the stream delivered (ms), or null. */
+  /** Since when a live member holds a tick the stream had not delivered (ms), and that tick's revision. */
   behindSince: number | null;
+  behindRev: bigint;
   /** A watcher's creation is under way. */
   pending: boolean;
   drops: number;
@@ -73,7 +74,7 @@ export class WatchGuard {
    */
   constructor(root: Namespace, streams: GuardedStream[], periodMs: number, isWriter: () => boolean, emit: (m: FromEtcdThread) => void) {
     this.#root = root;
-    this.#streams = streams.map((s) => ({ ...s, watcher: null, seen: 0n, behindSince: null, pending: false, drops: 0 }));
+    this.#streams = streams.map((s) => ({ ...s, watcher: null, seen: 0n, behindSince: null, behindRev: 0n, pending: false, drops: 0 }));
     this.#periodMs = periodMs;
     this.#isWriter = isWriter;
     this.#emit = emit;
@@ -101,7 +102,7 @@ export class WatchGuard {
       const res = await within(this.#root.get(TICK_KEY).exec(), bound, late('tick read'));
       const held = BigInt(res.kvs[0]?.mod_revision ?? '0');
       const now = Date.now();
-      for (const s of this.#streams) await this.#checkStream(s, held, now);
+      for (const s of this.#streams) this.#checkStream(s, held, BigInt(res.header.revision), now);
     } catch {
       // No live member answered this period: nothing can be told about the streams.
     } finally {
@@ -109,17 +110,17 @@ export class WatchGuard {
     }
   }
 
-  async #checkStream(s: StreamState, held: bigint, now: number): Promise<void> {
+  #checkStream(s: StreamState, held: bigint, revision: bigint, now: number): void {
     if (s.watcher === null) {
-      // Created once; etcd3 keeps it attached across stream drops. From the revision just read, so
-      // a tick written meanwhile is delivered too. A creation still unanswered a period later is
+      // From the revision just read (etcd's, not the tick's: that one may be compacted), so a
+      // tick written meanwhile is delivered too. A creation still unanswered a period later is
       // itself a silent stream.
       if (s.pending) return this.#drop(s, 'a watch created on it was never answered');
       s.pending = true;
       s.ns
         .watch()
         .key(s.key)
-        .startRevision((held + 1n).toString())
+        .startRevision((revision + 1n).toString())
         .create()
         .then(
           (w) => {
@@ -127,21 +128,37 @@ export class WatchGuard {
             if (this.#timer === null) return void w.cancel().catch(() => undefined);
             s.watcher = w;
             s.seen = held;
+            s.behindSince = null;
             w.on('put', (kv) => {
               const rev = BigInt(kv.mod_revision);
               if (rev > s.seen) s.seen = rev;
             });
+            // etcd cancelled it (a compaction, say): made again at the next check.
+            const gone = (): void => {
+              if (s.watcher === w) s.watcher = null;
+            };
+            w.on('error', gone);
+            w.on('end', gone);
           },
           () => (s.pending = false),
         );
       return;
     }
-    if (held <= s.seen) {
-      s.behindSince = null;
+    // Behind only if a tick a live member held a whole period ago has still not come: one written
+    // a moment ago (the controller checks right after its write) is on its way.
+    if (s.behindSince === null) {
+      if (held > s.seen) {
+        s.behindSince = now;
+        s.behindRev = held;
+      }
       return;
     }
-    s.behindSince ??= now;
-    if (now - s.behindSince >= this.#periodMs) this.#drop(s, `it delivered etcd revision ${s.seen} of the tick; a live member holds ${held}`);
+    if (s.seen >= s.behindRev) {
+      s.behindSince = held > s.seen ? now : null;
+      s.behindRev = held;
+      return;
+    }
+    if (now - s.behindSince >= this.#periodMs) this.#drop(s, `it delivered etcd revision ${s.seen} of the tick; a live member has held ${s.behindRev} for ${now - s.behindSince} ms`);
   }
 
   #drop(s: StreamState, why: string): void {

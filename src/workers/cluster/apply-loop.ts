@@ -244,27 +244,36 @@ class ShardFollow {
    */
   async #fedAnotherLog(batch: readonly LogEntry[]): Promise<boolean> {
     const a = this.#target.applier;
-    const clash = batch.find((e) => e.seq > a.applied && e.id !== undefined && (this.#appliedIds.get(e.id) ?? e.seq) !== e.seq);
-    if (clash === undefined || clash.id === undefined) return false;
-    const at = this.#appliedIds.get(clash.id)!;
-    let held: string | null;
-    try {
-      const m = await this.#jsm.streams.getMessage(this.#stream, { seq: at });
-      held = m?.header?.get(MSG_ID) ?? null;
-    } catch (err) {
-      log('warn', 'shard log entry arrived again at another sequence; the stream leader cannot be asked now', { ...this.#fields(), msg_id: clash.id, applied_at: at, seq: clash.seq, err: String(err) });
+    for (const e of batch) {
+      if (e.seq <= a.applied || e.id === undefined) continue;
+      const at = this.#appliedIds.get(e.id);
+      if (at === undefined || at === e.seq) continue;
+      let held: string | null;
+      try {
+        const m = await this.#jsm.streams.getMessage(this.#stream, { seq: at });
+        // Gone (purged below a snapshot since): nothing to compare with, so nothing is concluded.
+        if (m === null) {
+          log('warn', 'shard log entry arrived again at another sequence, and the earlier one is purged; applying it', { ...this.#fields(), msg_id: e.id, applied_at: at, seq: e.seq });
+          this.#appliedIds.set(e.id, e.seq);
+          continue;
+        }
+        held = m.header?.get(MSG_ID) ?? null;
+      } catch (err) {
+        log('warn', 'shard log entry arrived again at another sequence; the stream leader cannot be asked now', { ...this.#fields(), msg_id: e.id, applied_at: at, seq: e.seq, err: String(err) });
+        return true;
+      }
+      if (held === e.id) {
+        log('warn', 'shard log holds one write at two sequences; applying it again', { ...this.#fields(), msg_id: e.id, first_seq: at, seq: e.seq });
+        this.#appliedIds.set(e.id, e.seq);
+        continue;
+      }
+      const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${e.id} at sequence ${at}, where its log holds ${held ?? 'a write without id'}, and the log now delivers it at ${e.seq}: this replica was fed a log that is not the stream's`;
+      a.markDead(reason);
+      log('error', reason, this.#fields());
+      this.stop();
       return true;
     }
-    if (held === clash.id) {
-      log('warn', 'shard log holds one write at two sequences; applying it again', { ...this.#fields(), msg_id: clash.id, first_seq: at, seq: clash.seq });
-      this.#appliedIds.set(clash.id, clash.seq);
-      return false;
-    }
-    const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${clash.id} at sequence ${at}, where its log holds ${held ?? 'nothing'}, and the log now delivers it at ${clash.seq}: this replica was fed a log that is not the stream's`;
-    a.markDead(reason);
-    log('error', reason, this.#fields());
-    this.stop();
-    return true;
+    return false;
   }
 
   /**

@@ -5,7 +5,8 @@
 // and another write at N. Here the same shape is made by replacing the stream under the replica:
 // it applied write A at 1; the stream then holds B at 1 and A at 2. The replica must find A again
 // at 2, ask the stream what 1 holds, and mark the shard Dead instead of applying on. And a stream
-// that really holds one write twice (JetStream's duplicate window passed) is applied on.
+// that really holds one write twice (JetStream's duplicate window passed) is applied on, as is one
+// whose earlier sequence was purged since (nothing left to compare with).
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,6 +129,20 @@ describe('a replica fed a log that is not its stream', () => {
     expect(await publish(1, 'n.1.0')).toBe(2);
     expect(await publish(2, 'n.2.0')).toBe(3);
     const p = await until(host, 'both applied', (q) => q.applied === 3);
+    expect(p.dead).toBeNull();
+  }, 40_000);
+
+  it('concludes nothing when the earlier sequence is purged (below a snapshot), and goes on', async () => {
+    await createStream(100);
+    expect(await publish(1, 'n.1.0')).toBe(1);
+    const host = await follow();
+    await until(host, 'write A applied', (p) => p.applied === 1);
+    expect(await publish(2, 'n.2.0')).toBe(2);
+    await until(host, 'write B applied', (p) => p.applied === 2);
+    await jsm.streams.purge(streamName(meta.id, 0), { seq: 2 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await publish(1, 'n.1.0')).toBe(3);
+    const p = await until(host, 'A applied again', (q) => q.applied === 3);
     expect(p.dead).toBeNull();
   }, 40_000);
 });
