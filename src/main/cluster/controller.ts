@@ -74,7 +74,9 @@ export class ControllerElection {
     const campaign = this.#campaign;
     if (campaign === null || this.#token !== null) return;
     const key = await campaign.getCampaignKey().catch(() => null);
-    if (key !== null && oldest.key.toString('utf8') === key) this.#elected(campaign, key, oldest.create_revision);
+    // The namespace hands keys back without its prefix; the campaign names its key with it.
+    const oldestKey = this.#ns.prefix.toString('utf8') + oldest.key.toString('utf8');
+    if (key !== null && oldestKey === key) this.#elected(campaign, key, oldest.create_revision);
   }
 
   #fail(campaign: Campaign, e: unknown): void {
