@@ -13,7 +13,7 @@
 // on a member picked anew and re-attaches every watcher from its last revision, so no event is
 // missed or repeated; should it land on the frozen member again, the next period drops it again.
 
-import type { Namespace, Watcher } from 'etcd3';
+import { Watcher, type Namespace } from 'etcd3';
 import { within } from '../../shared/deadline.js';
 import type { FromEtcdThread } from './messages.js';
 
@@ -58,6 +58,40 @@ export function dropWatchStream(ns: Namespace, why: string): boolean {
   return true;
 }
 
+/** A watch response as etcd3's Watcher sees it. */
+interface WatchResponseShape {
+  created?: boolean;
+  header?: { revision?: string | number };
+}
+
+let resumeFixed = false;
+
+/**
+ * Makes every etcd3 watcher resume where its delivered events end. etcd3 moves a watcher's resume
+ * point to the answering member's revision when the watch is (re)created: on a member that is
+ * behind (one just woken from a freeze) that is backwards, and the next re-open delivers again
+ * what was delivered (seen in the guard's test); on one ahead, events not yet delivered would be
+ * passed over by a re-open right then. Here the point moves only with delivered responses, and
+ * never back; a watcher begun "now" (no start revision) still takes its creation's revision.
+ * Once per thread, before any watcher exists; false when this etcd3 has no such method.
+ */
+export function keepWatchResumePoints(): boolean {
+  const proto = Watcher.prototype as unknown as { updateRevision?: (res: WatchResponseShape) => void };
+  if (typeof proto.updateRevision !== 'function') return false;
+  if (resumeFixed) return true;
+  resumeFixed = true;
+  proto.updateRevision = function (this: { request: { start_revision?: string | number | null } }, res: WatchResponseShape): void {
+    const header = res.header?.revision;
+    if (header === undefined || header === null) return;
+    const next = BigInt(header) + 1n;
+    const current = this.request.start_revision;
+    const unset = current === undefined || current === null || String(current) === '0';
+    if (res.created === true && !unset) return;
+    if (unset || next > BigInt(current)) this.request.start_revision = next.toString();
+  };
+  return true;
+}
+
 export class WatchGuard {
   readonly #root: Namespace;
   readonly #streams: StreamState[];
@@ -75,6 +109,8 @@ export class WatchGuard {
   constructor(root: Namespace, streams: GuardedStream[], periodMs: number, isWriter: () => boolean, emit: (m: FromEtcdThread) => void) {
     this.#root = root;
     this.#streams = streams.map((s) => ({ ...s, watcher: null, seen: 0n, behindSince: null, behindRev: 0n, pending: false, drops: 0 }));
+    // A dropped stream re-attaches its watchers from their resume points: those must be right.
+    if (!keepWatchResumePoints()) emit({ type: 'log', level: 'warn', msg: 'this etcd3 keeps watch resume points elsewhere: a re-opened watch may repeat or skip events', fields: {} });
     this.#periodMs = periodMs;
     this.#isWriter = isWriter;
     this.#emit = emit;

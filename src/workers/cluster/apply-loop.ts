@@ -23,7 +23,9 @@
 // holds it at N + 1 and another write at N (a fault run's replica lost that write that way). The
 // stream leader is asked what it holds at the earlier sequence; if not that write, the shard is
 // marked Dead (the controller replaces the replica, make-before-break), else the stream really
-// holds it twice and it is applied again (the same write twice changes nothing).
+// holds it twice and it is applied again (the same write twice changes nothing). A replica that
+// keeps reading from the diverged server never meets that write again: for it, every VERIFY_MS the
+// entries applied since are compared with what the stream leader holds (#verify).
 
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../shared/nats-connection.js';
@@ -49,6 +51,11 @@ const BEHIND_RECHECK_MS = 1000;
 const IDS_KEPT = 16_384;
 /** JetStream's message-id header. */
 const MSG_ID = 'Nats-Msg-Id';
+/** How often entries applied since the last look are checked against the stream leader, and at most how many a look. */
+const VERIFY_MS = 5000;
+const VERIFY_MAX = 16;
+/** Between the two answers that must agree before a replica is found fed another log. */
+const VERIFY_CONFIRM_MS = 2000;
 
 /** What a loop feeds. */
 interface FollowTarget {
@@ -81,8 +88,13 @@ class ShardFollow {
   #flushScheduled = false;
   #chain: Promise<void> = Promise.resolve();
   readonly #behindCheck = new BehindCheck();
-  /** Message id -> the sequence this replica applied it at (the last IDS_KEPT). */
+  /** Message id -> the sequence this replica applied it at (the last IDS_KEPT), and back. */
   readonly #appliedIds = new Map<string, number>();
+  readonly #idAt = new Map<number, string>();
+  /** Sequences applied since the last look at the stream leader (see #verify). */
+  #unverified: number[] = [];
+  #verifying = false;
+  readonly #verifyTimer: NodeJS.Timeout;
 
   constructor(target: FollowTarget, js: JetStreamClient, jsm: JetStreamManager) {
     this.#target = target;
@@ -91,6 +103,8 @@ class ShardFollow {
     this.#stream = streamName(target.applier.collection, target.applier.shard);
     this.#timer = setInterval(() => void this.#watch(), WATCHDOG_MS / 2);
     this.#timer.unref();
+    this.#verifyTimer = setInterval(() => void this.#verify(), VERIFY_MS);
+    this.#verifyTimer.unref();
     this.#start();
   }
 
@@ -98,6 +112,7 @@ class ShardFollow {
     this.#stopped = true;
     this.#gen++;
     clearInterval(this.#timer);
+    clearInterval(this.#verifyTimer);
     this.#messages?.stop();
   }
 
@@ -229,11 +244,61 @@ class ShardFollow {
       if (e.id === undefined || e.seq <= before || e.seq > upTo) continue;
       this.#appliedIds.delete(e.id);
       this.#appliedIds.set(e.id, e.seq);
+      this.#idAt.set(e.seq, e.id);
+      this.#unverified.push(e.seq);
     }
     for (const id of this.#appliedIds.keys()) {
       if (this.#appliedIds.size <= IDS_KEPT) break;
       this.#appliedIds.delete(id);
     }
+    for (const seq of this.#idAt.keys()) {
+      if (this.#idAt.size <= IDS_KEPT) break;
+      this.#idAt.delete(seq);
+    }
+    if (this.#unverified.length > IDS_KEPT) this.#unverified = this.#unverified.slice(-IDS_KEPT);
+  }
+
+  /**
+   * Every VERIFY_MS: entries applied since the last look (at most VERIFY_MAX of them, evenly
+   * spread, the newest always) are compared with what the stream leader holds at their sequences.
+   * This catches a replica fed a log that is not the stream's when it never meets the same write
+   * again (see the file comment). A sequence held by another write is asked again VERIFY_CONFIRM_MS
+   * later (a resumed old leader may answer from its own store for a moment); the same answer marks
+   * the shard Dead. A sequence purged, or a leader that cannot be asked, concludes nothing.
+   */
+  async #verify(): Promise<void> {
+    if (this.#verifying || this.#stopped || this.#unverified.length === 0 || this.#target.applier.dead !== null) return;
+    this.#verifying = true;
+    const all = this.#unverified;
+    this.#unverified = [];
+    const pick = all.length <= VERIFY_MAX ? all : Array.from({ length: VERIFY_MAX }, (_, i) => all[Math.round(((all.length - 1) * (i + 1)) / VERIFY_MAX)]!);
+    try {
+      for (const seq of pick) {
+        const id = this.#idAt.get(seq);
+        if (id === undefined || this.#stopped) continue;
+        const first = await this.#heldAt(seq);
+        if (first === null || first === id) continue;
+        await new Promise((r) => setTimeout(r, VERIFY_CONFIRM_MS));
+        const again = await this.#heldAt(seq);
+        if (again === null || again === id || this.#stopped || this.#target.applier.dead !== null) continue;
+        const a = this.#target.applier;
+        const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${id} at sequence ${seq}, where its log holds ${again} (asked twice, ${VERIFY_CONFIRM_MS} ms apart): this replica was fed a log that is not the stream's`;
+        a.markDead(reason);
+        log('error', reason, this.#fields());
+        this.stop();
+        return;
+      }
+    } catch {
+      // The leader cannot be asked now: these entries go unchecked (the next ones are).
+    } finally {
+      this.#verifying = false;
+    }
+  }
+
+  /** The message id the stream leader holds at `seq`, or null when it holds nothing there (purged) or a write without id. */
+  async #heldAt(seq: number): Promise<string | null> {
+    const m = await this.#jsm.streams.getMessage(this.#stream, { seq });
+    return m?.header?.get(MSG_ID) || null;
   }
 
   /**

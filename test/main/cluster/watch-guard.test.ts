@@ -5,9 +5,9 @@
 // the watcher while the member still sleeps, exactly once and in order.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Etcd3 } from 'etcd3';
+import { Etcd3, Watcher } from 'etcd3';
 import { pooledEtcd } from '../../../src/main/cluster/etcd-client.js';
-import { dropWatchStream, TICK_KEY, WatchGuard } from '../../../src/main/cluster/watch-guard.js';
+import { dropWatchStream, keepWatchResumePoints, TICK_KEY, WatchGuard } from '../../../src/main/cluster/watch-guard.js';
 import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
@@ -101,4 +101,24 @@ describe.skipIf(etcdMissing() !== null)('watches behind a frozen etcd member', (
       client.close();
     }
   }, 30_000);
+});
+
+describe('watch resume points', () => {
+  /** A watcher's resume point as etcd3 moves it on a response (its own private method). */
+  const point = (start: number | undefined, responses: { created?: boolean; header: { revision: string } }[]): string | number | undefined => {
+    const w = Object.create(Watcher.prototype) as { request: { start_revision?: string | number }; updateRevision(res: unknown): void };
+    w.request = start === undefined ? {} : { start_revision: start };
+    for (const r of responses) w.updateRevision(r);
+    return w.request.start_revision;
+  };
+
+  it('move only with delivered responses, never back, and a watcher begun now takes its creation', () => {
+    expect(keepWatchResumePoints()).toBe(true);
+    // Re-created on a member behind the events already delivered (one just woken): not back to 6.
+    expect(point(11, [{ created: true, header: { revision: '5' } }])).toBe(11);
+    // Nor ahead of what was delivered, on a member that has more to send.
+    expect(point(11, [{ created: true, header: { revision: '40' } }])).toBe(11);
+    expect(point(11, [{ header: { revision: '20' } }, { header: { revision: '15' } }])).toBe('21');
+    expect(point(undefined, [{ created: true, header: { revision: '7' } }])).toBe('8');
+  });
 });

@@ -6,7 +6,8 @@
 // it applied write A at 1; the stream then holds B at 1 and A at 2. The replica must find A again
 // at 2, ask the stream what 1 holds, and mark the shard Dead instead of applying on. And a stream
 // that really holds one write twice (JetStream's duplicate window passed) is applied on, as is one
-// whose earlier sequence was purged since (nothing left to compare with).
+// whose earlier sequence was purged since (nothing left to compare with). A replica that never
+// meets the write again is found by its periodic look at what the stream leader holds.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,8 +129,27 @@ describe('a replica fed a log that is not its stream', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await publish(1, 'n.1.0')).toBe(2);
     expect(await publish(2, 'n.2.0')).toBe(3);
-    const p = await until(host, 'both applied', (q) => q.applied === 3);
-    expect(p.dead).toBeNull();
+    await until(host, 'both applied', (q) => q.applied === 3);
+    // And the periodic look at the stream leader (every 5 s) agrees with what was applied.
+    await new Promise((r) => setTimeout(r, 6000));
+    expect((await position(host)).dead).toBeNull();
+  }, 40_000);
+
+  it('finds a write it applied where the stream leader holds another, without meeting it again', async () => {
+    await createStream();
+    expect(await publish(1, 'n.1.0')).toBe(1);
+    expect(await publish(2, 'n.2.0')).toBe(2);
+    const host = await follow();
+    await until(host, 'A and B applied', (p) => p.applied === 2);
+    // Before the replica's first look at the leader (5 s after it started): the stream now holds
+    // C at 1 and B at 2, so no write ever arrives at a second sequence.
+    await jsm.streams.delete(streamName(meta.id, 0));
+    await createStream();
+    expect(await publish(9, 'n.9.0')).toBe(1);
+    expect(await publish(2, 'n.2.0')).toBe(2);
+    const p = await until(host, 'the shard marked Dead', (q) => q.dead !== null, 20_000);
+    expect(p.dead).toMatch(/shard 3\/0 is Dead: it applied write n\.1\.0 at sequence 1, where its log holds n\.9\.0 \(asked twice, 2000 ms apart\): this replica was fed a log that is not the stream's/);
+    expect(p.applied).toBe(2);
   }, 40_000);
 
   it('concludes nothing when the earlier sequence is purged (below a snapshot), and goes on', async () => {
