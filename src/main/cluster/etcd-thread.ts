@@ -55,7 +55,7 @@ const control = new ControlLoop(client, ns, election, data.deadGraceMs, emit);
 // Every watcher of this thread is on one of two streams, ns's and client's, but each election
 // campaign's own (controller.ts takes the role from its observer's watch on ns instead).
 const guard = new WatchGuard(
-  ns,
+  members.map((m) => m.namespace('/quiver/')),
   [
     { name: 'quiver', ns, key: TICK_KEY },
     { name: 'root', ns: client, key: `/quiver/${TICK_KEY}` },

@@ -67,11 +67,11 @@ interface WatchResponseShape {
 let resumeFixed = false;
 
 /**
- * Makes every etcd3 watcher resume where its delivered events end. etcd3 moves a watcher's resume
- * point to the answering member's revision when the watch is (re)created: on a member that is
- * behind (one just woken from a freeze) that is backwards, and the next re-open delivers again
- * what was delivered (seen in the guard's test); on one ahead, events not yet delivered would be
- * passed over by a re-open right then. Here the point moves only with delivered responses, and
+ * Makes every etcd3 watcher resume where its delivered events end. etcd3 (1.1.2, read in its
+ * code) moves a watcher's resume point to the answering member's revision when the watch is
+ * (re)created: on a member that is behind (one just woken from a freeze) that is backwards, so the
+ * next re-open would deliver again what was delivered; on one ahead, events not yet delivered
+ * would be passed over by a re-open right then. The guard makes re-opens common, so this matters. Here the point moves only with delivered responses, and
  * never back; a watcher begun "now" (no start revision) still takes its creation's revision.
  * Once per thread, before any watcher exists; false when this etcd3 has no such method.
  */
@@ -93,21 +93,24 @@ export function keepWatchResumePoints(): boolean {
 }
 
 export class WatchGuard {
-  readonly #root: Namespace;
+  readonly #members: Namespace[];
   readonly #streams: StreamState[];
   readonly #periodMs: number;
   readonly #isWriter: () => boolean;
   readonly #emit: (m: FromEtcdThread) => void;
   #timer: NodeJS.Timeout | null = null;
   #busy = false;
+  /** The member the last tick write went through: tried first next time. */
+  #writeVia = 0;
 
   /**
-   * `root`: the /quiver/ namespace of the pooled client, for the tick's read and write (its unary
-   * calls have a deadline and move to another member on a timeout). `isWriter`: whether this node
-   * writes the tick now (the controller).
+   * `members`: the /quiver/ namespace of one client per etcd member (or the one client), for the
+   * tick's write and read: through each member on its own, so a frozen one costs the guard nothing
+   * (the pooled client would send a third of them to it). `isWriter`: whether this node writes the
+   * tick now (the controller).
    */
-  constructor(root: Namespace, streams: GuardedStream[], periodMs: number, isWriter: () => boolean, emit: (m: FromEtcdThread) => void) {
-    this.#root = root;
+  constructor(members: Namespace[], streams: GuardedStream[], periodMs: number, isWriter: () => boolean, emit: (m: FromEtcdThread) => void) {
+    this.#members = members;
     this.#streams = streams.map((s) => ({ ...s, watcher: null, seen: 0n, behindSince: null, behindRev: 0n, pending: false, drops: 0 }));
     // A dropped stream re-attaches its watchers from their resume points: those must be right.
     if (!keepWatchResumePoints()) emit({ type: 'log', level: 'warn', msg: 'this etcd3 keeps watch resume points elsewhere: a re-opened watch may repeat or skip events', fields: {} });
@@ -130,12 +133,16 @@ export class WatchGuard {
     if (this.#busy) return;
     this.#busy = true;
     try {
+      if (this.#isWriter()) await this.#writeTick();
+      // Every member asked at once; the first to answer (a linearizable read: a live majority's view) tells.
       const bound = this.#periodMs;
-      const late = (what: string) => (): never => {
-        throw new Error(`${what}: no answer from etcd within ${bound} ms`);
-      };
-      if (this.#isWriter()) await within(this.#root.put(TICK_KEY).value(String(Date.now())).exec(), bound, late('tick write'));
-      const res = await within(this.#root.get(TICK_KEY).exec(), bound, late('tick read'));
+      const res = await Promise.any(
+        this.#members.map((m) =>
+          within(m.get(TICK_KEY).exec(), bound, () => {
+            throw new Error(`tick read: no answer within ${bound} ms`);
+          }),
+        ),
+      );
       const held = BigInt(res.kvs[0]?.mod_revision ?? '0');
       const now = Date.now();
       for (const s of this.#streams) this.#checkStream(s, held, BigInt(res.header.revision), now);
@@ -144,6 +151,25 @@ export class WatchGuard {
     } finally {
       this.#busy = false;
     }
+  }
+
+  /** Through one member after another, the last that took it first, each given a share of the period. */
+  async #writeTick(): Promise<void> {
+    const n = this.#members.length;
+    const share = Math.max(100, Math.floor(this.#periodMs / n));
+    for (let k = 0; k < n; k++) {
+      const i = (this.#writeVia + k) % n;
+      try {
+        await within(this.#members[i]!.put(TICK_KEY).value(String(Date.now())).exec(), share, () => {
+          throw new Error('tick write: no answer');
+        });
+        this.#writeVia = i;
+        return;
+      } catch {
+        // the next member (a put left waiting on a frozen one lands when it wakes: a tick, harmless)
+      }
+    }
+    throw new Error('tick write: no member answered');
   }
 
   #checkStream(s: StreamState, held: bigint, revision: bigint, now: number): void {
