@@ -44,16 +44,30 @@ interface StreamState extends GuardedStream {
 /** etcd3's per-Namespace watch manager: not public, so reached by shape and checked at run time. */
 interface WatchManagerShape {
   handleError(err: Error): void;
+  /** 0 idle (a re-open is scheduled), 1 connecting, 2 connected. */
+  state: number;
+  /** The wait before the next re-open, and where it starts from (cockatiel backoffs). */
+  backoff: unknown;
+  initialBackoff: { next(): unknown };
 }
+
+/** etcd3's WatchManager state of a stream that is open. */
+const CONNECTED = 2;
 
 /**
  * Drops the watch stream of `ns` as a stream error would: etcd3 re-opens it on a member picked
- * anew and re-attaches its watchers from their last revisions. False when this etcd3 has no such
- * manager (the guard then only reports).
+ * anew and re-attaches its watchers from their last revisions. Only an open stream is dropped: one
+ * being re-opened is left to it (each drop of etcd3's own lengthens its wait before the next
+ * re-open, up to 30 s, so dropping again while it waits would keep it closed). The wait is reset to
+ * its first step: the member the stream was on is not failing, it is silent. 'reopening' when a
+ * re-open is under way already, false when this etcd3 has no such manager (the guard then only
+ * reports).
  */
-export function dropWatchStream(ns: Namespace, why: string): boolean {
+export function dropWatchStream(ns: Namespace, why: string): boolean | 'reopening' {
   const m = (ns as unknown as { watchManager?: Partial<WatchManagerShape> }).watchManager;
   if (m === undefined || typeof m.handleError !== 'function') return false;
+  if (typeof m.state === 'number' && m.state !== CONNECTED) return 'reopening';
+  if (m.initialBackoff !== undefined && typeof m.initialBackoff.next === 'function') m.backoff = m.initialBackoff.next();
   m.handleError(new Error(why));
   return true;
 }
@@ -226,6 +240,7 @@ export class WatchGuard {
   #drop(s: StreamState, why: string): void {
     s.behindSince = null;
     const dropped = dropWatchStream(s.ns, `watch stream silent: ${why}`);
+    if (dropped === 'reopening') return;
     if (dropped) s.drops++;
     this.#emit({
       type: 'log',
