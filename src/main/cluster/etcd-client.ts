@@ -9,7 +9,7 @@
 import { Etcd3 } from 'etcd3';
 
 /** The deadline of one read: half the lease, at least 2 s (a busy 2-core machine is slow). */
-export function callDeadlineMs(leaseSeconds: number): number {
+function callDeadlineMs(leaseSeconds: number): number {
   return Math.max(2000, leaseSeconds * 500);
 }
 

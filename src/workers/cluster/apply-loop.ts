@@ -277,15 +277,11 @@ class ShardFollow {
         const id = this.#idAt.get(seq);
         if (id === undefined || this.#stopped) continue;
         const first = await this.#heldAt(seq);
-        if (first === null || first === id) continue;
+        if (first === undefined || first === null || first === id) continue;
         await new Promise((r) => setTimeout(r, VERIFY_CONFIRM_MS));
         const again = await this.#heldAt(seq);
-        if (again === null || again === id || this.#stopped || this.#target.applier.dead !== null) continue;
-        const a = this.#target.applier;
-        const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${id} at sequence ${seq}, where its log holds ${again} (asked twice, ${VERIFY_CONFIRM_MS} ms apart): this replica was fed a log that is not the stream's`;
-        a.markDead(reason);
-        log('error', reason, this.#fields());
-        this.stop();
+        if (again === undefined || again === null || again === id || this.#stopped || this.#target.applier.dead !== null) continue;
+        this.#dead(`it applied write ${id} at sequence ${seq}, where its log holds ${again} (asked twice, ${VERIFY_CONFIRM_MS} ms apart): this replica was fed a log that is not the stream's`);
         return;
       }
     } catch {
@@ -295,10 +291,19 @@ class ShardFollow {
     }
   }
 
-  /** The message id the stream leader holds at `seq`, or null when it holds nothing there (purged) or a write without id. */
-  async #heldAt(seq: number): Promise<string | null> {
+  /** What the stream leader holds at `seq`: its message id, null for a write without one, undefined for nothing (purged). */
+  async #heldAt(seq: number): Promise<string | null | undefined> {
     const m = await this.#jsm.streams.getMessage(this.#stream, { seq });
-    return m?.header?.get(MSG_ID) || null;
+    return m === null ? undefined : m.header?.get(MSG_ID) || null;
+  }
+
+  /** Marks the shard Dead for `why` (logged with `extra`), and stops following its log. */
+  #dead(why: string, extra: Record<string, unknown> = {}, purged = false): void {
+    const a = this.#target.applier;
+    const reason = `shard ${a.collection}/${a.shard} is Dead: ${why}`;
+    a.markDead(reason, purged);
+    log('error', reason, { ...this.#fields(), ...extra });
+    this.stop();
   }
 
   /**
@@ -313,29 +318,25 @@ class ShardFollow {
       if (e.seq <= a.applied || e.id === undefined) continue;
       const at = this.#appliedIds.get(e.id);
       if (at === undefined || at === e.seq) continue;
-      let held: string | null;
+      let held: string | null | undefined;
       try {
-        const m = await this.#jsm.streams.getMessage(this.#stream, { seq: at });
-        // Gone (purged below a snapshot since): nothing to compare with, so nothing is concluded.
-        if (m === null) {
-          log('warn', 'shard log entry arrived again at another sequence, and the earlier one is purged; applying it', { ...this.#fields(), msg_id: e.id, applied_at: at, seq: e.seq });
-          this.#appliedIds.set(e.id, e.seq);
-          continue;
-        }
-        held = m.header?.get(MSG_ID) ?? null;
+        held = await this.#heldAt(at);
       } catch (err) {
         log('warn', 'shard log entry arrived again at another sequence; the stream leader cannot be asked now', { ...this.#fields(), msg_id: e.id, applied_at: at, seq: e.seq, err: String(err) });
         return true;
+      }
+      // Gone (purged below a snapshot since): nothing to compare with, so nothing is concluded.
+      if (held === undefined) {
+        log('warn', 'shard log entry arrived again at another sequence, and the earlier one is purged; applying it', { ...this.#fields(), msg_id: e.id, applied_at: at, seq: e.seq });
+        this.#appliedIds.set(e.id, e.seq);
+        continue;
       }
       if (held === e.id) {
         log('warn', 'shard log holds one write at two sequences; applying it again', { ...this.#fields(), msg_id: e.id, first_seq: at, seq: e.seq });
         this.#appliedIds.set(e.id, e.seq);
         continue;
       }
-      const reason = `shard ${a.collection}/${a.shard} is Dead: it applied write ${e.id} at sequence ${at}, where its log holds ${held ?? 'a write without id'}, and the log now delivers it at ${e.seq}: this replica was fed a log that is not the stream's`;
-      a.markDead(reason);
-      log('error', reason, this.#fields());
-      this.stop();
+      this.#dead(`it applied write ${e.id} at sequence ${at}, where its log holds ${held ?? 'a write without id'}, and the log now delivers it at ${e.seq}: this replica was fed a log that is not the stream's`);
       return true;
     }
     return false;
@@ -364,20 +365,13 @@ class ShardFollow {
       if (first) log('warn', "shard log answered a last sequence below applied_seq; checking again before marking the shard Dead", { ...this.#fields(), last_seq: last });
       return 'wait';
     }
-    const reason = `shard ${a.collection}/${a.shard} is Dead: applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`;
-    a.markDead(reason);
-    log('error', reason, { ...this.#fields(), last_seq: last });
-    this.stop();
+    this.#dead(`applied_seq ${a.applied} is past its log's last sequence ${last} (the log went backwards)`, { last_seq: last });
     return 'dead';
   }
 
   /** Entries after applied_seq are gone from the stream (its first is `first`): Dead until a snapshot restores the shard. */
   #purged(first: number): void {
-    const a = this.#target.applier;
-    const reason = `shard ${a.collection}/${a.shard} is Dead: its log was purged past applied_seq ${a.applied} (first entry ${first}); it needs a snapshot restore`;
-    a.markDead(reason, true);
-    log('error', reason, { ...this.#fields(), first_seq: first });
-    this.stop();
+    this.#dead(`its log was purged past applied_seq ${this.#target.applier.applied} (first entry ${first}); it needs a snapshot restore`, { first_seq: first }, true);
   }
 
   /**
