@@ -53,7 +53,7 @@ const IDS_KEPT = 16_384;
 const MSG_ID = 'Nats-Msg-Id';
 /** How often entries applied since the last look are checked against the stream leader, and at most how many a look. */
 const VERIFY_MS = 5000;
-const VERIFY_MAX = 16;
+const VERIFY_MAX = 256;
 /** Between the two answers that must agree before a replica is found fed another log. */
 const VERIFY_CONFIRM_MS = 2000;
 
@@ -259,12 +259,15 @@ class ShardFollow {
   }
 
   /**
-   * Every VERIFY_MS: entries applied since the last look (at most VERIFY_MAX of them, evenly
-   * spread, the newest always) are compared with what the stream leader holds at their sequences.
-   * This catches a replica fed a log that is not the stream's when it never meets the same write
-   * again (see the file comment). A sequence held by another write is asked again VERIFY_CONFIRM_MS
-   * later (a resumed old leader may answer from its own store for a moment); the same answer marks
-   * the shard Dead. A sequence purged, or a leader that cannot be asked, concludes nothing.
+   * Every VERIFY_MS: entries applied since the last look are compared with what the stream leader
+   * holds at their sequences, all of them while they number at most VERIFY_MAX (a shard taking
+   * fewer than VERIFY_MAX / VERIFY_MS writes a second, tests included), else VERIFY_MAX of them
+   * evenly spread, the newest always. This catches a replica fed a log that is not the stream's when
+   * it never meets the same write again (see the file comment). A sequence held by another write is
+   * asked again VERIFY_CONFIRM_MS later (a resumed old leader may answer from its own store for a
+   * moment); the same answer marks the shard Dead. A purged sequence concludes nothing. While the
+   * leader cannot be asked, the entries not yet checked wait for the next look: a stream without a
+   * leader (seconds, after its leader's server was frozen) is when a diverged log arises.
    */
   async #verify(): Promise<void> {
     if (this.#verifying || this.#stopped || this.#unverified.length === 0 || this.#target.applier.dead !== null) return;
@@ -272,8 +275,10 @@ class ShardFollow {
     const all = this.#unverified;
     this.#unverified = [];
     const pick = all.length <= VERIFY_MAX ? all : Array.from({ length: VERIFY_MAX }, (_, i) => all[Math.round(((all.length - 1) * (i + 1)) / VERIFY_MAX)]!);
+    let i = 0;
     try {
-      for (const seq of pick) {
+      for (; i < pick.length; i++) {
+        const seq = pick[i]!;
         const id = this.#idAt.get(seq);
         if (id === undefined || this.#stopped) continue;
         const first = await this.#heldAt(seq);
@@ -285,7 +290,8 @@ class ShardFollow {
         return;
       }
     } catch {
-      // The leader cannot be asked now: these entries go unchecked (the next ones are).
+      // The leader cannot be asked now: what is left of this look goes first in the next.
+      this.#unverified = pick.slice(i).concat(this.#unverified).slice(-IDS_KEPT);
     } finally {
       this.#verifying = false;
     }

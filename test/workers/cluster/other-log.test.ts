@@ -152,6 +152,38 @@ describe('a replica fed a log that is not its stream', () => {
     expect(p.applied).toBe(2);
   }, 40_000);
 
+  it('looks at every entry applied since the last look, not a sample of them', async () => {
+    await createStream();
+    for (let id = 1; id <= 40; id++) expect(await publish(id, `n.${id}.0`)).toBe(id);
+    const host = await follow();
+    await until(host, 'all 40 applied', (p) => p.applied === 40);
+    // Only sequence 1 now holds another write: a spread of 16 of the 40 would pass it by.
+    await jsm.streams.delete(streamName(meta.id, 0));
+    await createStream();
+    expect(await publish(99, 'n.99.0')).toBe(1);
+    for (let id = 2; id <= 40; id++) expect(await publish(id, `n.${id}.0`)).toBe(id);
+    const p = await until(host, 'the shard marked Dead', (q) => q.dead !== null, 20_000);
+    expect(p.dead).toMatch(/it applied write n\.1\.0 at sequence 1, where its log holds n\.99\.0 \(asked twice/);
+  }, 40_000);
+
+  it('keeps the entries it could not check while the stream had no answer, and checks them at the next look', async () => {
+    await createStream();
+    expect(await publish(1, 'n.1.0')).toBe(1);
+    expect(await publish(2, 'n.2.0')).toBe(2);
+    const host = await follow();
+    const started = Date.now();
+    await until(host, 'A and B applied', (p) => p.applied === 2);
+    // No stream to ask across the first look (5 s after the start); then it holds C at 1, B at 2.
+    await jsm.streams.delete(streamName(meta.id, 0));
+    await new Promise((r) => setTimeout(r, 6000 - (Date.now() - started)));
+    expect((await position(host)).dead).toBeNull();
+    await createStream();
+    expect(await publish(9, 'n.9.0')).toBe(1);
+    expect(await publish(2, 'n.2.0')).toBe(2);
+    const p = await until(host, 'the shard marked Dead', (q) => q.dead !== null, 20_000);
+    expect(p.dead).toMatch(/it applied write n\.1\.0 at sequence 1, where its log holds n\.9\.0 \(asked twice/);
+  }, 40_000);
+
   it('concludes nothing when the earlier sequence is purged (below a snapshot), and goes on', async () => {
     await createStream(100);
     expect(await publish(1, 'n.1.0')).toBe(1);
