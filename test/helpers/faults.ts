@@ -237,7 +237,7 @@ export async function streamDuplicates(
   nats: NatsCluster,
   id: number,
   shards = SHARDS,
-): Promise<{ entries: number; duplicated: number[]; where: Map<number, { seq: number; msgId: string }>[]; digests: (number | null)[] }> {
+): Promise<{ entries: number; readRestarts: number; duplicated: number[]; where: Map<number, { seq: number; msgId: string }>[]; digests: (number | null)[] }> {
   const nc = await nats.connect();
   const seen = new Set<number>();
   // Per shard: the entry that upserted each id (to name the entry a replica missed).
@@ -246,6 +246,7 @@ export async function streamDuplicates(
   const digests: (number | null)[] = Array.from({ length: shards }, () => 0);
   const dup: number[] = [];
   let entries = 0;
+  let readRestarts = 0;
   try {
     const js = jetstream(nc);
     const jsm = await jetstreamManager(nc);
@@ -255,36 +256,54 @@ export async function streamDuplicates(
       // Purged below a snapshot: the digest of the whole log cannot be rebuilt from what is left.
       if (info.state.first_seq > 1) digests[s] = null;
       if (info.state.messages === 0) continue;
-      const consumer = await js.consumers.get(name);
-      const msgs = await consumer.consume();
-      // Bounded: a read that stalls ends the check with a failure instead of the test's timeout.
+      // An ordered consumer placed on a server just resumed from SIGSTOP can stay silent (seen in
+      // scenario 7: nothing delivered for 30 s while the stream's leader had moved on), as the
+      // apply loop's watchdog knows: a session silent for 5 s is replaced from the next sequence.
+      // Bounded overall: a read that never gets through ends the check with a failure.
+      let next = 1;
       let reached = false;
-      const stall = setTimeout(() => void msgs.stop(), 30_000);
-      for await (const m of msgs) {
-        entries++;
-        const d = digests[s];
-        if (d !== null && d !== undefined) digests[s] = nextLogDigest(d, m.seq, m.data);
-        const w = decodeEntry(m.data);
-        if (w.op === 'upsert') {
-          for (const pid of w.batch.ids) {
-            if (typeof pid !== 'number') continue;
-            if (seen.has(pid)) dup.push(pid);
-            seen.add(pid);
-            where[s]!.set(pid, { seq: m.seq, msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+      const end = Date.now() + 60_000;
+      while (!reached && Date.now() < end) {
+        const consumer = await js.consumers.get(name, { opt_start_seq: next });
+        const msgs = await consumer.consume();
+        let last = Date.now();
+        const silent = setInterval(() => {
+          if (Date.now() - last > 5000 || Date.now() > end) void msgs.stop();
+        }, 500);
+        try {
+          for await (const m of msgs) {
+            last = Date.now();
+            if (m.seq < next) continue;
+            next = m.seq + 1;
+            entries++;
+            const d = digests[s];
+            if (d !== null && d !== undefined) digests[s] = nextLogDigest(d, m.seq, m.data);
+            const w = decodeEntry(m.data);
+            if (w.op === 'upsert') {
+              for (const pid of w.batch.ids) {
+                if (typeof pid !== 'number') continue;
+                if (seen.has(pid)) dup.push(pid);
+                seen.add(pid);
+                where[s]!.set(pid, { seq: m.seq, msgId: m.headers?.get('Nats-Msg-Id') ?? '' });
+              }
+            }
+            if (m.seq >= info.state.last_seq) {
+              reached = true;
+              break;
+            }
           }
+        } finally {
+          clearInterval(silent);
+          msgs.stop();
         }
-        if (m.seq >= info.state.last_seq) {
-          reached = true;
-          break;
-        }
+        if (!reached) readRestarts++;
       }
-      clearTimeout(stall);
-      if (!reached) throw new Error(`reading ${name} to its last sequence ${info.state.last_seq} stalled for 30 s`);
+      if (!reached) throw new Error(`reading ${name} to its last sequence ${info.state.last_seq} got no further than ${next - 1} in 60 s (${readRestarts} silent sessions replaced)`);
     }
   } finally {
     await nc.close();
   }
-  return { entries, duplicated: dup, where, digests };
+  return { entries, readRestarts, duplicated: dup, where, digests };
 }
 
 interface ReplicaOnDisk {
@@ -390,6 +409,8 @@ export interface Figures {
   scrollDuplicates: number;
   streamDuplicates: number;
   streamEntries: number;
+  /** Silent consumer sessions the stream read replaced (see streamDuplicates). */
+  streamReadRestarts: number;
   lastSeqs: number[];
   replicas: { shard: number; epoch: number; replicas: ReplicaOnDisk[] }[];
   /** Per shard whose replicas differ: what each one lacks, holds extra, or holds in another version. */
@@ -570,7 +591,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
   const assigned = await assignments(c, id);
   const dups = await streamDuplicates(c.nats, id).catch((e: unknown) => {
     failures.push(`stream read: ${String(e)}`);
-    return { entries: 0, duplicated: [], where: [], digests: [] };
+    return { entries: 0, readRestarts: 0, duplicated: [], where: [], digests: [] };
   });
   if (dups.duplicated.length > 0) failures.push(`${dups.duplicated.length} ids in two upsert entries of the streams (first: ${dups.duplicated.slice(0, 5).join(',')})`);
   for (let i = 0; i < c.nodes.length; i++) await c.stopNode(i, 'SIGTERM');
@@ -647,6 +668,7 @@ async function drive(c: TestCluster, sc: Scenario): Promise<Figures> {
     scrollDuplicates,
     streamDuplicates: dups.duplicated.length,
     streamEntries: dups.entries,
+    streamReadRestarts: dups.readRestarts,
     lastSeqs: seqs,
     replicas,
     divergence,
