@@ -53,7 +53,8 @@ function configText(node: NatsNode, peers: NatsNode[], clustered: boolean): stri
     `server_name: ${node.name}`,
     `listen: 127.0.0.1:${node.port}`,
     `http: 127.0.0.1:${node.httpPort}`,
-    `jetstream { store_dir: ${JSON.stringify(node.storeDir)} }`,
+    // QUIVER_NATS_SYNC=always: every write flushed before it is acknowledged (README, "The write log").
+    `jetstream { store_dir: ${JSON.stringify(node.storeDir)}${process.env.QUIVER_NATS_SYNC ? `, sync_interval: ${process.env.QUIVER_NATS_SYNC}` : ''} }`,
   ];
   // QUIVER_NATS_DEBUG=1: the servers log their raft elections (the fault suite keeps the logs).
   if (process.env.QUIVER_NATS_DEBUG === '1') lines.push('debug: true');

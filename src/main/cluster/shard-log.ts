@@ -44,8 +44,26 @@ export interface Published {
   seq: number;
 }
 
+/** The oldest nats-server without the log fork seen with 2.9.10 (README, "The write log"). */
+const NATS_MIN = [2, 10] as const;
+
+/** Whether a server version ("2.9.10") is below `min` ([2, 10]); an unreadable one is not. */
+export function versionBelow(version: string, min: readonly number[]): boolean {
+  const parts = /^v?(\d+)\.(\d+)/.exec(version);
+  if (parts === null) return false;
+  const [major, minor] = [Number(parts[1]), Number(parts[2])];
+  return major < min[0]! || (major === min[0] && minor < min[1]!);
+}
+
 /** Whom start-up names when NATS cannot be reached. */
 export class ShardLogUnreachable extends Error {}
+
+/** An acknowledgement of a duplicate not yet stored (sequence 0): retried like a timeout. */
+class PendingDuplicate extends Error {
+  constructor() {
+    super('an earlier attempt is not stored yet (duplicate acknowledged with sequence 0)');
+  }
+}
 
 function transient(err: unknown): boolean {
   if (err instanceof JetStreamApiError) return err.status === 503;
@@ -74,8 +92,9 @@ export class ShardLog {
   readonly #ackTimeoutMs: number;
   /** This process's part of every message id (see the file comment). */
   readonly node: string;
-  /** Where slow or retried publishes are reported (the server's logger once it exists). */
-  log: Pick<ClusterLog, 'warn'> | null = null;
+  /** The version of the nats-server the connection reached first (its INFO). */
+  readonly serverVersion: string;
+  #log: Pick<ClusterLog, 'warn'> | null = null;
   #request = 0;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, opts: ShardLogOptions) {
@@ -86,7 +105,22 @@ export class ShardLog {
     this.#deadlineMs = opts.publishDeadlineMs ?? 15_000;
     this.#ackTimeoutMs = opts.ackTimeoutMs ?? 2000;
     this.node = randomBytes(6).toString('hex');
+    this.serverVersion = nc.info?.version ?? 'unknown';
     void watchConnection(nc, (e) => this.log?.warn({ server: e.server }, `shard log NATS connection: ${e.type}`)).catch(() => undefined);
+  }
+
+  /** Where slow or retried publishes are reported (the server's logger once it exists); told once of a nats-server too old. */
+  get log(): Pick<ClusterLog, 'warn'> | null {
+    return this.#log;
+  }
+  set log(log: Pick<ClusterLog, 'warn'> | null) {
+    if (this.#log === null && log !== null && versionBelow(this.serverVersion, NATS_MIN)) {
+      log.warn(
+        { nats_version: this.serverVersion },
+        `nats-server ${this.serverVersion} is older than ${NATS_MIN.join('.')}: a stream leader's server paused and resumed can keep a copy of a shard's log that differs from the stream's, and replicas reading it diverge (README, "The write log"); run ${NATS_MIN.join('.')} or later`,
+      );
+    }
+    this.#log = log;
   }
 
   /** Connects and checks that JetStream answers; refuses with a message naming the servers otherwise. */
@@ -191,6 +225,11 @@ export class ShardLog {
       attempts++;
       try {
         const ack = await this.#js.publish(subject, data, { msgID, timeout: this.#ackTimeoutMs });
+        // A duplicate of an attempt the leader has proposed and not yet stored (nats-server 2.10
+        // answers it at once, with sequence 0) says nothing was stored yet: the earlier attempt
+        // may still fail to reach a majority. Asked again, the stream answers its sequence once
+        // stored (duplicate, seq > 0), or stores this one when the earlier attempt was lost.
+        if (ack.seq === 0) throw new PendingDuplicate();
         this.#reportSlow(collection, shard, msgID, started, attempts, firstError, ack.seq);
         return ack.seq;
       } catch (err) {

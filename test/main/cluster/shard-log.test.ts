@@ -4,7 +4,7 @@
 
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShardLog, ShardLogUnreachable } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog, ShardLogUnreachable, versionBelow } from '../../../src/main/cluster/shard-log.js';
 import { decodeEntry, encodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { freePort } from '../../helpers/ports.js';
@@ -123,5 +123,22 @@ describe('shard streams', () => {
     const err = await ShardLog.open({ servers: [`127.0.0.1:${port}`], replicas: 1, connectTimeoutMs: 500 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ShardLogUnreachable);
     expect((err as Error).message).toContain(`cannot reach NATS at 127.0.0.1:${port} (SERVICE_CLUSTER_NATS)`);
+  });
+});
+
+describe('the nats-server version', () => {
+  it('is read from the server, and a 2.10 or later one is not warned about', () => {
+    expect(log.serverVersion).toMatch(/^\d+\.\d+\.\d+/);
+    expect(versionBelow(log.serverVersion, [2, 10])).toBe(false);
+    expect(warnings.filter((w) => w.fields.nats_version !== undefined)).toEqual([]);
+  });
+
+  it('below 2.10 is told apart, an unreadable one is not', () => {
+    expect(versionBelow('2.9.10', [2, 10])).toBe(true);
+    expect(versionBelow('v1.4.0', [2, 10])).toBe(true);
+    expect(versionBelow('2.10.0', [2, 10])).toBe(false);
+    expect(versionBelow('2.11.3', [2, 10])).toBe(false);
+    expect(versionBelow('3.0.0', [2, 10])).toBe(false);
+    expect(versionBelow('unknown', [2, 10])).toBe(false);
   });
 });
