@@ -132,7 +132,7 @@ async function openWriteLog(servers: string[], replicas: number): Promise<WriteL
  * `cluster.snapshot_*`) is started once the shards are loaded; prepareReplica serves at once.
  */
 async function openSnapshots(config: Config, engine: Engine, dispatcher: PiscinaDispatcher, cluster: ClusterNode, log: FastifyInstance['log']): Promise<ShardSnapshots> {
-  const { ShardSnapshots, EtcdSnapshotPointers } = await import('./cluster/snapshots.js');
+  const { ShardSnapshots, EtcdSnapshotPointers, SnapshotBucketUnavailable } = await import('./cluster/snapshots.js');
   return ShardSnapshots.open({
     servers: config.cluster.nats,
     replicas: config.cluster.stream_replicas,
@@ -143,6 +143,8 @@ async function openSnapshots(config: Config, engine: Engine, dispatcher: Piscina
     state: cluster.state,
     every: { entries: config.cluster.snapshot_entries, minutes: config.cluster.snapshot_minutes },
     log,
+  }).catch((err: unknown) => {
+    throw err instanceof SnapshotBucketUnavailable ? new ConfigError(err.message) : err;
   });
 }
 

@@ -42,6 +42,11 @@ import type { ClusterLog } from './node.js';
 import type { ClusterState } from './state.js';
 
 export const SNAPSHOT_BUCKET = 'QV_SNAPSHOTS';
+/** Start-up could not open the bucket in time: the process ends naming NATS (server.ts). */
+export class SnapshotBucketUnavailable extends Error {}
+
+/** How long start-up retries opening the bucket (see ShardSnapshots.open). */
+const OPEN_RETRY_MS = 30_000;
 
 /** /quiver/snapshots/<collectionId>/<shard>: the newest snapshot of a shard. */
 export interface SnapshotRecord {
@@ -190,13 +195,26 @@ export class ShardSnapshots {
     mkdirSync(this.#dir, { recursive: true });
   }
 
-  /** Connects to NATS and opens (creating it when missing) the object store bucket. */
+  /**
+   * Connects to NATS and opens (creating it when missing) the object store bucket. Retried for
+   * OPEN_RETRY_MS: while NATS elects its meta leader (several nodes starting at once, a server
+   * restarting) the bucket's stream info times out, and a node must not die of that (a fault run's
+   * node exited at start so).
+   */
   static async open(o: SnapshotsOptions): Promise<ShardSnapshots> {
     const nc = await connectNats(o.servers, 5000);
+    const deadline = Date.now() + OPEN_RETRY_MS;
     try {
       const jsm = await jetstreamManager(nc);
-      const store = await new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
-      return new ShardSnapshots(o, nc, jsm, store);
+      for (;;) {
+        try {
+          const store = await new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
+          return new ShardSnapshots(o, nc, jsm, store);
+        } catch (err) {
+          if (Date.now() > deadline) throw new SnapshotBucketUnavailable(`cannot open the snapshot bucket ${SNAPSHOT_BUCKET} on NATS (SERVICE_CLUSTER_NATS) within ${OPEN_RETRY_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw err;

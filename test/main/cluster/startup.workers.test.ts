@@ -67,6 +67,23 @@ describe('cluster start-up refusals', () => {
   });
 });
 
+describe.skipIf(etcdMissing() !== null)('the snapshot bucket cannot be opened', () => {
+  it('start-up retries it for 30 s, then stops with exit 2 naming the bucket and SERVICE_CLUSTER_NATS', { timeout: 90_000 }, async () => {
+    // One nats-server cannot place a bucket of 3 replicas: every attempt fails, as every one did
+    // while a fault run's NATS elected its meta leader (there the next attempt got through).
+    const [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
+    try {
+      const t0 = Date.now();
+      const msg = await refused({ SERVICE_CLUSTER_ETCD: etcd.endpoints, SERVICE_CLUSTER_NATS: nats.servers, SERVICE_CLUSTER_STREAM_REPLICAS: '3', SERVICE_CLUSTER_PORT: '0' });
+      expect(msg).toMatch(/exited with 2/);
+      expect(msg).toMatch(/quiver: cannot open the snapshot bucket QV_SNAPSHOTS on NATS \(SERVICE_CLUSTER_NATS\) within 30 s: /);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(30_000);
+    } finally {
+      await Promise.all([etcd.stop(), nats.close()]);
+    }
+  });
+});
+
 describe.skipIf(etcdMissing() !== null)('one node in cluster mode', () => {
   let etcd: EtcdCluster;
   let nats: NatsCluster;
