@@ -49,6 +49,8 @@ class FakeNode implements LocalShards {
   hang = false;
   /** Answers this late (a slow replica). */
   delayMs = 0;
+  /** Per shard, answers this late instead (one slow read on a replica that answers others). */
+  shardDelayMs = new Map<number, number>();
   constructor(id: number) {
     this.id = id;
   }
@@ -56,7 +58,8 @@ class FakeNode implements LocalShards {
     if (this.fail !== null) throw this.fail;
     this.calls.push({ shard, op: req.op });
     if (this.hang) return new Promise(() => undefined);
-    if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs));
+    const delay = this.shardDelayMs.get(shard) ?? this.delayMs;
+    if (delay > 0) await new Promise((r) => setTimeout(r, delay));
     // A replica may fail while it is being waited for (marked Dead meanwhile).
     if (this.fail !== null) throw this.fail;
     return { node: this.id, shard, op: req.op, applied: this.applied };
@@ -148,6 +151,7 @@ describe('ClusterShards over the internal port', () => {
       n.fail = null;
       n.hang = false;
       n.delayMs = 0;
+      n.shardDelayMs.clear();
       serving.set(id, true);
       peerStates.get(id)!.assign.clear();
     }
@@ -319,6 +323,21 @@ describe('ClusterShards over the internal port', () => {
     nodes.get(1)!.hang = true;
     expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 2 });
     expect(hedged.hedgedReads).toBe(1);
+  });
+
+  it('a slow read on a replica that keeps answering other reads is not hedged (busy, not stalled)', { timeout: 30_000 }, async () => {
+    const hedged = hedging(50);
+    assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
+    assign(1, [[2, 'Active', 5], [3, 'Active', 9]]);
+    nodes.get(3)!.shardDelayMs.set(0, 400);
+    const slow = hedged.call(meta(2), 0, count, local(), false);
+    // Node 3 answers shard 1's reads all the while, every 10-20 ms.
+    let done = false;
+    void slow.finally(() => (done = true));
+    while (!done) await hedged.call(meta(2), 1, count, local(), false);
+    expect(await slow).toMatchObject({ node: 3, shard: 0 });
+    expect(hedged.hedgedReads).toBe(0);
+    expect(nodes.get(2)!.calls).toEqual([]);
   });
 
   it('a replica that answers within the hedge deadline is the only one asked', async () => {
