@@ -65,6 +65,34 @@ function configText(node: NatsNode, peers: NatsNode[], clustered: boolean): stri
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Until a stream of `replicas` replicas can be created (then it is deleted again): nats-server 2.10
+ * places a replicated stream only on servers its meta leader has seen online, which can lag the
+ * servers' own readiness; a fault run's node once spent its whole 30 s start-up window on
+ * 'no suitable peers for placement'. Nodes are started on a NATS that can place their streams.
+ */
+async function placesReplicas(cluster: NatsCluster, replicas: number, timeoutMs: number, logs: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const nc = await cluster.connect();
+  try {
+    const jsm = await jetstreamManager(nc, { timeout: 2000 });
+    let last: unknown = null;
+    while (Date.now() < deadline) {
+      try {
+        await jsm.streams.add({ name: 'QV_TEST_PLACEMENT', subjects: ['qv-test.placement'], num_replicas: replicas });
+        await jsm.streams.delete('QV_TEST_PLACEMENT');
+        return;
+      } catch (err) {
+        last = err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    throw new Error(`NATS could not place a stream of ${replicas} replicas within ${timeoutMs} ms (${String(last)}):\n${logs()}`);
+  } finally {
+    await nc.close();
+  }
+}
+
 function exited(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
   return new Promise((res) => proc.once('exit', () => res()));
@@ -191,6 +219,7 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
   try {
     // Every server, each on its own: a cluster missing one would pass a check through any of them.
     await Promise.all(nodes.map((n) => jetStreamReady([n.url], 20_000, allLogs)));
+    if (size > 1) await placesReplicas(cluster, size, 30_000, allLogs);
   } catch (err) {
     await cluster.close();
     throw err;

@@ -10,8 +10,9 @@
 //   other is cancelled). Not while that replica's node answered another read from here within
 //   the deadline: it is busy, not stalled, and a second replica would only add load (measured
 //   with `npm run bench:cluster` on a saturated machine: 12.8% of queries hedged, 19% fewer
-//   queries a second than with no hedging); the hedge is put off by another deadline. Either way a read asks at most two replicas. No Active replica: 503
-//   naming the shard. Writes never hedge: each is published once, to the log.
+//   queries a second than with no hedging); the hedge is put off by another deadline. Either
+//   way a read asks at most two replicas. No Active replica: 503 naming the shard. Writes never
+//   hedge: each is published once, to the log.
 // - A read at the log's end (`consistency` other than 1: read-consistency.ts) first takes each
 //   shard's stream last sequence, and the replica answers only once it has applied that far.
 // - A write goes through the shard's log (logged-writes.ts); before it is published the shard must

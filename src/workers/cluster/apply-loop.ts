@@ -17,8 +17,9 @@
 // marked Dead as purged, for a snapshot restore (src/main/cluster/snapshots.ts) to bring back.
 // And each entry's message id (one per write part, reused by every retry of its publish, so the
 // stream stores it once) is compared with those this replica applied: one applied at another
-// sequence means this replica was fed a log that is not the stream's. nats-server 2.9.10 does that
-// after a stream leader frozen and resumed: the old leader kept an entry that never reached a
+// sequence means this replica was fed a log that is not the stream's. nats-server 2.9.10 did that
+// after a stream leader frozen and resumed (why 2.10 or later is required; these checks stay, in
+// case a log forks anyway): the old leader kept an entry that never reached a
 // majority at sequence N and served it to its consumer, while the stream (after the client's retry)
 // holds it at N + 1 and another write at N (a fault run's replica lost that write that way). The
 // stream leader is asked what it holds at the earlier sequence; if not that write, the shard is

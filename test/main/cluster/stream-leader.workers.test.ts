@@ -5,10 +5,10 @@
 
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from '../../../src/shared/db.js';
 import { streamName } from '../../../src/shared/log-entry.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
 import { startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
+import { shardVersions } from '../../helpers/disk.js';
 import { removeDir, startServer, tempDataDir, type TestServer } from '../../helpers/server.js';
 
 let nats: NatsCluster;
@@ -74,16 +74,10 @@ describe('stream leader killed', () => {
     server = null;
     const lastSeq = await nats.lastSeq(streamName(1, 0));
     // One version per entry: no entry applied twice, no write stored twice.
-    const db = openDb(dataDir);
-    try {
-      const versions: number[] = [];
-      for (const { value } of db.points.getRange({ start: [1, 0], end: [1, 1] })) versions.push(value.v);
-      expect(new Set(versions).size).toBe(versions.length);
-      expect(versions.length).toBeGreaterThanOrEqual(acked.size);
-      // As many points as entries (each write is a point of its own): no write stored twice.
-      expect(versions.length).toBe(lastSeq);
-    } finally {
-      void db.root.close();
-    }
+    const versions = shardVersions(dataDir, 1, 0);
+    expect(new Set(versions).size).toBe(versions.length);
+    expect(versions.length).toBeGreaterThanOrEqual(acked.size);
+    // As many points as entries (each write is a point of its own): no write stored twice.
+    expect(versions.length).toBe(lastSeq);
   });
 });
