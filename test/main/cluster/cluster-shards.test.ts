@@ -326,18 +326,19 @@ describe('ClusterShards over the internal port', () => {
   });
 
   it('a slow read on a replica that keeps answering other reads is not hedged (busy, not stalled)', { timeout: 30_000 }, async () => {
-    const hedged = hedging(50);
+    // A deadline far above a loaded machine's scheduling gaps between node 3's answers below.
+    const hedged = hedging(300);
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
     assign(1, [[2, 'Active', 5], [3, 'Active', 9]]);
-    nodes.get(3)!.shardDelayMs.set(0, 400);
+    nodes.get(3)!.shardDelayMs.set(0, 1200);
     const slow = hedged.call(meta(2), 0, count, local(), false);
-    // Node 3 answers shard 1's reads all the while, every 10-20 ms.
+    // Node 3 answers shard 1's reads all the while, each within a few ms.
     let done = false;
     void slow.finally(() => (done = true));
     while (!done) await hedged.call(meta(2), 1, count, local(), false);
     expect(await slow).toMatchObject({ node: 3, shard: 0 });
-    expect(hedged.hedgedReads).toBe(0);
-    expect(nodes.get(2)!.calls).toEqual([]);
+    // The slow read was never sent to node 2 (a read of shard 1 held up past 300 ms may be).
+    expect(nodes.get(2)!.calls.filter((c) => c.shard === 0)).toEqual([]);
   });
 
   it('a replica that answers within the hedge deadline is the only one asked', async () => {
