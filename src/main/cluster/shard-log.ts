@@ -22,6 +22,9 @@ import type { ClusterLog } from './node.js';
 /** A publish that took longer than this (or was retried) is logged: it is how an operator sees a log stall. */
 const SLOW_PUBLISH_MS = 1000;
 
+/** How long start-up waits for JetStream to answer (a NATS cluster electing its meta leader). */
+const JETSTREAM_WAIT_MS = 30_000;
+
 /** JetStream's duplicate window, in nanoseconds: at least as long as any retry of one publish. */
 const DUPLICATE_WINDOW_NS = 120 * 1e9;
 
@@ -36,6 +39,8 @@ export interface ShardLogOptions {
   ackTimeoutMs?: number;
   /** How long start-up tries to reach NATS (ms). */
   connectTimeoutMs?: number;
+  /** How long start-up waits for JetStream to answer once NATS is reached (ms; JETSTREAM_WAIT_MS). */
+  jetStreamWaitMs?: number;
 }
 
 /** A write's part in one shard's log, stored: its sequence in the stream. */
@@ -132,13 +137,23 @@ export class ShardLog {
     } catch (err) {
       throw new ShardLogUnreachable(`cannot reach NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS): ${err instanceof Error ? err.message : String(err)}`);
     }
-    try {
-      const jsm = await jetstreamManager(nc, { timeout });
-      await jsm.getAccountInfo();
-      return new ShardLog(nc, jsm, opts);
-    } catch (err) {
-      await nc.close().catch(() => undefined);
-      throw new ShardLogUnreachable(`NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS) has no usable JetStream: ${err instanceof Error ? err.message : String(err)}`);
+    // JetStream answers once the servers have elected their meta leader: nodes started beside
+    // their NATS (README's three nodes on one machine) met a 2.10 cluster still electing, and a
+    // single try ended their start-up.
+    const deadline = Date.now() + (opts.jetStreamWaitMs ?? JETSTREAM_WAIT_MS);
+    for (;;) {
+      try {
+        const jsm = await jetstreamManager(nc, { timeout });
+        await jsm.getAccountInfo();
+        return new ShardLog(nc, jsm, opts);
+      } catch (err) {
+        if (Date.now() + 500 < deadline) {
+          await new Promise((r) => setTimeout(r, 500));
+          continue;
+        }
+        await nc.close().catch(() => undefined);
+        throw new ShardLogUnreachable(`NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS) has no usable JetStream after ${Math.round((opts.jetStreamWaitMs ?? JETSTREAM_WAIT_MS) / 1000)} s: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
   }
 

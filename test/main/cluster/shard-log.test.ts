@@ -2,13 +2,15 @@
 // published twice with the same message id is stored once, that entries round-trip, and that a
 // log that cannot be reached answers a retryable 503 within its deadline.
 
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ShardLog, ShardLogUnreachable, versionBelow } from '../../../src/main/cluster/shard-log.js';
 import { decodeEntry, encodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { freePort } from '../../helpers/ports.js';
-import { startNats, type NatsCluster } from '../../helpers/nats.js';
+import { NATS_SERVER_BIN, startNats, type NatsCluster } from '../../helpers/nats.js';
 
 let nats: NatsCluster;
 let log: ShardLog;
@@ -124,7 +126,38 @@ describe('shard streams', () => {
     expect(err).toBeInstanceOf(ShardLogUnreachable);
     expect((err as Error).message).toContain(`cannot reach NATS at 127.0.0.1:${port} (SERVICE_CLUSTER_NATS)`);
   });
+
+  it('waits for JetStream on a NATS that answers without it, then refuses naming the setting', async () => {
+    const port = await freePort();
+    // A nats-server with JetStream off (no config): connections work, JetStream never answers.
+    const plain = spawn(NATS_SERVER_BIN, ['-a', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+    try {
+      for (let i = 0; !(await listening(port)); i++) {
+        if (i > 100) throw new Error('the plain nats-server did not listen');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const t0 = Date.now();
+      const err = await ShardLog.open({ servers: [`127.0.0.1:${port}`], replicas: 1, connectTimeoutMs: 5000, jetStreamWaitMs: 2000 }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ShardLogUnreachable);
+      expect((err as Error).message).toContain(`NATS at 127.0.0.1:${port} (SERVICE_CLUSTER_NATS) has no usable JetStream after 2 s: `);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(1500);
+    } finally {
+      plain.kill('SIGKILL');
+    }
+  });
 });
+
+/** Whether something accepts connections on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const sock = connect(port, '127.0.0.1');
+    sock.once('connect', () => {
+      sock.destroy();
+      res(true);
+    });
+    sock.once('error', () => res(false));
+  });
+}
 
 describe('the nats-server version', () => {
   it('is read from the server, and a 2.10 or later one is not warned about', () => {
