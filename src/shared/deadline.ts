@@ -20,6 +20,22 @@ export function within<T>(work: Promise<T>, ms: number, late: () => T): Promise<
   return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
 }
 
+/**
+ * `attempt()` again every `pauseMs` while it fails with an error `retry` accepts, until `ms` have
+ * passed since the first try; then its last error is thrown (as is at once one `retry` refuses).
+ */
+export async function retryFor<T>(ms: number, pauseMs: number, attempt: () => Promise<T>, retry: (err: unknown) => boolean = () => true): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!retry(err) || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
+  }
+}
+
 /** Waits for `work` to settle, but no longer than `ms`: for closing things that may hang. */
 export async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
   await within(

@@ -1,7 +1,7 @@
-// within / settleWithin: the one bound every wait on an engine or peer goes through.
+// within / settleWithin: the one bound every wait on an engine or peer goes through; retryFor: the one start-up and creation retry loop.
 
 import { describe, expect, it } from 'vitest';
-import { settleWithin, within } from '../../src/shared/deadline.js';
+import { retryFor, settleWithin, within } from '../../src/shared/deadline.js';
 
 const after = <T>(ms: number, v: T): Promise<T> => new Promise((r) => setTimeout(() => r(v), ms));
 
@@ -47,5 +47,35 @@ describe('settleWithin', () => {
     await settleWithin(new Promise(() => undefined), 40);
     expect(Date.now() - t0).toBeGreaterThanOrEqual(35);
     expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
+
+describe('retryFor', () => {
+  it('tries again after each failure and answers the first success', async () => {
+    let tries = 0;
+    const v = await retryFor(5000, 10, async () => {
+      if (++tries < 3) throw new Error(`try ${tries}`);
+      return 'ok';
+    });
+    expect([v, tries]).toEqual(['ok', 3]);
+  });
+
+  it('throws the last error once the time is up, having kept trying until then', async () => {
+    let tries = 0;
+    const t0 = Date.now();
+    const err = await retryFor(200, 20, async () => {
+      throw new Error(`try ${++tries}`);
+    }).catch((e: unknown) => e as Error);
+    expect(err.message).toBe(`try ${tries}`);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(200);
+    expect(tries).toBeGreaterThan(3);
+  });
+
+  it('throws at once an error the predicate refuses', async () => {
+    let tries = 0;
+    const err = await retryFor(5000, 10, async () => {
+      throw new Error(`fatal ${++tries}`);
+    }, (e) => !(e as Error).message.startsWith('fatal')).catch((e: unknown) => e as Error);
+    expect([err.message, tries]).toEqual(['fatal 1', 1]);
   });
 });

@@ -15,7 +15,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
 import { QuiverError } from '../../shared/errors.js';
 import { connectNats, watchConnection } from '../../shared/nats-connection.js';
-import { settleWithin } from '../../shared/deadline.js';
+import { retryFor, settleWithin } from '../../shared/deadline.js';
 import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../../shared/log-entry.js';
 import type { ClusterLog } from './node.js';
 
@@ -140,20 +140,17 @@ export class ShardLog {
     // JetStream answers once the servers have elected their meta leader: nodes started beside
     // their NATS (README's three nodes on one machine) met a 2.10 cluster still electing, and a
     // single try ended their start-up.
-    const deadline = Date.now() + (opts.jetStreamWaitMs ?? JETSTREAM_WAIT_MS);
-    for (;;) {
-      try {
+    const waitMs = opts.jetStreamWaitMs ?? JETSTREAM_WAIT_MS;
+    try {
+      const jsm = await retryFor(waitMs, 500, async () => {
         const jsm = await jetstreamManager(nc, { timeout });
         await jsm.getAccountInfo();
-        return new ShardLog(nc, jsm, opts);
-      } catch (err) {
-        if (Date.now() + 500 < deadline) {
-          await new Promise((r) => setTimeout(r, 500));
-          continue;
-        }
-        await nc.close().catch(() => undefined);
-        throw new ShardLogUnreachable(`NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS) has no usable JetStream after ${Math.round((opts.jetStreamWaitMs ?? JETSTREAM_WAIT_MS) / 1000)} s: ${err instanceof Error ? err.message : String(err)}`);
-      }
+        return jsm;
+      });
+      return new ShardLog(nc, jsm, opts);
+    } catch (err) {
+      await nc.close().catch(() => undefined);
+      throw new ShardLogUnreachable(`NATS at ${opts.servers.join(',')} (SERVICE_CLUSTER_NATS) has no usable JetStream after ${Math.round(waitMs / 1000)} s: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -163,19 +160,13 @@ export class ShardLog {
    * idempotent), then a retryable 503.
    */
   async createStreams(collection: number, shards: number): Promise<void> {
-    const deadline = Date.now() + this.#deadlineMs;
-    for (;;) {
-      try {
-        return await this.#createStreams(collection, shards);
-      } catch (err) {
-        const retry = transient(err) || placementPending(err);
-        if (!retry) throw err;
-        if (Date.now() > deadline) {
-          const why = err instanceof Error ? err.message : String(err);
-          throw new QuiverError('ShardUnavailable', `Write logs of collection ${collection} could not be created (${why}); retry the request`);
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
+    const retryable = (err: unknown): boolean => transient(err) || placementPending(err);
+    try {
+      await retryFor(this.#deadlineMs, 250, () => this.#createStreams(collection, shards), retryable);
+    } catch (err) {
+      if (!retryable(err)) throw err;
+      const why = err instanceof Error ? err.message : String(err);
+      throw new QuiverError('ShardUnavailable', `Write logs of collection ${collection} could not be created (${why}); retry the request`);
     }
   }
 

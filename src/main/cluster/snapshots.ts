@@ -36,7 +36,7 @@ import { Etcd3, type Namespace } from 'etcd3';
 import { streamName } from '../../shared/log-entry.js';
 import { workerOf } from '../../shared/placement.js';
 import { connectNats } from '../../shared/nats-connection.js';
-import { settleWithin } from '../../shared/deadline.js';
+import { retryFor, settleWithin } from '../../shared/deadline.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { ClusterLog } from './node.js';
 import type { ClusterState } from './state.js';
@@ -203,18 +203,13 @@ export class ShardSnapshots {
    */
   static async open(o: SnapshotsOptions): Promise<ShardSnapshots> {
     const nc = await connectNats(o.servers, 5000);
-    const deadline = Date.now() + OPEN_RETRY_MS;
     try {
       const jsm = await jetstreamManager(nc);
-      for (;;) {
-        try {
-          const store = await new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
-          return new ShardSnapshots(o, nc, jsm, store);
-        } catch (err) {
-          if (Date.now() > deadline) throw new SnapshotBucketUnavailable(`cannot open the snapshot bucket ${SNAPSHOT_BUCKET} on NATS (SERVICE_CLUSTER_NATS) within ${OPEN_RETRY_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      }
+      const open = (): Promise<ObjectStore> => new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
+      const store = await retryFor(OPEN_RETRY_MS, 500, open).catch((err: unknown) => {
+        throw new SnapshotBucketUnavailable(`cannot open the snapshot bucket ${SNAPSHOT_BUCKET} on NATS (SERVICE_CLUSTER_NATS) within ${OPEN_RETRY_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
+      });
+      return new ShardSnapshots(o, nc, jsm, store);
     } catch (err) {
       await nc.close().catch(() => undefined);
       throw err;
