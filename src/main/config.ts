@@ -2,10 +2,9 @@
 // SERVICE_* environment variables (DESIGN.md section 1). Validated once at start; a bad value
 // stops start-up with a message naming where it came from.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import Type, { type Static } from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -145,12 +144,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** The folder holding package.json, whether this runs from src/ (tests) or dist/src/ (built). */
-export const PROJECT_ROOT = ((): string => {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-})();
+import { PROJECT_ROOT } from '../shared/paths.js';
+
+export { PROJECT_ROOT };
 
 /**
  * `overrides` (the `quiver serve` flags) win over the environment; `flagNames` maps their keys to

@@ -30,8 +30,8 @@ import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type Sh
 import type { LoadProgress, ShardDispatcher } from './router/dispatcher.js';
 import { OpIdCounter } from '../shared/op-ids.js';
 import type { StartupMark } from '../shared/startup-clock.js';
-import type { PointEngine } from './point-engine.js';
-import { ShardRouter, type ShardCall, type ShardOp } from './router/shard-router.js';
+import type { PointEngine } from '../shared/point-engine.js';
+import { ShardRouter, type ShardCall, type ShardOp } from '../shared/shard-router.js';
 import type { WriteLog } from './cluster/logged-writes.js';
 import type { ClusterShards, LocalShards } from './cluster/cluster-shards.js';
 import type { ClusterCatalog } from './cluster/catalog-sync.js';

@@ -490,7 +490,7 @@ export interface HandoffReply {
 /**
  * The methods of gRPC service `qdrant.Points` served by a coordinating worker: the main thread
  * hands their raw message bytes over undecoded (src/main/grpc/handoff.ts), the worker decodes,
- * runs and encodes them (src/main/coordinator/grpc-requests.ts). The same set as HANDOFF_ROUTES.
+ * runs and encodes them (src/workers/coordinator/grpc-requests.ts). The same set as HANDOFF_ROUTES.
  */
 export const GRPC_HANDOFF_METHODS = ['Search', 'SearchBatch', 'Query', 'QueryBatch', 'Upsert', 'Get', 'Count', 'Scroll'] as const;
 export type GrpcHandoffMethod = (typeof GRPC_HANDOFF_METHODS)[number];

@@ -119,3 +119,9 @@ export const DEFAULT_HNSW: HnswConfig = {
 
 /** Largest vector dimension accepted, as Qdrant. */
 export const MAX_VECTOR_SIZE = 65_536;
+
+/** What a point write answers (Qdrant's UpdateResult): `completed` once applied with wait=true. */
+export interface UpdateResult {
+  operation_id: number;
+  status: 'acknowledged' | 'completed';
+}

@@ -7,7 +7,7 @@
 
 import { Etcd3 } from 'etcd3';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { Assignment } from '../../src/main/cluster/assignments.js';
+import type { Assignment } from '../../src/shared/cluster/assignments.js';
 import { startEtcd, type EtcdCluster } from './etcd.js';
 import { startNats, type NatsCluster } from './nats.js';
 import { freePorts } from './ports.js';

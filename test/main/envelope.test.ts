@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { failure, ok, toFailure } from '../../src/main/http/envelope.js';
-import { describeValidation } from '../../src/main/validation.js';
+import { failure, ok, toFailure } from '../../src/shared/envelope.js';
+import { describeValidation } from '../../src/shared/validation.js';
 import { ERROR_CODES, HTTP_STATUS, QuiverError } from '../../src/shared/errors.js';
 
 /** A fastify-style error: an Error with extra fields. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuiverError } from '../../src/shared/errors.js';
-import { parseFilter } from '../../src/main/service/filter-parse.js';
+import { parseFilter } from '../../src/workers/service/filter-parse.js';
 
 const U = '550e8400-e29b-41d4-a716-446655440000';
 

@@ -2,12 +2,12 @@
 // request shapes, for the cases a round trip through the server does not reach easily.
 
 import { describe, expect, it } from 'vitest';
-import { plain } from '../../src/main/grpc/messages/common.js';
-import { filterIn } from '../../src/main/grpc/messages/filters.js';
-import { searchIn } from '../../src/main/grpc/messages/query.js';
-import { pointIdIn, structIn, valueIn, valueOut, vectorIn, vectorsOut } from '../../src/main/grpc/messages/values.js';
-import type { Filter__Output } from '../../src/main/grpc/generated/qdrant/Filter.js';
-import type { Value__Output } from '../../src/main/grpc/generated/qdrant/Value.js';
+import { plain } from '../../src/shared/grpc/messages/common.js';
+import { filterIn } from '../../src/shared/grpc/messages/filters.js';
+import { searchIn } from '../../src/shared/grpc/messages/query.js';
+import { pointIdIn, structIn, valueIn, valueOut, vectorIn, vectorsOut } from '../../src/shared/grpc/messages/values.js';
+import type { Filter__Output } from '../../src/shared/grpc/generated/qdrant/Filter.js';
+import type { Value__Output } from '../../src/shared/grpc/generated/qdrant/Value.js';
 
 const filter = (f: Partial<Filter__Output>): Filter__Output => ({ should: [], must: [], must_not: [], ...f });
 

@@ -17,8 +17,8 @@ import {
   scrollOut,
   setPayloadIn,
   updateResultOut,
-} from '../../src/main/grpc/messages/points.js';
-import type { PointsUpdateOperation__Output } from '../../src/main/grpc/generated/qdrant/PointsUpdateOperation.js';
+} from '../../src/shared/grpc/messages/points.js';
+import type { PointsUpdateOperation__Output } from '../../src/shared/grpc/generated/qdrant/PointsUpdateOperation.js';
 import type { CollectionClusterInfo, CollectionInfo } from '../../src/main/service/collections.js';
 
 const ids = (...n: number[]) => ({ points_selector_one_of: 'points' as const, points: { ids: n.map((i) => ({ num: String(i) })) } });

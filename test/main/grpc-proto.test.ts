@@ -3,7 +3,7 @@
 //   descriptors @qdrant/js-client-grpc is built from (Qdrant's own protos), with the same name,
 //   number, type, cardinality, oneof and presence; and every method of Qdrant's Qdrant,
 //   Collections and Points services exists in proto/;
-// - the committed TypeScript types in src/main/grpc/generated are what `npm run proto:types`
+// - the committed TypeScript types in src/shared/grpc/generated are what `npm run proto:types`
 //   generates from proto/ today;
 // - the gRPC status numbers in src/shared/errors.ts are @grpc/grpc-js's.
 
@@ -186,10 +186,10 @@ describe('generated handler types', () => {
     return out;
   }
 
-  it('src/main/grpc/generated is what `npm run proto:types` makes of proto/ today', () => {
+  it('src/shared/grpc/generated is what `npm run proto:types` makes of proto/ today', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const [bin, ...args] = pkg.scripts['proto:types']!.split(/\s+/);
-    const committed = 'src/main/grpc/generated';
+    const committed = 'src/shared/grpc/generated';
     expect(args).toContain(committed);
     const out = mkdtempSync(join(tmpdir(), 'quiver-proto-types-'));
     try {

@@ -6,7 +6,7 @@
 import * as protoLoader from '@grpc/proto-loader';
 import type { MethodDefinition } from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { LOADER_OPTIONS, PROTO_DIR } from '../../src/main/grpc/proto.js';
+import { LOADER_OPTIONS, PROTO_DIR } from '../../src/shared/grpc/proto.js';
 import { loadServices } from '../../src/main/grpc/services.js';
 
 const NAMES = ['qdrant.Qdrant', 'qdrant.Collections', 'qdrant.Points'];

@@ -2,38 +2,14 @@
 // files themselves: every relative `import … from`, `export … from`, side-effect `import '…'`
 // and dynamic `import('…')`. Type-only imports count too: a cycle through types still ties the
 // modules' meaning together, and none is needed today. The one exception is
-// src/main/grpc/generated/: types generated from the .proto files, where recursive messages
+// src/shared/grpc/generated/: types generated from the .proto files, where recursive messages
 // (Filter and Condition, Value and ListValue, PrefetchQuery) refer to each other by type only.
 // Each strongly connected component of more than one file (or a file importing itself) is a
 // cycle, listed with one loop through it.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const SRC = join(ROOT, 'src');
-const GENERATED = join(SRC, 'main', 'grpc', 'generated');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return p === GENERATED ? [] : sourceFiles(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
-  });
-}
-
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"](\.{1,2}\/[^'"]+)['"]/gm;
-
-/** The relative imports of one file, resolved to source paths (`./x.js` is `./x.ts`). */
-function importsOf(file: string, text: string): string[] {
-  const out = new Set<string>();
-  for (const m of text.matchAll(SPECIFIER)) {
-    const spec = m[1]!;
-    out.add(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
-  }
-  return [...out];
-}
+import { GENERATED, importsOf, ROOT, srcGraph } from '../helpers/import-graph.js';
 
 /** Tarjan's strongly connected components; those with a cycle, each as one loop of files. */
 function cycles(graph: Map<string, string[]>): string[][] {
@@ -92,12 +68,6 @@ function loopThrough(graph: Map<string, string[]>, scc: Set<string>): string[] {
     }
   }
   return [...scc].sort();
-}
-
-function srcGraph(): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const f of sourceFiles(SRC)) graph.set(f, importsOf(f, readFileSync(f, 'utf8')));
-  return graph;
 }
 
 const rel = (p: string): string => relative(ROOT, p);

@@ -1,11 +1,11 @@
-// MMR re-ranking (src/main/service/mmr.ts) on small hand-checked cases: lambda = 1 - diversity,
+// MMR re-ranking (src/workers/service/mmr.ts) on small hand-checked cases: lambda = 1 - diversity,
 // the first pick is the most relevant, each later pick maximises
 // lambda * relevance - (1 - lambda) * (highest similarity to a pick), and bad parameters are
 // refused with a message that names them.
 
 import { describe, expect, it } from 'vitest';
 import { QuiverError } from '../../src/shared/errors.js';
-import { mmrOrder, mmrParams, similarityFor, type MmrCandidate } from '../../src/main/service/mmr.js';
+import { mmrOrder, mmrParams, similarityFor, type MmrCandidate } from '../../src/workers/service/mmr.js';
 
 // Query [1, 0]; a and b are near-duplicates, c points elsewhere and is a little less relevant.
 const q = [1, 0];

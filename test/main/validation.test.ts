@@ -3,7 +3,7 @@
 
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { collectionNameError, compileCheck } from '../../src/main/validation.js';
+import { collectionNameError, compileCheck } from '../../src/shared/validation.js';
 import { parseBound } from '../../src/shared/schemas/common.js';
 import { QuiverError } from '../../src/shared/errors.js';
 

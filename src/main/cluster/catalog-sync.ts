@@ -12,8 +12,8 @@
 import { QuiverError } from '../../shared/errors.js';
 import type { CatalogEntry as LocalEntry } from '../../shared/db.js';
 import type { CollectionConfig, CollectionMeta } from '../../shared/types.js';
-import type { CatalogEntry } from './catalog.js';
-import type { FromEtcdThread } from './messages.js';
+import type { CatalogEntry } from '../../shared/cluster/catalog.js';
+import type { FromEtcdThread } from '../../shared/cluster/messages.js';
 import type { ClusterNode } from './node.js';
 
 /** What the Engine asks of the etcd catalog in cluster mode (engine.ts keeps to this interface). */

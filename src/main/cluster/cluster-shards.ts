@@ -24,11 +24,11 @@ import { QuiverError } from '../../shared/errors.js';
 import { isLoggedOp } from '../../shared/log-entry.js';
 import type { ResultOf } from '../../shared/protocol.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import type { ShardCall, ShardOp } from '../router/shard-router.js';
+import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
 import { HedgeDeadlines } from './hedge.js';
 import { PeerUnreachable, type PeerCalls } from './internal-client.js';
 import type { WriteLog } from './logged-writes.js';
-import type { ClusterState, ReplicaInfo } from './state.js';
+import type { ClusterState, ReplicaInfo } from '../../shared/cluster/state.js';
 
 /** The signal of a call nothing gives up (this node's own replica). */
 const NEVER = new AbortController().signal;

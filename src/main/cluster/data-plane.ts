@@ -9,7 +9,7 @@ import { ClusterShards, type LocalShards } from './cluster-shards.js';
 import { GrpcPeers } from './internal-client.js';
 import { startInternalServer, type InternalServer } from './internal-server.js';
 import type { WriteLog } from './logged-writes.js';
-import type { ClusterState } from './state.js';
+import type { ClusterState } from '../../shared/cluster/state.js';
 
 export interface DataPlane {
   readonly shards: ClusterShards;

@@ -5,7 +5,7 @@
 
 import { deserialize, serialize } from 'node:v8';
 import type { WireError } from '../../shared/errors.js';
-import type { ShardCall, ShardOp } from '../router/shard-router.js';
+import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
 
 export const SHARD_CALL_PATH = '/quiver.internal.Node/ShardCall';
 export const AWAIT_APPLIED_PATH = '/quiver.internal.Node/AwaitApplied';

@@ -4,9 +4,9 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { AuthStateRecord, TokenRecord } from '../../shared/db.js';
-import type { AuthCommit, AuthCommitResult, AuthReplica, AuthSnapshot } from '../auth/replica.js';
-import type { ClusterRequest, ClusterResult, Transfer } from './cluster-ops.js';
-import type { LinkEvent, LinkRequest } from './messages.js';
+import type { AuthCommit, AuthCommitResult, AuthReplica, AuthSnapshot } from '../../shared/cluster/auth-replica.js';
+import type { ClusterRequest, ClusterResult, Transfer } from '../../shared/cluster/cluster-ops.js';
+import type { LinkEvent, LinkRequest } from '../../shared/cluster/messages.js';
 
 /** How long an auth request to etcd may take before it fails (503): etcd unreachable. */
 const AUTH_TIMEOUT_MS = 10_000;

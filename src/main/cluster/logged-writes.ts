@@ -9,7 +9,7 @@
 
 import { isLoggedOp, type LoggedWrite } from '../../shared/log-entry.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import type { ShardCall, ShardOp } from '../router/shard-router.js';
+import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
 import type { ShardLog } from './shard-log.js';
 import type { ClusterLog } from './node.js';
 

@@ -15,8 +15,8 @@ import { QUIVER_VERSION } from '../version.js';
 import { failpoint } from '../../workers/failpoints.js';
 import type { ClusterApi, ClusterStatusEnabled, ClusterView } from './view.js';
 import { ClusterLink } from './link.js';
-import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from './messages.js';
-import type { NodeStatus } from './assignments.js';
+import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from '../../shared/cluster/messages.js';
+import type { NodeStatus } from '../../shared/cluster/assignments.js';
 import { ClusterStateMirror } from './state-mirror.js';
 import type { ReplicaHooks } from './replica-follow.js';
 
@@ -84,7 +84,7 @@ export class ClusterNode implements ClusterView {
       leaseExpiry: shared,
       deadGraceMs: config.cluster.dead_grace_seconds * 1000,
     };
-    const worker = new Worker(new URL('./etcd-thread.js', import.meta.url), { workerData: data, name: 'quiver-etcd' });
+    const worker = new Worker(new URL('../../control/etcd-thread.js', import.meta.url), { workerData: data, name: 'quiver-etcd' });
     const node = new ClusterNode(config, nodeId, worker, new BigInt64Array(shared), log);
     await new Promise<void>((res, rej) => {
       worker.on('message', (m: FromEtcdThread) => {

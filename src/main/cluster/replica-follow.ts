@@ -10,10 +10,10 @@
 // when it is Active in the assignment, or when its applied_seq is within CAUGHT_UP_LAG entries of
 // its stream's last sequence as read in this run.
 
-import { shardKey, type NodeStatus, type ShardReport } from './assignments.js';
+import { shardKey, type NodeStatus, type ShardReport } from '../../shared/cluster/assignments.js';
 import { BOOT_ID, type ClusterStateMirror } from './state-mirror.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import { Rerun } from './rerun.js';
+import { Rerun } from '../../shared/cluster/rerun.js';
 
 /** What a replica may lag its stream's end by and still count as caught up. */
 export const CAUGHT_UP_LAG = 100;

@@ -39,7 +39,7 @@ import { connectNats } from '../../shared/nats-connection.js';
 import { retryFor, settleWithin } from '../../shared/deadline.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { ClusterLog } from './node.js';
-import type { ClusterState } from './state.js';
+import type { ClusterState } from '../../shared/cluster/state.js';
 
 export const SNAPSHOT_BUCKET = 'QV_SNAPSHOTS';
 /** Start-up could not open the bucket in time: the process ends naming NATS (server.ts). */

@@ -3,9 +3,9 @@
 // them. Plain maps read synchronously on every request; listeners run after each change.
 
 import { randomBytes } from 'node:crypto';
-import { shardKey, type Assignment, type NodeStatus } from './assignments.js';
-import type { FromEtcdThread, NodeRecord } from './messages.js';
-import type { ClusterState, PeerInfo, ReplicaInfo } from './state.js';
+import { shardKey, type Assignment, type NodeStatus } from '../../shared/cluster/assignments.js';
+import type { FromEtcdThread, NodeRecord } from '../../shared/cluster/messages.js';
+import type { ClusterState, PeerInfo, ReplicaInfo } from '../../shared/cluster/state.js';
 
 /** This process's boot id, in every status report: the controller tells a restart within the lease by it. */
 export const BOOT_ID = randomBytes(8).toString('hex');

@@ -1,9 +1,9 @@
 // What the REST layer sees of the cluster (types only, so importing it loads nothing: single-node
 // start-up never imports the cluster modules). node.ts's ClusterNode implements it.
 
-import type { ClusterRequest, ClusterResult } from './cluster-ops.js';
+import type { ClusterRequest, ClusterResult } from '../../shared/cluster/cluster-ops.js';
 import type { TransferInfo } from './link.js';
-import type { ClusterState } from './state.js';
+import type { ClusterState } from '../../shared/cluster/state.js';
 
 /** GET /cluster's enabled shape (Qdrant's ClusterStatus), as the OpenAPI reference has it. */
 export interface ClusterStatusEnabled {

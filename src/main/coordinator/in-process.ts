@@ -3,9 +3,9 @@
 // main thread, over the Engine.
 
 import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from '../../shared/protocol.js';
-import type { PointEngine } from '../point-engine.js';
+import type { PointEngine } from '../../shared/point-engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
-import { handleAnyRequest } from './grpc-requests.js';
+import { handleAnyRequest } from '../../workers/coordinator/grpc-requests.js';
 
 export class InProcessCoordinators implements Coordinators {
   readonly #engine: PointEngine;

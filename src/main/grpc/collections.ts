@@ -13,10 +13,10 @@ import {
   doListCollections,
   doUpdateCollection,
 } from '../service/collections.js';
-import { collectionNameError } from '../validation.js';
+import { collectionNameError } from '../../shared/validation.js';
 import { clusterInfoOut, clusterSetupIn, collectionInfoOut, createCollectionIn, updateCollectionIn } from './messages/collections.js';
-import { schemaCheck } from './messages/common.js';
-import type { CollectionsHandlers } from './generated/qdrant/Collections.js';
+import { schemaCheck } from '../../shared/grpc/messages/common.js';
+import type { CollectionsHandlers } from '../../shared/grpc/generated/qdrant/Collections.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 
 export function collectionHandlers({ engine, log, cluster }: GrpcContext): CollectionsHandlers {

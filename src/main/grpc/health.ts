@@ -1,7 +1,7 @@
 // Service `qdrant.Qdrant`: the health check Qdrant's clients call first (and to check versions).
 // Answered before the engine is ready, as REST's health endpoints are.
 
-import type { QdrantHandlers } from './generated/qdrant/Qdrant.js';
+import type { QdrantHandlers } from '../../shared/grpc/generated/qdrant/Qdrant.js';
 import { BUILD_COMMIT, QDRANT_API_VERSION, TITLE } from '../version.js';
 import { unary, type GrpcContext } from './unary.js';
 

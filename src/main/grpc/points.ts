@@ -8,13 +8,13 @@ import { CollectionNameParams } from '../../shared/schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import type { GrpcHandoffMethod } from '../../shared/protocol.js';
 import { DeleteVectors, FacetRequest, PointsSelector, UpdateVectors } from '../../shared/schemas/points.js';
-import { doBatchUpdate } from '../service/batch.js';
-import { doFacet } from '../service/facet.js';
-import { engineAt, grpcReadLevel } from '../cluster/read-consistency.js';
+import { doBatchUpdate } from '../../workers/service/batch.js';
+import { doFacet } from '../../workers/service/facet.js';
+import { engineAt, grpcReadLevel } from '../../shared/read-consistency.js';
 import { doCreateIndex, doDeleteIndex } from '../service/indexes.js';
-import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
-import { doDeletePoints, doUpdateVectors } from '../service/points.js';
-import { doDeleteVectors } from '../service/vectors.js';
+import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../../workers/service/payload.js';
+import { doDeletePoints, doUpdateVectors } from '../../workers/service/points.js';
+import { doDeleteVectors } from '../../workers/service/vectors.js';
 import {
   batchOperationIn,
   clearPayloadIn,
@@ -26,10 +26,10 @@ import {
   setPayloadIn,
   updateResultOut,
   updateVectorsIn,
-} from './messages/points.js';
+} from '../../shared/grpc/messages/points.js';
 import { createIndexIn } from './messages/collections.js';
-import { schemaCheck } from './messages/common.js';
-import type { PointsHandlers } from './generated/qdrant/Points.js';
+import { schemaCheck } from '../../shared/grpc/messages/common.js';
+import type { PointsHandlers } from '../../shared/grpc/generated/qdrant/Points.js';
 import { timed, unimplemented, type GrpcContext } from './unary.js';
 
 export function pointHandlers({ engine, log }: GrpcContext): Omit<PointsHandlers, GrpcHandoffMethod> {

@@ -19,7 +19,7 @@ import { accessSync, constants, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import { LOADER_OPTIONS, PROTO_DIR } from './proto.js';
+import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
 
 /** How decoded messages become objects: LOADER_OPTIONS without its parse-time keepCase. */
 const CONVERSION: protobuf.IConversionOptions = {

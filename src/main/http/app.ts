@@ -15,8 +15,8 @@ import { installAuth } from '../auth/http.js';
 import type { AuthService } from '../auth/service.js';
 import { InProcessCoordinators } from '../coordinator/in-process.js';
 import type { Coordinators } from '../router/dispatcher.js';
-import { validatorCompiler } from '../validation.js';
-import { failure, retryAfterFor, toFailure } from './envelope.js';
+import { validatorCompiler } from '../../shared/validation.js';
+import { failure, retryAfterFor, toFailure } from '../../shared/envelope.js';
 import { installApiDocs } from './api-docs.js';
 import { installRouteDocs } from './route-docs.js';
 import type { ClusterView } from '../cluster/view.js';
@@ -116,7 +116,7 @@ export async function buildApp(
   // Bodies nested deeper than MAX_JSON_DEPTH are refused here, as Qdrant's JSON parser refuses
   // them, so no recursive step later (validation, filters, prefetch trees) can run out of stack.
   // A handed-off route's body stays bytes: its coordinating worker parses it the same way
-  // (src/main/coordinator/requests.ts).
+  // (src/workers/coordinator/rest-requests.ts).
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {

@@ -3,7 +3,7 @@
 // against their schemas; then the raw body bytes go in one message to a coordinating worker,
 // which answers with the finished response, and this writes it back. The body schema stays
 // declared on the route, so the OpenAPI document is unchanged, but it is checked only by the
-// coordinator (src/main/coordinator/requests.ts), never twice.
+// coordinator (src/workers/coordinator/rest-requests.ts), never twice.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
@@ -11,9 +11,9 @@ import { Compile } from 'typebox/compile';
 import type { HandoffRoute } from '../../shared/protocol.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
-import { validatorCompiler } from '../validation.js';
+import { validatorCompiler } from '../../shared/validation.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
-import { retryAfterFor } from './envelope.js';
+import { retryAfterFor } from '../../shared/envelope.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,5 +1,5 @@
-// How the main thread reaches shard workers: the ShardDispatcher interface and its piscina
-// implementation (one single-thread pool per worker, so a shard's tasks always reach the thread
+// How the main thread reaches shard workers: the piscina implementation of ShardDispatcher
+// (src/shared/dispatch.ts) (one single-thread pool per worker, so a shard's tasks always reach the thread
 // that owns it). The interface is what lets tests swap in a dispatcher without threads.
 // The piscina dispatcher also wires the workers to each other (one MessageChannel per pair, so
 // a coordinating worker reaches its siblings without the main thread), hands whole point
@@ -13,6 +13,7 @@ import { QuiverError } from '../../shared/errors.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
 import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
+import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
 import {
   BUSY,
   BUSY_SLOTS,
@@ -34,36 +35,6 @@ import {
   type WorkerReply,
   type WorkerTask,
 } from '../../shared/protocol.js';
-
-/** How far the workers are in loading their shards at start (summed over workers). */
-export interface LoadProgress {
-  shardsLoaded: number;
-  shardsTotal: number;
-  points: number;
-  /** Workers that have not yet counted their shards (their total is still unknown). */
-  workersCounting: number;
-}
-
-export interface ShardDispatcher {
-  readonly workerCount: number;
-  /** Start-up progress, for /readyz; absent when the dispatcher loads before it is returned (in-process). */
-  loadProgress?(): LoadProgress;
-  /**
-   * Shard requests each worker has served so far, by op, whoever sent them (the main thread or a
-   * coordinating worker); absent when only the main thread's router sends (in-process).
-   */
-  servedCounts?(): { worker: number; op: string; count: number }[];
-  call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>>;
-  close(): Promise<void>;
-}
-
-/** The main thread's way to a coordinating worker: point requests, and the catalog they need. */
-export interface Coordinators {
-  /** Hands one request (its raw body or message moved) to a coordinating worker and resolves with the whole answer. */
-  handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }>;
-  /** Gives every coordinator the catalog; resolves when all have it. */
-  publishCatalog(snapshot: CatalogSnapshot): Promise<void>;
-}
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
@@ -297,3 +268,5 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     await Promise.all(this.#pools.map((p) => p.close()));
   }
 }
+
+export type { Coordinators, LoadProgress, ShardDispatcher };

@@ -1,13 +1,13 @@
 // Qdrant's cluster API over the control plane (CLUSTER.md section 9): a collection's cluster info
 // from the assignments mirrored from etcd, and the cluster operations (move_shard,
 // replicate_shard, drop_replica, abort_transfer, removing a peer) as requests the controller
-// serves (src/main/cluster/cluster-ops-server.ts). Single-node mode answers the info as before
+// serves (src/control/cluster-ops-server.ts). Single-node mode answers the info as before
 // (service/collections.ts) and refuses the operations as Qdrant does without distributed mode.
 
 import { QuiverError } from '../../shared/errors.js';
 import type { ClusterOperationsBody } from '../../shared/schemas/cluster.js';
-import type { ClusterRequest, ShardOp, TransferMethod } from '../cluster/cluster-ops.js';
-import type { ReplicaState } from '../cluster/state.js';
+import type { ClusterRequest, ShardOp, TransferMethod } from '../../shared/cluster/cluster-ops.js';
+import type { ReplicaState } from '../../shared/cluster/state.js';
 import type { ClusterApi } from '../cluster/view.js';
 import type { Engine } from '../engine.js';
 import { doCollectionCluster, type CollectionClusterInfo } from './collections.js';

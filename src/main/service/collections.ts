@@ -14,7 +14,7 @@ import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionC
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { MEMORY_KINDS, sumMemory, type MemoryBytes } from '../../shared/protocol.js';
 import type { CollectionDefaults, Engine } from '../engine.js';
-import { collectionNameError } from '../validation.js';
+import { collectionNameError } from '../../shared/validation.js';
 
 /** A new collection's name: 1 to 255 characters (also the route schema's rule), none forbidden. */
 function checkName(name: string): void {

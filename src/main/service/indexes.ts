@@ -5,7 +5,7 @@ import { requireJsonPath } from '../../shared/json-path.js';
 import type { CreateFieldIndex } from '../../shared/schemas/payload.js';
 import { PAYLOAD_SCHEMA_TYPES, type FieldIndexSchema, type JsonValue, type PayloadSchemaType } from '../../shared/types.js';
 import type { Engine } from '../engine.js';
-import { updateResult, type UpdateResult } from './writes.js';
+import { updateResult, type UpdateResult } from '../../workers/service/writes.js';
 
 export function fieldSchema(raw: CreateFieldIndex['field_schema']): FieldIndexSchema {
   if (raw === undefined || raw === null) {

@@ -1,6 +1,6 @@
 // A worker's coordinator role: it takes whole point requests handed off by the main thread (raw
 // REST body or gRPC message bytes in one message), and runs them with the service layer
-// (src/main/coordinator/requests.ts, grpc-requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
+// (src/workers/coordinator/rest-requests.ts, grpc-requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
 // thread only authenticates, routes and writes the answer back.
 //
 // Invariant: a request is served only once this worker holds its sibling channels and a
@@ -8,7 +8,7 @@
 // hand-off; a thread that replaced a dead one gets its own).
 
 import type { MessagePort } from 'node:worker_threads';
-import { handleAnyRequest } from '../../main/coordinator/grpc-requests.js';
+import { handleAnyRequest } from './grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
 import { isGrpcHandoff, MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
 import { CatalogMirror } from './catalog-mirror.js';

@@ -13,7 +13,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { QuiverError } from '../../shared/errors.js';
 import { MAX_BATCH, type Op, type PeerBatch, type PeerMessage, type PeerPort, type RequestOf, type ResultOf, type ShardRequest, type WorkerReply } from '../../shared/protocol.js';
-import type { ShardDispatcher } from '../../main/router/dispatcher.js';
+import type { ShardDispatcher } from '../../shared/dispatch.js';
 
 /** Serves one shard request of this worker (the entry's handler, failpoints included). */
 export type ServeShard = (req: ShardRequest) => Promise<WorkerReply>;

@@ -5,8 +5,8 @@
 // (the replica table comes with the catalog); writes of such collections never come here
 // (src/main/coordinator/replica-aware.ts).
 
-import type { PointEngine } from '../../main/point-engine.js';
-import { ShardRouter, type ShardCall, type ShardOp } from '../../main/router/shard-router.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import { ShardRouter, type ShardCall, type ShardOp } from '../../shared/shard-router.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
 import type { ResultOf } from '../../shared/protocol.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANONYMOUS } from '../../../src/main/auth/context.js';
 import { installAuth, registeredRoutes } from '../../../src/main/auth/http.js';
 import { AuthService } from '../../../src/main/auth/service.js';
-import { toFailure } from '../../../src/main/http/envelope.js';
+import { toFailure } from '../../../src/shared/envelope.js';
 import { openAuthDb, openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { removeDir, tempDataDir } from '../../helpers/server.js';
 

@@ -3,8 +3,8 @@
 // after the grace and the Dead one removed only once the replacement is Active.
 
 import { describe, expect, it } from 'vitest';
-import { reconcile, reconcileShard, rendezvous, type Assignment, type ControlView, type NodeStatus } from '../../../src/main/cluster/assignments.js';
-import type { CatalogEntry } from '../../../src/main/cluster/catalog.js';
+import { reconcile, reconcileShard, rendezvous, type Assignment, type ControlView, type NodeStatus } from '../../../src/shared/cluster/assignments.js';
+import type { CatalogEntry } from '../../../src/shared/cluster/catalog.js';
 
 function view(over: Partial<ControlView>): ControlView {
   return { now: 1_000_000, live: new Set([1, 2, 3]), catalog: new Map(), assignments: new Map(), statuses: new Map(), graceMs: 30_000, ...over };

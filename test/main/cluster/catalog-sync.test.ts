@@ -6,11 +6,11 @@
 
 import { describe, expect, it } from 'vitest';
 import { CatalogSync, type MirrorTarget } from '../../../src/main/cluster/catalog-sync.js';
-import type { CatalogReply, CatalogRequest, FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import type { CatalogReply, CatalogRequest, FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import type { ClusterNode } from '../../../src/main/cluster/node.js';
 import type { CatalogEntry as LocalEntry } from '../../../src/shared/db.js';
 import type { CollectionConfig, CollectionMeta } from '../../../src/shared/types.js';
-import type { CatalogEntry } from '../../../src/main/cluster/catalog.js';
+import type { CatalogEntry } from '../../../src/shared/cluster/catalog.js';
 
 type CatalogMessage = Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>;
 

@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3, type Namespace } from 'etcd3';
-import { createIfAbsent, markDeleting, mirrorCatalog, removeEntry, type CatalogEntry } from '../../../src/main/cluster/catalog.js';
+import { createIfAbsent, markDeleting, mirrorCatalog, removeEntry, type CatalogEntry } from '../../../src/shared/cluster/catalog.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 describe.skipIf(etcdMissing() !== null)('catalog in etcd', () => {

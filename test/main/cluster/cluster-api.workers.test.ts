@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { Etcd3 } from 'etcd3';
-import type { Assignment } from '../../../src/main/cluster/cluster-ops.js';
+import type { Assignment } from '../../../src/shared/cluster/cluster-ops.js';
 import { expectDataError } from '../../helpers/auth.js';
 import { etcdMissing } from '../../helpers/etcd.js';
 import { failure, grpcClient } from '../../helpers/grpc.js';

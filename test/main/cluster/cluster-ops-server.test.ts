@@ -7,10 +7,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import { askController, ClusterOpsServer, TransfersMirror } from '../../../src/main/cluster/cluster-ops-server.js';
-import type { Assignment, ClusterRequest, Transfer } from '../../../src/main/cluster/cluster-ops.js';
-import type { FenceToken } from '../../../src/main/cluster/fenced.js';
-import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import { askController, ClusterOpsServer, TransfersMirror } from '../../../src/control/cluster-ops-server.js';
+import type { Assignment, ClusterRequest, Transfer } from '../../../src/shared/cluster/cluster-ops.js';
+import type { FenceToken } from '../../../src/control/fenced.js';
+import type { FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {

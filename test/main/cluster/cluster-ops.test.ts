@@ -3,7 +3,7 @@
 // with its status and message. The etcd path is tested end to end in cluster-api.workers.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { drainTarget, OpRefused, plan, settle, type Assignment, type ShardOp, type Transfer } from '../../../src/main/cluster/cluster-ops.js';
+import { drainTarget, OpRefused, plan, settle, type Assignment, type ShardOp, type Transfer } from '../../../src/shared/cluster/cluster-ops.js';
 import { shardOpOf } from '../../../src/main/service/cluster.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 

@@ -8,7 +8,7 @@ import { ClusterShards, type LocalShards } from '../../../src/main/cluster/clust
 import { GrpcPeers } from '../../../src/main/cluster/internal-client.js';
 import { startInternalServer, type InternalServer } from '../../../src/main/cluster/internal-server.js';
 import type { WriteLog } from '../../../src/main/cluster/logged-writes.js';
-import type { ClusterState, PeerInfo, ReplicaInfo } from '../../../src/main/cluster/state.js';
+import type { ClusterState, PeerInfo, ReplicaInfo } from '../../../src/shared/cluster/state.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import type { CollectionMeta } from '../../../src/shared/types.js';
 import { freePort } from '../../helpers/ports.js';

@@ -6,10 +6,10 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import { ControlLoop } from '../../../src/main/cluster/control-loop.js';
-import { ControllerElection } from '../../../src/main/cluster/controller.js';
-import type { Assignment } from '../../../src/main/cluster/assignments.js';
-import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import { ControlLoop } from '../../../src/control/control-loop.js';
+import { ControllerElection } from '../../../src/control/controller.js';
+import type { Assignment } from '../../../src/shared/cluster/assignments.js';
+import type { FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, deadlineMs = 20_000): Promise<T> {

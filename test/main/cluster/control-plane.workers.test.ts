@@ -11,7 +11,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { Etcd3 } from 'etcd3';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { streamName } from '../../../src/shared/log-entry.js';
-import type { Assignment, NodeStatus } from '../../../src/main/cluster/assignments.js';
+import type { Assignment, NodeStatus } from '../../../src/shared/cluster/assignments.js';
 import { call, type TestServer } from '../../helpers/server.js';
 import { etcdMissing } from '../../helpers/etcd.js';
 import type { NatsCluster } from '../../helpers/nats.js';

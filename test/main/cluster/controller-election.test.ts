@@ -1,4 +1,4 @@
-// The controller election (src/main/cluster/controller.ts) on a real etcd, when a campaign's own
+// The controller election (src/control/controller.ts) on a real etcd, when a campaign's own
 // watch stream is silent. etcd3 gives each campaign a stream of its own, which the watch guard
 // cannot reach; a frozen etcd member holding it kept a standby from taking over until the member
 // woke. Here the standby's campaign stream is made silent (its responses dropped, as a frozen
@@ -7,8 +7,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3, type Election, type Namespace } from 'etcd3';
-import { ControllerElection } from '../../../src/main/cluster/controller.js';
-import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import { ControllerElection } from '../../../src/control/controller.js';
+import type { FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 async function until<T>(what: string, probe: () => T | undefined, ms = 15_000): Promise<T> {

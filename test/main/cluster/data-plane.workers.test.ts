@@ -11,7 +11,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { ConnectErrorCode as Code, ReadConsistencyType } from '@qdrant/js-client-grpc';
 import { enable, failure, grpcClient, id, idOf } from '../../helpers/grpc.js';
 import { shardOf } from '../../../src/shared/placement.js';
-import type { Assignment } from '../../../src/main/cluster/assignments.js';
+import type { Assignment } from '../../../src/shared/cluster/assignments.js';
 import { call, type TestServer } from '../../helpers/server.js';
 import { etcdMissing } from '../../helpers/etcd.js';
 import { startThreeNodes, until, type ThreeNodes } from '../../helpers/three-nodes.js';

@@ -3,8 +3,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import { fencedTxn, FencedOutError, type FenceToken } from '../../../src/main/cluster/fenced.js';
-import { writeAssignment } from '../../../src/main/cluster/control-loop.js';
+import { fencedTxn, FencedOutError, type FenceToken } from '../../../src/control/fenced.js';
+import { writeAssignment } from '../../../src/control/control-loop.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 async function win(client: Etcd3, id: string): Promise<{ token: FenceToken; resign: () => Promise<void> }> {

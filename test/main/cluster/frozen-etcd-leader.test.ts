@@ -1,4 +1,4 @@
-// A node's membership (src/main/cluster/membership.ts, in this process, as the etcd thread runs it)
+// A node's membership (src/control/membership.ts, in this process, as the etcd thread runs it)
 // against a 3-member etcd whose leader is frozen (SIGSTOP) for longer than the lease TTL, then
 // resumed. etcd 3.4.23 (Debian's) lets the resumed leader revoke every lease it did not see renewed
 // (etcd-io/etcd#15247), although the new leader kept them alive: the fault suite's scenario 9 lost
@@ -8,8 +8,8 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3, type Namespace } from 'etcd3';
-import { Membership } from '../../../src/main/cluster/membership.js';
-import { nowMs, type FromEtcdThread, type NodeRecord } from '../../../src/main/cluster/messages.js';
+import { Membership } from '../../../src/control/membership.js';
+import { nowMs, type FromEtcdThread, type NodeRecord } from '../../../src/shared/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster, type EtcdMember } from '../../helpers/etcd.js';
 
 const TTL = 4;

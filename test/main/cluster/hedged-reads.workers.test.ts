@@ -8,7 +8,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
-import type { Assignment } from '../../../src/main/cluster/assignments.js';
+import type { Assignment } from '../../../src/shared/cluster/assignments.js';
 import { call } from '../../helpers/server.js';
 import { etcdMissing } from '../../helpers/etcd.js';
 import { sample, scrape } from '../../helpers/metrics.js';

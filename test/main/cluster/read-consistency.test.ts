@@ -4,8 +4,8 @@
 // (single-node mode) is used as it is, whatever the value.
 
 import { describe, expect, it } from 'vitest';
-import { engineAt, grpcReadLevel, restReadLevel } from '../../../src/main/cluster/read-consistency.js';
-import type { PointEngine } from '../../../src/main/point-engine.js';
+import { engineAt, grpcReadLevel, restReadLevel } from '../../../src/shared/read-consistency.js';
+import type { PointEngine } from '../../../src/shared/point-engine.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 
 describe('read consistency', () => {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { jetstreamManager } from '@nats-io/jetstream';
-import type { Assignment, NodeStatus } from '../../../src/main/cluster/assignments.js';
+import type { Assignment, NodeStatus } from '../../../src/shared/cluster/assignments.js';
 import type { SnapshotRecord } from '../../../src/main/cluster/snapshots.js';
 import { openDb, shardRange } from '../../../src/shared/db.js';
 import { streamName } from '../../../src/shared/log-entry.js';

@@ -17,7 +17,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ShardLog } from '../../../src/main/cluster/shard-log.js';
 import { EtcdSnapshotPointers, SNAPSHOT_BUCKET, ShardSnapshots, type SnapshotRecord } from '../../../src/main/cluster/snapshots.js';
-import type { ClusterState, ReplicaInfo } from '../../../src/main/cluster/state.js';
+import type { ClusterState, ReplicaInfo } from '../../../src/shared/cluster/state.js';
 import type { ClusterLog } from '../../../src/main/cluster/node.js';
 import { openDb, shardRange, type QuiverDb } from '../../../src/shared/db.js';
 import { QuiverError } from '../../../src/shared/errors.js';

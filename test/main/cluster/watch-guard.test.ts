@@ -1,4 +1,4 @@
-// The watch guard (src/main/cluster/watch-guard.ts) and the pooled client's call deadline
+// The watch guard (src/control/watch-guard.ts) and the pooled client's call deadline
 // (etcd-client.ts) against a real 3-member etcd whose members are frozen (SIGSTOP) one at a time.
 // Without the guard, a watch whose stream sits on the frozen member sees nothing until SIGCONT
 // (measured: 15 s for a 15 s freeze); with it, every change made while a member sleeps reaches
@@ -6,9 +6,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Etcd3, Watcher } from 'etcd3';
-import { pooledEtcd } from '../../../src/main/cluster/etcd-client.js';
-import { dropWatchStream, keepWatchResumePoints, TICK_KEY, WatchGuard } from '../../../src/main/cluster/watch-guard.js';
-import type { FromEtcdThread } from '../../../src/main/cluster/messages.js';
+import { pooledEtcd } from '../../../src/control/etcd-client.js';
+import { dropWatchStream, keepWatchResumePoints, TICK_KEY, WatchGuard } from '../../../src/control/watch-guard.js';
+import type { FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import { etcdMissing, startEtcd, type EtcdCluster } from '../../helpers/etcd.js';
 
 /** As long as the fault suite's scenario 9 freezes etcd's leader. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as protoLoader from '@grpc/proto-loader';
 import { InProcessCoordinators } from '../../../src/main/coordinator/in-process.js';
-import { LOADER_OPTIONS, PROTO_DIR } from '../../../src/main/grpc/proto.js';
+import { LOADER_OPTIONS, PROTO_DIR } from '../../../src/shared/grpc/proto.js';
 import type { GrpcHandoffMethod, GrpcHandoffReply } from '../../../src/shared/protocol.js';
 import { inject, startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
 

@@ -1,10 +1,10 @@
-// Route validators compile at their first use (src/main/validation.ts), not at start: the first
+// Route validators compile at their first use (src/shared/validation.ts), not at start: the first
 // bad request of a route still gets Qdrant's status and message, and every schema of every
 // registered route compiles (compilePending), so a bad schema fails here rather than at some
 // request in production.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compilePending } from '../../../src/main/validation.js';
+import { compilePending } from '../../../src/shared/validation.js';
 import { inject, startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
 
 let q: InProcessQuiver;

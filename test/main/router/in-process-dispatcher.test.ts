@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InProcessDispatcher } from '../../../src/main/router/in-process-dispatcher.js';
 import { doCreateCollection } from '../../../src/main/service/collections.js';
-import { doCount, doRetrieve, doUpsert } from '../../../src/main/service/points.js';
+import { doCount, doRetrieve, doUpsert } from '../../../src/workers/service/points.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { startInProcess } from '../../helpers/in-process.js';
 

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ShardDispatcher } from '../../../src/main/router/dispatcher.js';
-import { ShardRouter } from '../../../src/main/router/shard-router.js';
+import { ShardRouter } from '../../../src/shared/shard-router.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import type { ReplicaTable } from '../../../src/shared/placement.js';
 import type { Op, RequestOf, ResultOf } from '../../../src/shared/protocol.js';

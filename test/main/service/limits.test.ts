@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuiverError } from '../../../src/shared/errors.js';
-import { MAX_RESULT_WINDOW, checkResultWindow } from '../../../src/main/service/limits.js';
+import { MAX_RESULT_WINDOW, checkResultWindow } from '../../../src/workers/service/limits.js';
 
 describe('checkResultWindow', () => {
   it('lets a window up to the maximum through', () => {

@@ -2,9 +2,9 @@
 // overwrite, delete keys and clear, by ids and by filter, and the selection rules.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../../../src/main/service/payload.js';
+import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../../../src/workers/service/payload.js';
 import { doCreateCollection } from '../../../src/main/service/collections.js';
-import { doRetrieve, doUpsert } from '../../../src/main/service/points.js';
+import { doRetrieve, doUpsert } from '../../../src/workers/service/points.js';
 import { startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
 
 let q: InProcessQuiver;

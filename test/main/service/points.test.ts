@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doCreateCollection } from '../../../src/main/service/collections.js';
-import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpsert } from '../../../src/main/service/points.js';
+import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpsert } from '../../../src/workers/service/points.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
 

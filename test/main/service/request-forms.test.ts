@@ -4,7 +4,7 @@
 // other split is copied out row by row, with the presence mask. Values and errors as before.
 
 import { describe, expect, it } from 'vitest';
-import { checkPoints, checkVector, packBatch } from '../../../src/main/service/request-forms.js';
+import { checkPoints, checkVector, packBatch } from '../../../src/workers/service/request-forms.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../../../src/shared/types.js';
 

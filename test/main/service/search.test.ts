@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doCreateCollection } from '../../../src/main/service/collections.js';
-import { doUpsert } from '../../../src/main/service/points.js';
-import { doQuery } from '../../../src/main/service/query.js';
-import { doSearch, doSearchBatch } from '../../../src/main/service/search.js';
+import { doUpsert } from '../../../src/workers/service/points.js';
+import { doQuery } from '../../../src/workers/service/query.js';
+import { doSearch, doSearchBatch } from '../../../src/workers/service/search.js';
 import { exactTopK } from '../../helpers/oracle.js';
 import { rng } from '../../helpers/random.js';
 import { startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';

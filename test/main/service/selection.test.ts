@@ -2,10 +2,10 @@
 // dispatcher is a stub: placement is the product's, no worker is started.
 
 import { describe, expect, it } from 'vitest';
-import { ShardRouter } from '../../../src/main/router/shard-router.js';
+import { ShardRouter } from '../../../src/shared/shard-router.js';
 import type { ShardDispatcher } from '../../../src/main/router/dispatcher.js';
-import { retrieveByIds } from '../../../src/main/service/retrieve.js';
-import { perSelectedShard, pointSelection, type PointSelection } from '../../../src/main/service/selection.js';
+import { retrieveByIds } from '../../../src/workers/service/retrieve.js';
+import { perSelectedShard, pointSelection, type PointSelection } from '../../../src/workers/service/selection.js';
 import type { Op, RequestOf, ResultOf } from '../../../src/shared/protocol.js';
 import { shardOf } from '../../../src/shared/placement.js';
 import { DEFAULT_HNSW, type CollectionMeta, type PointId, type PointRecord } from '../../../src/shared/types.js';

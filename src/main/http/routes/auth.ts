@@ -9,8 +9,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminPasswordBody, AuthEnabledBody, CreateApiKeyBody, LoginBody, TokenIdParams } from '../../../shared/schemas/auth.js';
 import { authOf } from '../../auth/http.js';
 import { RateLimitedError, type AuthService } from '../../auth/service.js';
-import { validatorCompiler } from '../../validation.js';
-import { ok, toFailure } from '../envelope.js';
+import { validatorCompiler } from '../../../shared/validation.js';
+import { ok, toFailure } from '../../../shared/envelope.js';
 
 export interface AuthMessage {
   status: 'success' | 'error';

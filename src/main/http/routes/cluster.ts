@@ -11,7 +11,7 @@ import type { Engine } from '../../engine.js';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';
 import { ClusterOperations, ClusterTimeoutQuery, PeerParams, RemovePeerQuery } from '../../../shared/schemas/cluster.js';
 import { doCollectionClusterInfo, doRemovePeer, doUpdateCollectionCluster } from '../../service/cluster.js';
-import { ok } from '../envelope.js';
+import { ok } from '../../../shared/envelope.js';
 
 const PeerInfoOut = Type.Object({ uri: Type.String() });
 const MessageSendErrorsOut = Type.Object({

@@ -10,7 +10,7 @@ import {
   doUpdateCollection,
 } from '../../service/collections.js';
 import type { Engine } from '../../engine.js';
-import { ok } from '../envelope.js';
+import { ok } from '../../../shared/envelope.js';
 
 const params = CollectionNameParams;
 

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, FieldNameParams, SetPayload } from '../../../shared/schemas/payload.js';
 import { doCreateIndex, doDeleteIndex } from '../../service/indexes.js';
-import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../../service/payload.js';
+import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../../../workers/service/payload.js';
 import type { Engine } from '../../engine.js';
-import { ok } from '../envelope.js';
+import { ok } from '../../../shared/envelope.js';
 
 const params = CollectionNameParams;
 const querystring = WaitQuery;

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
 import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
-import { doDeletePoints, doGetPoint, doUpdateVectors } from '../../service/points.js';
-import { doDeleteVectors } from '../../service/vectors.js';
-import { doBatchUpdate } from '../../service/batch.js';
-import { engineAt, restReadLevel } from '../../cluster/read-consistency.js';
-import type { PointEngine } from '../../point-engine.js';
-import { doFacet } from '../../service/facet.js';
+import { doDeletePoints, doGetPoint, doUpdateVectors } from '../../../workers/service/points.js';
+import { doDeleteVectors } from '../../../workers/service/vectors.js';
+import { doBatchUpdate } from '../../../workers/service/batch.js';
+import { engineAt, restReadLevel } from '../../../shared/read-consistency.js';
+import type { PointEngine } from '../../../shared/point-engine.js';
+import { doFacet } from '../../../workers/service/facet.js';
 import { UpdateOperations } from '../../../shared/schemas/batch.js';
 import type { Engine } from '../../engine.js';
-import { ok } from '../envelope.js';
+import { ok } from '../../../shared/envelope.js';
 import { handoff, type HandoffDeps } from '../handoff.js';
 
 const params = CollectionNameParams;

@@ -1,5 +1,5 @@
 // The search and query routes: all handed off whole to a coordinating worker (handoff.ts), which
-// runs doSearch / doSearchBatch / doQuery / doQueryBatch (src/main/coordinator/requests.ts).
+// runs doSearch / doSearchBatch / doQuery / doQueryBatch (src/workers/coordinator/rest-requests.ts).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';

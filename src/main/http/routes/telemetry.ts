@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import Type from 'typebox';
 import { readCpuFlags } from '../../../shared/cpu.js';
 import type { Engine } from '../../engine.js';
-import { ok } from '../envelope.js';
+import { ok } from '../../../shared/envelope.js';
 import { sumMemory, threadMemory } from '../../../shared/protocol.js';
 import { MemoryOut } from '../../../shared/schemas/responses.js';
 import { processMemory } from '../../process-memory.js';

@@ -1,0 +1,79 @@
+// The gRPC `qdrant.Points` methods a coordinating worker serves (GRPC_HANDOFF_METHODS): each
+// converts the decoded message to the REST request shape, checks it with the REST route's schema,
+// calls the same do* function as REST, and converts the result (without `time`, which the caller
+// stamps). No transport here (no grpc-js, no decoding): grpc-requests.ts decodes and encodes
+// around it, in a worker or, for in-process tests, on the main thread.
+
+import type { Static, TSchema } from 'typebox';
+import type { GrpcHandoffMethod } from '../../shared/protocol.js';
+import { CollectionNameParams } from '../../shared/schemas/common.js';
+import { CountPoints, RetrievePoints, ScrollPoints, UpsertPoints } from '../../shared/schemas/points.js';
+import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import { doCount, doRetrieve, doScroll, doUpsert } from '../service/points.js';
+import { doQuery, doQueryBatch } from '../service/query.js';
+import { doSearch, doSearchBatch } from '../service/search.js';
+import type { CountPoints__Output } from '../../shared/grpc/generated/qdrant/CountPoints.js';
+import type { CountResponse } from '../../shared/grpc/generated/qdrant/CountResponse.js';
+import type { GetPoints__Output } from '../../shared/grpc/generated/qdrant/GetPoints.js';
+import type { GetResponse } from '../../shared/grpc/generated/qdrant/GetResponse.js';
+import type { PointsOperationResponse } from '../../shared/grpc/generated/qdrant/PointsOperationResponse.js';
+import type { QueryBatchPoints__Output } from '../../shared/grpc/generated/qdrant/QueryBatchPoints.js';
+import type { QueryBatchResponse } from '../../shared/grpc/generated/qdrant/QueryBatchResponse.js';
+import type { QueryPoints__Output } from '../../shared/grpc/generated/qdrant/QueryPoints.js';
+import type { QueryResponse } from '../../shared/grpc/generated/qdrant/QueryResponse.js';
+import type { ScrollPoints__Output } from '../../shared/grpc/generated/qdrant/ScrollPoints.js';
+import type { ScrollResponse } from '../../shared/grpc/generated/qdrant/ScrollResponse.js';
+import type { SearchBatchPoints__Output } from '../../shared/grpc/generated/qdrant/SearchBatchPoints.js';
+import type { SearchBatchResponse } from '../../shared/grpc/generated/qdrant/SearchBatchResponse.js';
+import type { SearchPoints__Output } from '../../shared/grpc/generated/qdrant/SearchPoints.js';
+import type { SearchResponse } from '../../shared/grpc/generated/qdrant/SearchResponse.js';
+import type { UpsertPoints__Output } from '../../shared/grpc/generated/qdrant/UpsertPoints.js';
+import { schemaCheck } from '../../shared/grpc/messages/common.js';
+import { countIn, retrieveIn, retrievedPointOut, scoredPointOut, scrollIn, scrollOut, updateResultOut, upsertIn } from '../../shared/grpc/messages/points.js';
+import { queryIn, searchIn } from '../../shared/grpc/messages/query.js';
+
+/** One method: the decoded request (as LOADER_OPTIONS decodes it) to the reply without `time`. */
+export type PointCall = (engine: PointEngine, req: never) => Promise<object>;
+
+function call<Req, Res>(fn: (engine: PointEngine, req: Req) => Promise<Omit<Res, 'time'>>): PointCall {
+  return fn as PointCall;
+}
+
+/** A REST schema's check, compiled at its first use in this thread (most threads never serve gRPC). */
+function lazyCheck<S extends TSchema>(schema: S): (value: Static<S>) => Static<S> {
+  let compiled: ((value: Static<S>) => Static<S>) | null = null;
+  return (value) => (compiled ??= schemaCheck(schema))(value);
+}
+
+const checkName = lazyCheck(CollectionNameParams);
+const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
+const check = {
+  upsert: lazyCheck(UpsertPoints),
+  retrieve: lazyCheck(RetrievePoints),
+  count: lazyCheck(CountPoints),
+  scroll: lazyCheck(ScrollPoints),
+  search: lazyCheck(SearchRequest),
+  searchBatch: lazyCheck(SearchBatch),
+  query: lazyCheck(QueryRequest),
+  queryBatch: lazyCheck(QueryBatch),
+};
+
+export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
+  Upsert: call<UpsertPoints__Output, PointsOperationResponse>(async (e, r) => ({
+    result: updateResultOut(await doUpsert(e, name(r), check.upsert(upsertIn(r)), r.wait === true)),
+  })),
+  Get: call<GetPoints__Output, GetResponse>(async (e, r) => ({ result: (await doRetrieve(e, name(r), check.retrieve(retrieveIn(r)))).map(retrievedPointOut) })),
+  Search: call<SearchPoints__Output, SearchResponse>(async (e, r) => ({ result: (await doSearch(e, name(r), check.search(searchIn(r)))).map(scoredPointOut) })),
+  SearchBatch: call<SearchBatchPoints__Output, SearchBatchResponse>(async (e, r) => {
+    const { searches } = check.searchBatch({ searches: r.search_points.map(searchIn) });
+    return { result: (await doSearchBatch(e, name(r), searches)).map((points) => ({ result: points.map(scoredPointOut) })) };
+  }),
+  Scroll: call<ScrollPoints__Output, ScrollResponse>(async (e, r) => scrollOut(await doScroll(e, name(r), check.scroll(scrollIn(r))))),
+  Count: call<CountPoints__Output, CountResponse>(async (e, r) => ({ result: await doCount(e, name(r), check.count(countIn(r))) })),
+  Query: call<QueryPoints__Output, QueryResponse>(async (e, r) => ({ result: (await doQuery(e, name(r), check.query(queryIn(r)))).points.map(scoredPointOut) })),
+  QueryBatch: call<QueryBatchPoints__Output, QueryBatchResponse>(async (e, r) => {
+    const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
+    return { result: (await doQueryBatch(e, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
+  }),
+};

@@ -1,0 +1,91 @@
+// A handed-off gRPC call, end to end, on whichever thread coordinates it: decode the raw request
+// message with the protos and LOADER_OPTIONS (what @grpc/proto-loader does for grpc-js on the
+// main thread, so messages/*.ts converters see the same objects), run the method's PointCall,
+// stamp `time` and encode the reply. A failure comes back as a WireError, which the main thread
+// maps to a gRPC status through unary.ts toStatus, the one place that mapping lives. It knows no
+// transport (no grpc-js), and loads the protos only when the first call arrives, so threads that
+// serve only REST never pay for them.
+//
+// Invariant: for the same message, the reply bytes and status are those the main thread's
+// handler gave before the hand-off, except that a message that cannot be decoded answers
+// INVALID_ARGUMENT (grpc-js answered INTERNAL).
+
+import { QuiverError, type WireError } from '../../shared/errors.js';
+import {
+  isGrpcHandoff,
+  type AnyHandoffRequest,
+  type GrpcHandoffMethod,
+  type GrpcHandoffReply,
+  type GrpcHandoffRequest,
+  type HandoffReplyOf,
+  type HandoffRequest,
+} from '../../shared/protocol.js';
+import { POINT_CALLS } from './grpc-point-calls.js';
+import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import { handleRequest } from './rest-requests.js';
+import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../../shared/read-consistency.js';
+
+interface Codec {
+  decode(bytes: Buffer): unknown;
+  encode(reply: object): Buffer;
+}
+
+let codecs: Promise<Record<GrpcHandoffMethod, Codec>> | null = null;
+
+async function loadCodecs(): Promise<Record<GrpcHandoffMethod, Codec>> {
+  const protoLoader = await import('@grpc/proto-loader');
+  const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
+  const service = definition['qdrant.Points'] as Record<GrpcHandoffMethod, import('@grpc/proto-loader').MethodDefinition<object, object>>;
+  const codecOf = (m: GrpcHandoffMethod): Codec => {
+    const d = service[m];
+    return { decode: (bytes) => d.requestDeserialize(bytes), encode: (reply) => d.responseSerialize(reply) };
+  };
+  return {
+    Search: codecOf('Search'),
+    SearchBatch: codecOf('SearchBatch'),
+    Query: codecOf('Query'),
+    QueryBatch: codecOf('QueryBatch'),
+    Upsert: codecOf('Upsert'),
+    Get: codecOf('Get'),
+    Count: codecOf('Count'),
+    Scroll: codecOf('Scroll'),
+  };
+}
+
+/** A failure as the main thread's handler would have met it: ours as it is, anything else as grpc-js's wrapper worded it (unary.ts). */
+function wireOf(err: unknown): WireError {
+  if (err instanceof QuiverError) return err.toWire();
+  return { code: 'Internal', message: `Service internal error: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+/** Answers one handed-off gRPC call; never rejects (a failure is a reply with its error). */
+export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffRequest): Promise<GrpcHandoffReply> {
+  // The main thread's clock origin, in this thread's performance.now() terms.
+  const t0 = req.t0 - performance.timeOrigin;
+  try {
+    const codec = (await (codecs ??= loadCodecs()))[req.method];
+    let message: unknown;
+    try {
+      message = codec.decode(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
+    } catch (err) {
+      throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // A read's read_consistency (cluster mode; read-consistency.ts): the engine reading at the log's end.
+    const read = engineAt(engine, () => grpcReadLevel((message as { read_consistency?: GrpcReadConsistency | null }).read_consistency));
+    const reply = await POINT_CALLS[req.method](read, message as never);
+    const bytes = codec.encode({ ...reply, time: (performance.now() - t0) / 1000 });
+    // Its own exact-size buffer: protobufjs writes small messages into Node's shared pool, which
+    // the reply's structured clone would otherwise copy whole.
+    return { ok: true, body: new Uint8Array(bytes) };
+  } catch (err) {
+    return { ok: false, error: wireOf(err) };
+  }
+}
+
+/** Either kind of hand-off, answered with its kind's reply (the coordinating worker's and the in-process coordinators' entry). */
+export function handleAnyRequest<R extends AnyHandoffRequest>(engine: PointEngine, req: R): Promise<HandoffReplyOf<R>> {
+  const reply = isGrpcHandoff(req) ? handleGrpcRequest(engine, req) : handleRequest(engine, req as HandoffRequest);
+  // The branch taken is the one R names.
+  return reply as Promise<HandoffReplyOf<R>>;
+}
