@@ -1,0 +1,162 @@
+// What one Shard holds in memory, shared by its parts (load, writes, reads, saves; see shard.ts):
+// the collection's configuration, IdTracker (id <-> slot, versions), payloads by slot with their
+// field indexes, and per named vector a VectorSpace (dense: store, presence, graph;
+// vector-space.ts) or a SparseIndex; the write sequence, and the rows of writes LMDB has not
+// applied yet. Also the few steps every part takes on that memory: a vector looked up by name, a
+// whole point written in (apply), a row read back from outside its graph (readRow).
+//
+// Invariants: the vectors (spaces, sparse and their lists) are fixed at construction; a slot's
+// version changes only after its vectors (see apply); `pending` holds, by slot, only the newest
+// write whose LMDB put has not settled.
+
+import { bytesVector, type QuiverDb } from '../../shared/db.js';
+import { QuiverError } from '../../shared/errors.js';
+import { effectiveHnsw } from '../../shared/hnsw-params.js';
+import type { CollectionMeta, Payload, PointId } from '../../shared/types.js';
+import { SparseIndex } from '../index/sparse-index.js';
+import type { Row } from './batch-rows.js';
+import { GraphSnapshots } from './graph-snapshots.js';
+import { IdTracker } from './id-tracker.js';
+import { PayloadSpace } from './payload-space.js';
+import { VectorSpace, type GraphConfig } from './vector-space.js';
+
+/**
+ * A load whose graphs come from the save (see apply): per entry of spaceList, whether its
+ * graph does, and the vectors the record being applied stores.
+ */
+export interface FromSave {
+  saved: boolean[];
+  stored: Record<string, Uint8Array>;
+}
+
+export function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
+  const { m, ef_construct } = effectiveHnsw(meta, name);
+  return { m, ef_construct };
+}
+
+export class ShardState {
+  readonly collection: number;
+  readonly shard: number;
+  /** A read copy: memory only, never writes LMDB or graph files (see shard.ts's file comment). */
+  readonly secondary: boolean;
+  meta: CollectionMeta;
+  readonly db: QuiverDb;
+  readonly ids = new IdTracker();
+  readonly payloads = new PayloadSpace();
+  readonly spaces = new Map<string, VectorSpace>();
+  readonly sparse = new Map<string, SparseIndex>();
+  /** spaces' and sparse's entries (both fixed at construction): apply walks these, no iterator per point. */
+  readonly spaceList: VectorSpace[] = [];
+  readonly sparseList: [string, SparseIndex][] = [];
+  /** Dense names then sparse names: what with_vector can return. */
+  readonly names: string[];
+  readonly snapshots: GraphSnapshots;
+  maxVersion = 0;
+  /**
+   * The shard's write sequence: raised by every point written or deleted, and stored in the
+   * point's record in the same LMDB write, so that a saved graph's position (the sequence it
+   * covers) tells which records were written after it.
+   */
+  seq = 0;
+  /** The dense vectors the current write gave its point, for persist (null between writes). */
+  fresh: Record<string, Float32Array> | null = null;
+  /**
+   * By slot, the dense vectors of the newest write whose LMDB put has not resolved yet: lmdb-js
+   * applies puts asynchronously, so until then a get() returns the previous record. Rows are read
+   * here before LMDB (#readRow); an entry leaves when its own put settles.
+   */
+  readonly pending = new Map<number, { x: Record<string, Float32Array> }>();
+
+  constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, secondary: boolean) {
+    this.collection = meta.id;
+    this.shard = shard;
+    this.secondary = secondary;
+    this.meta = meta;
+    this.db = db;
+    this.snapshots = new GraphSnapshots(indexDir, meta.id, shard);
+    this.names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
+    for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
+    for (const [name, params] of Object.entries(meta.config.vectors)) {
+      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name));
+      space.readRows((slot) => this.#readRow(name, params.size, slot));
+      this.spaces.set(name, space);
+    }
+    this.spaceList.push(...this.spaces.values());
+    this.sparseList.push(...this.sparse);
+  }
+
+  space(name: string): VectorSpace {
+    const s = this.spaces.get(name);
+    if (s === undefined) throw QuiverError.unknownVector(name);
+    return s;
+  }
+
+  sparseIndex(name: string): SparseIndex {
+    const s = this.sparse.get(name);
+    if (s === undefined) throw QuiverError.unknownVector(name);
+    return s;
+  }
+
+  /** True while a graph is being rebuilt (the collection then reports status yellow). */
+  get rebuilding(): boolean {
+    for (const space of this.spaces.values()) if (space.rebuilding) return true;
+    return false;
+  }
+
+  /** True while replayed rows wait to be added to a graph (see loadAsync): no save until then. */
+  get behind(): boolean {
+    for (const space of this.spaces.values()) if (space.behind > 0) return true;
+    return false;
+  }
+
+  /** Resolves once every graph holds every row (a load's background replay is done). */
+  async caughtUp(): Promise<void> {
+    await Promise.all([...this.spaces.values()].map((space) => space.caughtUp()));
+  }
+
+  /**
+   * Writes one whole point into memory (vectors not named are removed). `fromSave` (a load whose
+   * graphs are restored): for the vectors it names, only whether the record stores one is taken.
+   */
+  apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: FromSave | null = null): number {
+    const slot = this.ids.slotFor(id);
+    if (version > this.maxVersion) this.maxVersion = version;
+    this.payloads.set(slot, payload);
+    // The slot's version changes after its vectors: until then the row reader trusts the stored
+    // record, which tells an unchanged row without reading the graph back (VectorSpace.set).
+    const spaces = this.spaceList;
+    for (let i = 0; i < spaces.length; i++) {
+      const space = spaces[i]!;
+      if (fromSave !== null && fromSave.saved[i] === true) space.setPresence(slot, fromSave.stored[space.name] !== undefined);
+      else space.set(slot, row.dense[space.name], graph);
+    }
+    this.ids.setVersion(slot, version);
+    const sparse = this.sparseList;
+    for (let i = 0; i < sparse.length; i++) {
+      const [name, index] = sparse[i]!;
+      const v = row.sparse[name];
+      if (v !== undefined) index.set(slot, v);
+      else index.remove(slot);
+    }
+    return slot;
+  }
+
+  /**
+   * The row of vector `name` at a present slot, from outside the graph that holds it (see
+   * VectorSpace.readRows): the vectors of a write not committed yet, else the point's LMDB record
+   * when its version is the slot's (a secondary's primary commits at its own pace, ahead of or
+   * behind this copy). Undefined when neither can be trusted: the graph is read then.
+   */
+  #readRow(name: string, dim: number, slot: number): Float32Array | undefined {
+    const pending = this.pending.get(slot);
+    if (pending !== undefined) return pending.x[name];
+    const id = this.ids.idOf(slot);
+    if (id === undefined) return undefined;
+    const record = this.db.points.get([this.collection, this.shard, id]);
+    if (record === undefined || record.v !== this.ids.versionOf(slot)) return undefined;
+    const b = record.x[name];
+    if (b === undefined || b.byteLength !== dim * 4) return undefined;
+    // msgpack decodes each binary into its own buffer: a view is safe where it is aligned.
+    return b.byteOffset % 4 === 0 ? new Float32Array(b.buffer, b.byteOffset, dim) : bytesVector(b);
+  }
+}

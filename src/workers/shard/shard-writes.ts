@@ -1,0 +1,240 @@
+// One shard's writes: upsert, vectors replaced or removed, payload operations, deletions. Every
+// one goes through #write: applied to memory synchronously first (reads see it at once), then
+// queued to LMDB in the same order (a secondary copy stops at memory), resolving once LMDB has
+// committed it, or with wait=true once the commit is flushed to disk.
+//
+// Invariants: a point whose stored version is newer than the write's operation is left as it is
+// (an older operation replayed never undoes a later one); every point written or deleted raises
+// the write sequence and stores it in its record, in the same LMDB write; a commit that fails
+// ends the thread (NotCommittedError), as memory is then ahead of the disk.
+
+import type { PointBatch, WriteCondition } from '../../shared/protocol.js';
+import { vectorBytes, type StoredPoint } from '../../shared/db.js';
+import type { Filter } from '../../shared/filter.js';
+import { pointNotFound } from '../../shared/ids.js';
+import type { PointId } from '../../shared/types.js';
+import { failpoint } from '../failpoints.js';
+import { batchRows, type Row } from './batch-rows.js';
+import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
+import type { ShardReads } from './shard-reads.js';
+import type { ShardSaves } from './shard-saves.js';
+import type { ShardState } from './shard-state.js';
+
+const failCommitId = failpoint('commit_fail_on_id');
+
+/** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
+export class NotCommittedError extends Error {}
+
+/** Only the last write of a batch is awaited; the others share its commit and its outcome. */
+function handled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * What one write does to one target point: 'put' (changed: its new state is stored), 'removed'
+ * (the point is gone: its record is deleted) or 'skip' (left as it is).
+ */
+type Outcome = 'put' | 'removed' | 'skip';
+
+export class ShardWrites {
+  readonly #s: ShardState;
+  readonly #reads: ShardReads;
+  readonly #saves: ShardSaves;
+
+  constructor(state: ShardState, reads: ShardReads, saves: ShardSaves) {
+    this.#s = state;
+    this.#reads = reads;
+    this.#saves = saves;
+  }
+
+  #row(batch: PointBatch): (i: number) => Row {
+    return batchRows(
+      batch,
+      (name) => this.#s.space(name).dim,
+      (name) => this.#s.sparseIndex(name),
+    );
+  }
+
+  #persist(id: PointId, slot: number, seq: number): Promise<boolean> | null {
+    const s = this.#s;
+    if (s.secondary) return null;
+    const x: Record<string, Uint8Array> = {};
+    const rows: Record<string, Float32Array> = {};
+    // The vectors just written are at hand; others are read back from memory (from a graph, a
+    // copy: see vector-space.ts).
+    const fresh = s.fresh;
+    s.fresh = null;
+    for (const space of s.spaces.values()) {
+      if (!space.has(slot)) continue;
+      const row = fresh?.[space.name] ?? space.vector(slot);
+      rows[space.name] = row;
+      x[space.name] = vectorBytes(row);
+    }
+    const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: s.payloads.get(slot), x };
+    for (const [name, index] of s.sparse) {
+      const v = index.get(slot);
+      if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
+    }
+    const put =
+      failCommitId !== null && id === failCommitId
+        ? Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`))
+        : s.db.points.put([s.collection, s.shard, id], record);
+    const entry = { x: rows };
+    s.pending.set(slot, entry);
+    // A later write of the slot replaced the entry: that one stays until its own put settles.
+    const settle = (): void => {
+      if (s.pending.get(slot) === entry) s.pending.delete(slot);
+    };
+    void put.then(settle, settle);
+    return handled(put);
+  }
+
+  /**
+   * The one write path. Per target point: the replay guard (a point whose stored version is
+   * newer than `opId` was written by a later operation: an older one replayed must not undo it),
+   * then `mutate`, then the point's version and its record to LMDB. Then the version counter,
+   * and the commit (see #durable). With `partial`, a point that fails stops the batch: the points
+   * before it stay applied and the error is returned, so the main thread can report a partial
+   * failure (spec 7.3 rule 1) instead of a silent one; otherwise the error is thrown.
+   */
+  async #write(
+    targets: readonly PointId[],
+    opId: number,
+    wait: boolean,
+    mutate: (id: PointId, slot: number | undefined, i: number) => Outcome,
+    partial = false,
+  ): Promise<{ applied: number; error?: string }> {
+    const s = this.#s;
+    let last: Promise<boolean> | null = null;
+    let applied = 0;
+    const secondary = s.secondary;
+    let error: string | undefined;
+    for (let i = 0; i < targets.length; i++) {
+      const id = targets[i]!;
+      try {
+        const before = s.ids.slotOf(id);
+        if (before !== undefined && s.ids.versionOf(before) > opId) continue;
+        const outcome = mutate(id, before, i);
+        if (outcome === 'skip') continue;
+        const seq = ++s.seq;
+        if (outcome === 'put') {
+          const slot = s.ids.slotOf(id)!;
+          s.ids.setVersion(slot, opId);
+          last = this.#persist(id, slot, seq) ?? last;
+        } else if (!secondary) {
+          last = handled(s.db.points.remove([s.collection, s.shard, id]));
+        }
+        this.#saves.wrote();
+        applied++;
+      } catch (err) {
+        if (!partial) throw err;
+        error = `point ${JSON.stringify(id)}: ${err instanceof Error ? err.message : String(err)}`;
+        break;
+      }
+    }
+    if (opId > s.maxVersion) s.maxVersion = opId;
+    if (last !== null) this.#saves.committing(last);
+    await this.#durable(last, wait);
+    return error === undefined ? { applied } : { applied, error };
+  }
+
+  /**
+   * Waits for the batch's commit (and flush when asked). Every write of a batch shares one LMDB
+   * commit, so the last one's promise speaks for all. A commit that fails leaves memory ahead of
+   * the disk: the error says so, and the worker ends its thread so that a new one reloads the
+   * shard from LMDB (see entry.ts).
+   */
+  async #durable(last: Promise<unknown> | null, wait: boolean): Promise<void> {
+    // A copy's writes are in memory only: the primary's answer carries the durability.
+    if (this.#s.secondary) return;
+    try {
+      if (last !== null) await last;
+      if (wait) await this.#s.db.points.flushed;
+    } catch (err) {
+      throw new NotCommittedError(`Write was not committed: ${err instanceof Error ? err.message : String(err)}. The shard reloads from disk; check the data before retrying`);
+    }
+  }
+
+  /** Writes whole points (payload and every vector), as `condition` allows; see #write for partial failure. */
+  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition): Promise<{ applied: number; error?: string }> {
+    const rowOf = this.#row(batch);
+    const failAfter = failpoint('upsert_after');
+    const onlyIf = this.#reads.predicate(condition.updateFilter);
+    return this.#write(
+      batch.ids,
+      opId,
+      wait,
+      (id, slot, i) => {
+        if (failAfter !== null && i === failAfter) throw new Error(`failpoint upsert_after=${failAfter}`);
+        if (slot === undefined ? condition.mode === 'update_only' : condition.mode === 'insert_only' || (onlyIf !== null && !onlyIf(slot))) return 'skip';
+        const row = rowOf(i);
+        this.#s.apply(id, opId, batch.payloads[i] ?? null, row);
+        this.#s.fresh = row.dense;
+        return 'put';
+      },
+      true,
+    );
+  }
+
+  /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
+  async updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition): Promise<number> {
+    const s = this.#s;
+    const missing = batch.ids.find((id) => s.ids.slotOf(id) === undefined);
+    if (missing !== undefined) throw pointNotFound(missing);
+    const rowOf = this.#row(batch);
+    const onlyIf = this.#reads.predicate(condition.updateFilter);
+    const { applied } = await this.#write(batch.ids, opId, wait, (_id, slot, i) => {
+      if (onlyIf !== null && !onlyIf(slot!)) return 'skip';
+      const row = rowOf(i);
+      for (const [name, v] of Object.entries(row.dense)) s.space(name).set(slot!, v);
+      for (const [name, v] of Object.entries(row.sparse)) s.sparseIndex(name).set(slot!, v);
+      s.fresh = row.dense;
+      return 'put';
+    });
+    return applied;
+  }
+
+  async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    const s = this.#s;
+    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (id) => {
+      const slot = s.ids.release(id);
+      if (slot === undefined) return 'skip';
+      for (const space of s.spaces.values()) space.set(slot, undefined);
+      for (const index of s.sparse.values()) index.remove(slot);
+      s.payloads.set(slot, null);
+      return 'removed';
+    });
+    return applied;
+  }
+
+  /** Set, overwrite, delete keys or clear the payload of the points named or matched; all named ids must exist. */
+  async updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    const s = this.#s;
+    if (ids !== null) {
+      const missing = ids.find((id) => s.ids.slotOf(id) === undefined);
+      if (missing !== undefined) throw pointNotFound(missing);
+    }
+    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
+      s.payloads.set(slot!, applyPayloadOp(s.payloads.get(slot!), op));
+      return 'put';
+    });
+    return applied;
+  }
+
+  /** Removes the named vectors (dense or sparse) from the points named or matched. */
+  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+    const s = this.#s;
+    for (const name of names) if (!s.spaces.has(name)) s.sparseIndex(name);
+    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
+      if (slot === undefined) return 'skip';
+      for (const name of names) {
+        const dense = s.spaces.get(name);
+        if (dense !== undefined) dense.set(slot, undefined);
+        else s.sparse.get(name)!.remove(slot);
+      }
+      return 'put';
+    });
+    return applied;
+  }
+}
