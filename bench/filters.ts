@@ -22,19 +22,18 @@
 //
 // Progress goes to stderr; the result tables to stdout; the same figures as JSON to
 // bench/results/filters-<timestamp>.json. The server runs on loopback with a temp data dir and
-// is always stopped on the way out, error or not (bench/common.ts).
+// is always stopped on the way out, error or not (bench/common.ts). The configuration is in
+// bench/filters/config.ts, the figures' shape in figures.ts, the tables in output.ts.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shardOf } from '../src/shared/placement.js';
 import {
   autocannonRun,
   bruteForce,
   call,
   callOk,
   cleanups,
-  envInt,
   gitCommit,
   idsOf,
   latencyStats,
@@ -51,104 +50,33 @@ import {
   startServer,
   stopServer,
   tracked,
-  type LoadFigures,
 } from './common.js';
-
-// ---------------------------------------------------------------------------------------------
-// configuration
-
-const N = envInt('BENCH_N', 100_000);
-const DIM = envInt('BENCH_DIM', 128);
-const QUERIES = envInt('BENCH_QUERIES', 100);
-const SECONDS = envInt('BENCH_SECONDS', 5);
-const SHARDS = envInt('BENCH_SHARDS', availableParallelism());
-const CONNECTIONS = envInt('BENCH_CONNECTIONS', 32);
-const SEQ = envInt('BENCH_SEQ_REQUESTS', 200);
-const INGEST_CONCURRENCY = envInt('BENCH_INGEST_CONCURRENCY', 4);
-const BATCH = envInt('BENCH_BATCH', 1000);
-const TIMEOUT_S = envInt('BENCH_TIMEOUT_S', 3600);
-const FULL_SCAN_THRESHOLD = process.env.BENCH_FULL_SCAN_THRESHOLD ? envInt('BENCH_FULL_SCAN_THRESHOLD', 0, 0) : null;
-const FIELD_TYPE = ((): 'keyword' | 'integer' => {
-  const raw = process.env.BENCH_FIELD_TYPE ?? '';
-  if (raw === '' || raw === 'keyword') return 'keyword';
-  if (raw === 'integer') return 'integer';
-  throw new Error(`BENCH_FIELD_TYPE must be 'keyword' or 'integer', got '${raw}'`);
-})();
-const K = 10;
-const SCROLL_LIMIT = 100;
-const DATA_SEED = 1;
-const QUERY_SEED = 2;
-
-/** The selectivity fields: point i matches `field` when i % every === 0. */
-const LEVELS = [
-  { field: 'half', label: '50%', every: 2 },
-  { field: 'sel10', label: '10%', every: 10 },
-  { field: 'sel1', label: '1%', every: 100 },
-  { field: 'sel01', label: '0.1%', every: 1000 },
-] as const;
-type Level = (typeof LEVELS)[number];
-
-/** The field's value on matching and other points. */
-const YES: string | number = FIELD_TYPE === 'keyword' ? 'yes' : 1;
-const NO: string | number = FIELD_TYPE === 'keyword' ? 'no' : 0;
-
-const COLLECTIONS = [
-  { name: 'filters_noindex', indexed: false },
-  { name: 'filters_indexed', indexed: true },
-] as const;
-type CollectionName = (typeof COLLECTIONS)[number]['name'];
-
-function matches(level: Level, i: number): boolean {
-  return i % level.every === 0;
-}
-
-function filterOf(level: Level): { must: { key: string; match: { value: string | number } }[] } {
-  return { must: [{ key: level.field, match: { value: YES } }] };
-}
-
-function payloadJson(i: number): string {
-  return '{' + LEVELS.map((l) => `${JSON.stringify(l.field)}:${JSON.stringify(matches(l, i) ? YES : NO)}`).join(',') + '}';
-}
-
-// ---------------------------------------------------------------------------------------------
-// figures
-
-/** One filter ('none' = unfiltered) against one collection. */
-interface Case {
-  filter: string;
-  collection: CollectionName;
-  indexed: boolean;
-  matching: number;
-  recall: number;
-  /** Results that fail the filter (must be 0). */
-  filterViolations: number;
-  /** Queries answered with fewer than min(k, matching) points. */
-  shortAnswers: number;
-  sequentialLatencyMs: { p50: number; p99: number; mean: number };
-  load: LoadFigures | null;
-  /** After the load run: ms until a request queued behind the server's backlog came back. */
-  drainMs: number | null;
-  countLatencyMs: { p50: number; p99: number; mean: number } | null;
-  countWrong: number;
-  scrollLatencyMs: { p50: number; p99: number; mean: number } | null;
-  scrollWrong: number;
-}
-
-interface Plan {
-  perShard: number[];
-  threshold: number;
-  /** What each shard's search does: exact over the candidates, or HNSW with the filter. */
-  kind: 'exact' | 'hnsw+filter' | 'mixed';
-}
-
-function planOf(ids: ArrayLike<number>, shardNumber: number, fullScanThresholdKb: number): Plan {
-  const perShard = new Array<number>(shardNumber).fill(0);
-  for (let j = 0; j < ids.length; j++) perShard[shardOf(ids[j]!, shardNumber)]!++;
-  // full_scan_threshold is in KB of vectors, as in Qdrant.
-  const threshold = Math.max(Math.floor((fullScanThresholdKb * 1024) / (DIM * 4)), K);
-  const exact = perShard.filter((c) => c <= threshold).length;
-  return { perShard, threshold, kind: exact === shardNumber ? 'exact' : exact === 0 ? 'hnsw+filter' : 'mixed' };
-}
+import {
+  BATCH,
+  COLLECTIONS,
+  CONNECTIONS,
+  DATA_SEED,
+  DIM,
+  FIELD_TYPE,
+  filterOf,
+  FULL_SCAN_THRESHOLD,
+  INGEST_CONCURRENCY,
+  K,
+  LEVELS,
+  matches,
+  N,
+  payloadJson,
+  QUERIES,
+  QUERY_SEED,
+  SCROLL_LIMIT,
+  SECONDS,
+  SEQ,
+  SHARDS,
+  TIMEOUT_S,
+  type Level,
+} from './filters/config.js';
+import { planOf, type Case, type Plan, type Report } from './filters/figures.js';
+import { printTables } from './filters/output.js';
 
 // ---------------------------------------------------------------------------------------------
 // the run
@@ -453,128 +381,6 @@ async function main(): Promise<void> {
   const file = join(RESULTS_DIR, `filters-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
   process.stdout.write(`\nwritten ${file}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// output
-
-interface Report {
-  startedAt: string;
-  finishedAt: string;
-  params: {
-    N: number;
-    dim: number;
-    queries: number;
-    seconds: number;
-    k: number;
-    connections: number;
-    sequentialRequests: number;
-    scrollLimit: number;
-    fieldType: string;
-    distance: string;
-    shards: number;
-    fullScanThreshold: number;
-    fullScanThresholdSetByBench: boolean;
-    hnsw: { m: number | null; efConstruct: number | null };
-  };
-  env: { node: string; cores: number; cpu: string; commit: string | null };
-  bruteForceS: number;
-  ingest: Record<string, { seconds: number; rate: number }>;
-  indexBuildMs: Record<string, number>;
-  memory: { rssEmpty: number; rssAfterIngest: number; rssAfterLoad: number };
-  plans: Record<string, { field: string; matching: number } & Plan>;
-  cases: Case[];
-  serverStop: { ms: number; code: number | null; signal: NodeJS.Signals | null; killed: boolean };
-  serverProblems: string[];
-}
-
-function table(head: string[], rows: string[][], leftCols = 1): string[] {
-  const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
-  const line = (cells: readonly string[]): string =>
-    cells.map((cell, i) => (i < leftCols ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ');
-  return [line(head), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.map(line)];
-}
-
-function printTables(r: Report): void {
-  const f = (v: number, digits = 0): string =>
-    Number.isFinite(v) ? v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
-  const ms = (v: number): string => f(v, v < 10 ? 2 : 1);
-  const p = r.params;
-  const out: string[] = [];
-  out.push(
-    `Quiver filter bench: N=${p.N} dim=${p.dim} Cosine, k=${p.k}, ${p.queries} queries, ${p.fieldType} fields, ${p.seconds} s per load run, ${p.connections} connections`,
-  );
-  out.push(
-    `node ${r.env.node}, ${r.env.cores} cores (${r.env.cpu}), commit ${String(r.env.commit)}; ${p.shards} shards, m=${String(p.hnsw.m)} ef_construct=${String(p.hnsw.efConstruct)}, ` +
-      `full_scan_threshold=${p.fullScanThreshold}${p.fullScanThresholdSetByBench ? ' (set by BENCH_FULL_SCAN_THRESHOLD)' : ' (server default)'}`,
-  );
-  out.push('autocannon runs in the bench process on the same machine; other work on the machine makes absolute figures noisy');
-  out.push(
-    `ingest (points/s): ${Object.entries(r.ingest)
-      .map(([n, v]) => `${n} ${f(v.rate)}`)
-      .join(', ')}; index build (ms): ${Object.entries(r.indexBuildMs)
-      .map(([k, v]) => `${k} ${f(v)}`)
-      .join(', ')}`,
-  );
-  out.push('');
-
-  out.push('plan per filter (candidates per shard vs max(full_scan_threshold, k): at or below -> exact scoring of the candidates, above -> HNSW with the filter)');
-  out.push(
-    ...table(
-      ['filter', 'field', 'matching', 'per shard', 'plan'],
-      Object.entries(r.plans).map(([label, pl]) => [label, pl.field, f(pl.matching), pl.perShard.join(' / '), `${pl.kind} (threshold ${pl.threshold})`]),
-      2,
-    ),
-  );
-  out.push('');
-
-  const idx = (c: Case): string => (c.indexed ? 'yes' : 'no');
-  out.push(`filtered search: POST /points/query limit ${p.k}; recall@10 vs exact filtered brute force; 1-client = sequential requests; load = autocannon ${p.connections} connections`);
-  out.push(
-    ...table(
-      ['filter', 'index', 'recall@10', 'bad/short', '1-client p50 (ms)', 'QPS', 'p50 (ms)', 'p99 (ms)', 'non2xx/err/timeout', 'drain (ms)'],
-      r.cases.map((c) => [
-        c.filter,
-        idx(c),
-        f(c.recall, 4),
-        `${c.filterViolations}/${c.shortAnswers}`,
-        ms(c.sequentialLatencyMs.p50),
-        c.load === null ? 'n/a' : f(c.load.qps),
-        c.load === null ? 'n/a' : f(c.load.latencyMs.p50),
-        c.load === null ? 'n/a' : f(c.load.latencyMs.p99),
-        c.load === null ? 'n/a' : `${c.load.non2xx}/${c.load.errors}/${c.load.timeouts}`,
-        c.drainMs === null ? 'n/a' : f(c.drainMs),
-      ]),
-      2,
-    ),
-  );
-  out.push('bad/short: results failing the filter / queries answered with fewer than min(k, matching) points');
-  out.push('drain: after the load run, time until the server had worked off the requests autocannon left queued (they are not cancelled)');
-  out.push('');
-
-  out.push(`count (exact) and scroll (limit ${p.scrollLimit}): latency over ${p.sequentialRequests} sequential requests each`);
-  out.push(
-    ...table(
-      ['filter', 'index', 'matching', 'count p50 (ms)', 'count p99 (ms)', 'scroll p50 (ms)', 'scroll p99 (ms)', 'wrong count/scroll'],
-      r.cases.map((c) => [
-        c.filter,
-        idx(c),
-        f(c.matching),
-        c.countLatencyMs === null ? 'n/a' : ms(c.countLatencyMs.p50),
-        c.countLatencyMs === null ? 'n/a' : ms(c.countLatencyMs.p99),
-        c.scrollLatencyMs === null ? 'n/a' : ms(c.scrollLatencyMs.p50),
-        c.scrollLatencyMs === null ? 'n/a' : ms(c.scrollLatencyMs.p99),
-        `${c.countWrong}/${c.scrollWrong}`,
-      ]),
-      2,
-    ),
-  );
-  out.push('');
-  out.push(
-    `server RSS: empty ${(r.memory.rssEmpty / 1048576).toFixed(0)} MiB, after ingest (both collections) ${(r.memory.rssAfterIngest / 1048576).toFixed(0)} MiB, after load ${(r.memory.rssAfterLoad / 1048576).toFixed(0)} MiB; ` +
-      `server warnings/errors logged: ${r.serverProblems.length}; stop ${r.serverStop.killed ? 'needed SIGKILL' : `on SIGTERM in ${f(r.serverStop.ms)} ms`}`,
-  );
-  process.stdout.write(out.join('\n') + '\n');
 }
 
 // ---------------------------------------------------------------------------------------------
