@@ -10,6 +10,7 @@ import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
 import { comparePointIds } from './ids.js';
 import type { ReplicaTable } from './placement.js';
+import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -453,20 +454,8 @@ export type ResultOf<O extends Op> = ResultMap[O];
 export type WorkerReply<O extends Op = Op> = { ok: true; result: ResultOf<O> } | { ok: false; error: WireError };
 
 // ---- Request hand-off: the main thread passes a point request's raw bytes to a coordinating
-// worker, which answers with the finished response (src/workers/coordinator/).
-
-/** The REST routes served by a coordinating worker, named `METHOD url-template` as fastify names them. */
-export const HANDOFF_ROUTES = [
-  'POST /collections/:collection_name/points/search',
-  'POST /collections/:collection_name/points/search/batch',
-  'POST /collections/:collection_name/points/query',
-  'POST /collections/:collection_name/points/query/batch',
-  'PUT /collections/:collection_name/points',
-  'POST /collections/:collection_name/points',
-  'POST /collections/:collection_name/points/count',
-  'POST /collections/:collection_name/points/scroll',
-] as const;
-export type HandoffRoute = (typeof HANDOFF_ROUTES)[number];
+// worker, which answers with the finished response (src/workers/coordinator/). Which routes and
+// gRPC methods are handed off is the registry's to say (point-ops.ts).
 
 export interface HandoffRequest {
   route: HandoffRoute;
@@ -486,14 +475,6 @@ export interface HandoffReply {
   /** For a failure, what the main thread logs: the message, at error when it is ours (5xx), else at info. */
   failure?: { message: string; internal: boolean };
 }
-
-/**
- * The methods of gRPC service `qdrant.Points` served by a coordinating worker: the main thread
- * hands their raw message bytes over undecoded (src/main/grpc/handoff.ts), the worker decodes,
- * runs and encodes them (src/workers/coordinator/grpc-requests.ts). The same set as HANDOFF_ROUTES.
- */
-export const GRPC_HANDOFF_METHODS = ['Search', 'SearchBatch', 'Query', 'QueryBatch', 'Upsert', 'Get', 'Count', 'Scroll'] as const;
-export type GrpcHandoffMethod = (typeof GRPC_HANDOFF_METHODS)[number];
 
 /** A gRPC call handed off: the sibling of HandoffRequest, on the same channel. */
 export interface GrpcHandoffRequest {

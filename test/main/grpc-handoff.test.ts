@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as protoLoader from '@grpc/proto-loader';
 import { collectionNameOf } from '../../src/main/grpc/handoff.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../../src/shared/grpc/proto.js';
-import { GRPC_HANDOFF_METHODS } from '../../src/shared/protocol.js';
+import { GRPC_HANDOFF_METHODS } from '../../src/shared/point-ops.js';
 
 const points = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] })['qdrant.Points'] as protoLoader.ServiceDefinition;
 

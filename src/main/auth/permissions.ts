@@ -6,6 +6,8 @@
 // the route x credential matrix test lists the routes the running app registers and fails on
 // any without an entry.
 
+import { POINT_OPS, type PointOpSpec } from '../../shared/point-ops.js';
+
 /** Permission bits of an access token. `admin` is independent of `read` and `write`. */
 export const PERM = { read: 1, write: 2, admin: 4 } as const;
 export type PermName = keyof typeof PERM;
@@ -24,6 +26,12 @@ const CANONICAL: readonly PermName[] = ['read', 'write', 'admin'];
  * `admin_jwt` and `admin_bootstrap` keep asking for the credential.
  */
 export type Access = 'public' | 'read' | 'write' | 'admin' | 'token_admin' | 'admin_jwt' | 'admin_bootstrap' | 'authenticated';
+
+/** Each point operation's rule: its kind (read or write) in the registry. */
+const POINT_ACCESS: Readonly<Record<string, Access>> = Object.fromEntries(Object.entries(POINT_OPS).map(([route, spec]: [string, PointOpSpec]) => [route, spec.kind]));
+const GRPC_POINT_ACCESS: Readonly<Record<string, Access>> = Object.fromEntries(
+  Object.values(POINT_OPS).flatMap((spec: PointOpSpec) => (spec.grpc === null ? [] : [[`/qdrant.Points/${spec.grpc}`, spec.kind]])),
+);
 
 /**
  * REST routes, keyed `METHOD url` exactly as fastify registers them (parameter names do not
@@ -83,40 +91,19 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'PATCH /collections/:collection_name': 'write',
   'DELETE /collections/:collection_name': 'write',
 
-  // points: reads
-  'POST /collections/:collection_name/points': 'read',
-  'GET /collections/:collection_name/points/:id': 'read',
-  'POST /collections/:collection_name/points/count': 'read',
-  'POST /collections/:collection_name/points/scroll': 'read',
-  'POST /collections/:collection_name/points/search': 'read',
-  'POST /collections/:collection_name/points/search/batch': 'read',
+  // points: the reads Quiver answers 501 to
   'POST /collections/:collection_name/points/search/groups': 'read',
-  'POST /collections/:collection_name/points/query': 'read',
-  'POST /collections/:collection_name/points/query/batch': 'read',
   'POST /collections/:collection_name/points/query/groups': 'read',
   'POST /collections/:collection_name/points/recommend': 'read',
   'POST /collections/:collection_name/points/recommend/batch': 'read',
   'POST /collections/:collection_name/points/recommend/groups': 'read',
   'POST /collections/:collection_name/points/discover': 'read',
   'POST /collections/:collection_name/points/discover/batch': 'read',
-  'POST /collections/:collection_name/facet': 'read',
   'POST /collections/:collection_name/points/search/matrix/pairs': 'read',
   'POST /collections/:collection_name/points/search/matrix/offsets': 'read',
 
-  // points and payload: writes
-  'PUT /collections/:collection_name/points': 'write',
-  'POST /collections/:collection_name/points/delete': 'write',
-  'PUT /collections/:collection_name/points/vectors': 'write',
-  'POST /collections/:collection_name/points/vectors/delete': 'write',
-  'POST /collections/:collection_name/points/batch': 'write',
-  'POST /collections/:collection_name/points/payload': 'write',
-  'PUT /collections/:collection_name/points/payload': 'write',
-  'POST /collections/:collection_name/points/payload/delete': 'write',
-  'POST /collections/:collection_name/points/payload/clear': 'write',
-
-  // field indexes
-  'PUT /collections/:collection_name/index': 'write',
-  'DELETE /collections/:collection_name/index/:field_name': 'write',
+  // the point operations (their registry, src/shared/point-ops.ts, says which read and which write)
+  ...POINT_ACCESS,
 
   // spec 4.8 (501 today): reads are read, anything that would change state is write
   'GET /aliases': 'read',
@@ -158,36 +145,19 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Collections/CreateShardKey': 'write',
   '/qdrant.Collections/DeleteShardKey': 'write',
 
-  '/qdrant.Points/Get': 'read',
-  '/qdrant.Points/Count': 'read',
-  '/qdrant.Points/Scroll': 'read',
-  '/qdrant.Points/Search': 'read',
-  '/qdrant.Points/SearchBatch': 'read',
+  ...GRPC_POINT_ACCESS,
+  // Unimplemented point methods, ruled like their kin.
   '/qdrant.Points/SearchGroups': 'read',
-  '/qdrant.Points/Query': 'read',
-  '/qdrant.Points/QueryBatch': 'read',
   '/qdrant.Points/QueryGroups': 'read',
   '/qdrant.Points/Recommend': 'read',
   '/qdrant.Points/RecommendBatch': 'read',
   '/qdrant.Points/RecommendGroups': 'read',
   '/qdrant.Points/Discover': 'read',
   '/qdrant.Points/DiscoverBatch': 'read',
-  '/qdrant.Points/Facet': 'read',
   '/qdrant.Points/SearchMatrixPairs': 'read',
   '/qdrant.Points/SearchMatrixOffsets': 'read',
   '/qdrant.Points/CreateVectorName': 'write',
   '/qdrant.Points/DeleteVectorName': 'write',
-  '/qdrant.Points/Upsert': 'write',
-  '/qdrant.Points/Delete': 'write',
-  '/qdrant.Points/UpdateVectors': 'write',
-  '/qdrant.Points/DeleteVectors': 'write',
-  '/qdrant.Points/SetPayload': 'write',
-  '/qdrant.Points/OverwritePayload': 'write',
-  '/qdrant.Points/DeletePayload': 'write',
-  '/qdrant.Points/ClearPayload': 'write',
-  '/qdrant.Points/UpdateBatch': 'write',
-  '/qdrant.Points/CreateFieldIndex': 'write',
-  '/qdrant.Points/DeleteFieldIndex': 'write',
 };
 
 /** `:collection_name` and `:name` alike become `:`, so a table key matches any parameter names. */

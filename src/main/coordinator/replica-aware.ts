@@ -10,47 +10,29 @@
 // answer: a copy added by a PATCH loads from LMDB only after those in flight when it was added
 // (from then on the collection's writes come here and reach the new copy).
 
+import { isReadMethod, isReadRoute } from '../../shared/point-ops.js';
 import { isGrpcHandoff, type AnyHandoffRequest, type CatalogSnapshot, type HandoffReplyOf } from '../../shared/protocol.js';
-import type { Engine } from '../engine.js';
+import type { Engine, HandedOffWrites } from '../engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { InProcessCoordinators } from './in-process.js';
 
-/**
- * The hand-off routes that only read. A route not listed is taken for a write: a write sent to
- * the main thread is only slower, a write sent to a worker could reorder copies.
- */
-const READ_ROUTES: ReadonlySet<string> = new Set([
-  'POST /collections/:collection_name/points/search',
-  'POST /collections/:collection_name/points/search/batch',
-  'POST /collections/:collection_name/points/query',
-  'POST /collections/:collection_name/points/query/batch',
-  'POST /collections/:collection_name/points',
-  'POST /collections/:collection_name/points/count',
-  'POST /collections/:collection_name/points/scroll',
-]);
-
-/** The gRPC hand-off methods that only read (the same rule: a method not listed is a write). */
-const READ_METHODS: ReadonlySet<string> = new Set(['Search', 'SearchBatch', 'Query', 'QueryBatch', 'Get', 'Count', 'Scroll']);
-
+/** Whether a hand-off only reads, as the registry says (a route or method it does not know is taken for a write: a write sent to the main thread is only slower, a write sent to a worker could reorder copies). */
 function isRead(req: AnyHandoffRequest): boolean {
-  return isGrpcHandoff(req) ? READ_METHODS.has(req.method) : READ_ROUTES.has(req.route);
+  return isGrpcHandoff(req) ? isReadMethod(req.method) : isReadRoute(req.route);
 }
 
 export class ReplicaAwareCoordinators implements Coordinators {
   readonly #engine: Engine;
   readonly #workers: Coordinators;
   readonly #main: InProcessCoordinators;
-  /** Writes handed off to the workers and not yet answered, per collection name. */
-  readonly #writes = new Map<string, Set<Promise<unknown>>>();
+  /** Writes handed off to the workers and not yet answered, per collection name (the Engine reads the same tracker). */
+  readonly #handedOff: HandedOffWrites;
 
-  constructor(engine: Engine, workers: Coordinators) {
+  constructor(engine: Engine, workers: Coordinators, handedOff: HandedOffWrites) {
     this.#engine = engine;
     this.#workers = workers;
     this.#main = new InProcessCoordinators(engine);
-    engine.handedOffWrites = (name) => {
-      const set = this.#writes.get(name);
-      return set === undefined ? Promise.resolve() : Promise.allSettled([...set]).then(() => undefined);
-    };
+    this.#handedOff = handedOff;
   }
 
   /** True when the request is a write of a collection that keeps copies: it stays on this thread. */
@@ -74,15 +56,7 @@ export class ReplicaAwareCoordinators implements Coordinators {
   }
 
   #track(name: string, p: Promise<unknown>): void {
-    let set = this.#writes.get(name);
-    if (set === undefined) this.#writes.set(name, (set = new Set()));
-    const s = set;
-    s.add(p);
-    const done = (): void => {
-      s.delete(p);
-      if (s.size === 0 && this.#writes.get(name) === s) this.#writes.delete(name);
-    };
-    p.then(done, done);
+    this.#handedOff.track(name, p);
   }
 
   publishCatalog(snapshot: CatalogSnapshot): Promise<void> {

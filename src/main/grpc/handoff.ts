@@ -16,7 +16,7 @@
 import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import { QuiverError } from '../../shared/errors.js';
-import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/protocol.js';
+import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { toStatus } from './unary.js';
@@ -112,16 +112,7 @@ export function handoffHandlers(deps: GrpcHandoffDeps): Record<GrpcHandoffMethod
         (err: unknown) => callback(toStatus(err, call.getPath(), deps.log)),
       );
     };
-  return {
-    Search: handler('Search'),
-    SearchBatch: handler('SearchBatch'),
-    Query: handler('Query'),
-    QueryBatch: handler('QueryBatch'),
-    Upsert: handler('Upsert'),
-    Get: handler('Get'),
-    Count: handler('Count'),
-    Scroll: handler('Scroll'),
-  };
+  return Object.fromEntries(GRPC_HANDOFF_METHODS.map((m) => [m, handler(m)])) as Record<GrpcHandoffMethod, grpc.handleUnaryCall<Buffer, Buffer>>;
 }
 
 /** What a HandoffCall asks of the interceptor that made it: admission and the record of the outcome. */

@@ -9,7 +9,7 @@ import type { ClusterView } from '../cluster/view.js';
 import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
-import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/protocol.js';
+import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { forbidden } from '../auth/context.js';
 import { grpcAccess } from '../auth/permissions.js';
 import type { AuthService } from '../auth/service.js';

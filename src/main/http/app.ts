@@ -26,9 +26,7 @@ import { collectionRoutes } from './routes/collections.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { payloadRoutes } from './routes/payload.js';
 import { pointRoutes } from './routes/points.js';
-import { searchRoutes } from './routes/search.js';
 import { telemetryRoutes } from './routes/telemetry.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
 
@@ -191,8 +189,6 @@ export async function buildApp(
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });
   await app.register(pointRoutes, { engine, coordinators, metrics });
-  await app.register(searchRoutes, { coordinators, metrics });
-  await app.register(payloadRoutes, { engine });
   await app.register(unimplementedRoutes);
   return app;
 }

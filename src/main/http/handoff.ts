@@ -8,7 +8,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import type { HandoffRoute } from '../../shared/protocol.js';
+import type { HandoffRoute } from '../../shared/point-ops.js';
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../../shared/validation.js';

@@ -18,18 +18,12 @@ import {
   CollectionExistsOut,
   CollectionInfoOut,
   CollectionsListOut,
-  CountOut,
   ErrorOut,
-  FacetOut,
   LoginOut,
   Ok,
-  PointRecordOut,
-  QueryOut,
-  ScoredPointOut,
-  ScrollOut,
-  UpdateResultOut,
   VersionOut,
 } from '../../shared/schemas/responses.js';
+import { POINT_OPS, type PointOpSpec } from '../../shared/point-ops.js';
 import { ClusterStatusOut } from './routes/cluster.js';
 import { TelemetryOut } from './routes/telemetry.js';
 import { UNIMPLEMENTED } from './routes/unimplemented.js';
@@ -57,8 +51,6 @@ export const TAGS: readonly { name: Tag; description: string }[] = [
 ];
 
 const C = '/collections/:collection_name';
-const updated = Ok(UpdateResultOut).properties.result;
-
 const DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /': { tag: 'Service', operationId: 'root', summary: 'Name, version and commit of the running server', body: VersionOut },
   'GET /healthz': { tag: 'Service', operationId: 'healthz', summary: 'Kubernetes healthz endpoint', text: true },
@@ -87,28 +79,8 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   [`GET ${C}/cluster`]: { tag: 'Collections', operationId: 'collection_cluster_info', summary: 'Where the shards of a collection live', result: CollectionClusterOut },
   [`POST ${C}/cluster`]: { tag: 'Collections', operationId: 'update_collection_cluster', summary: 'Move, replicate or drop a shard replica, or abort a transfer (cluster mode)', result: Type.Boolean() },
 
-  [`PUT ${C}/points`]: { tag: 'Points', operationId: 'upsert_points', summary: 'Upsert points', result: updated },
-  [`POST ${C}/points`]: { tag: 'Points', operationId: 'get_points', summary: 'Get points by ids', result: Type.Array(PointRecordOut) },
-  [`GET ${C}/points/:id`]: { tag: 'Points', operationId: 'get_point', summary: 'Get point', result: PointRecordOut },
-  [`POST ${C}/points/delete`]: { tag: 'Points', operationId: 'delete_points', summary: 'Delete points', result: updated },
-  [`PUT ${C}/points/vectors`]: { tag: 'Points', operationId: 'update_vectors', summary: 'Update vectors', result: updated },
-  [`POST ${C}/points/vectors/delete`]: { tag: 'Points', operationId: 'delete_vectors', summary: 'Delete vectors', result: updated },
-  [`POST ${C}/points/batch`]: { tag: 'Points', operationId: 'batch_update', summary: 'Batch update points', result: Type.Array(UpdateResultOut) },
-  [`POST ${C}/points/payload`]: { tag: 'Points', operationId: 'set_payload', summary: 'Set payload', result: updated },
-  [`PUT ${C}/points/payload`]: { tag: 'Points', operationId: 'overwrite_payload', summary: 'Overwrite payload', result: updated },
-  [`POST ${C}/points/payload/delete`]: { tag: 'Points', operationId: 'delete_payload', summary: 'Delete payload keys', result: updated },
-  [`POST ${C}/points/payload/clear`]: { tag: 'Points', operationId: 'clear_payload', summary: 'Clear payload', result: updated },
-  [`POST ${C}/points/count`]: { tag: 'Points', operationId: 'count_points', summary: 'Count points', result: CountOut },
-  [`POST ${C}/points/scroll`]: { tag: 'Points', operationId: 'scroll_points', summary: 'Scroll points', result: ScrollOut },
-  [`POST ${C}/facet`]: { tag: 'Points', operationId: 'facet', summary: 'Count the values of a payload key among the points a filter matches', result: FacetOut },
-
-  [`POST ${C}/points/search`]: { tag: 'Search', operationId: 'search_points', summary: 'Search points (legacy; see query)', result: Type.Array(ScoredPointOut) },
-  [`POST ${C}/points/search/batch`]: { tag: 'Search', operationId: 'search_batch_points', summary: 'Search points in batch', result: Type.Array(Type.Array(ScoredPointOut)) },
-  [`POST ${C}/points/query`]: { tag: 'Search', operationId: 'query_points', summary: 'Query points', result: QueryOut },
-  [`POST ${C}/points/query/batch`]: { tag: 'Search', operationId: 'query_batch_points', summary: 'Query points in batch', result: Type.Array(QueryOut) },
-
-  [`PUT ${C}/index`]: { tag: 'Indexes', operationId: 'create_field_index', summary: 'Create index for field in collection', result: updated },
-  [`DELETE ${C}/index/:field_name`]: { tag: 'Indexes', operationId: 'delete_field_index', summary: 'Delete index for field in collection', result: updated },
+  // The point operations' entries come from their registry (src/shared/point-ops.ts).
+  ...Object.fromEntries(Object.entries(POINT_OPS).map(([route, spec]: [string, PointOpSpec]) => [route, spec.doc])),
 };
 
 /** Qdrant's operationIds of the routes that answer 501 (made up where Qdrant has no such path). */

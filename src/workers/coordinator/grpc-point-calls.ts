@@ -1,16 +1,23 @@
-// The gRPC `qdrant.Points` methods a coordinating worker serves (GRPC_HANDOFF_METHODS): each
+// The gRPC `qdrant.Points` methods a coordinating worker serves (GRPC_HANDOFF_METHODS, from the
+// registry in src/shared/point-ops.ts): each
 // converts the decoded message to the REST request shape, checks it with the REST route's schema,
 // calls the same do* function as REST, and converts the result (without `time`, which the caller
 // stamps). No transport here (no grpc-js, no decoding): grpc-requests.ts decodes and encodes
 // around it, in a worker or, for in-process tests, on the main thread.
 
 import type { Static, TSchema } from 'typebox';
-import type { GrpcHandoffMethod } from '../../shared/protocol.js';
+import type { GrpcHandoffMethod } from '../../shared/point-ops.js';
+import { UpdateOperations } from '../../shared/schemas/batch.js';
+import { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import { CollectionNameParams } from '../../shared/schemas/common.js';
-import { CountPoints, RetrievePoints, ScrollPoints, UpsertPoints } from '../../shared/schemas/points.js';
+import { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import { doCount, doRetrieve, doScroll, doUpsert } from '../service/points.js';
+import { doBatchUpdate } from '../service/batch.js';
+import { doFacet } from '../service/facet.js';
+import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
+import { doCount, doDeletePoints, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
+import { doDeleteVectors } from '../service/vectors.js';
 import { doQuery, doQueryBatch } from '../service/query.js';
 import { doSearch, doSearchBatch } from '../service/search.js';
 import type { CountPoints__Output } from '../../shared/grpc/generated/qdrant/CountPoints.js';
@@ -29,8 +36,36 @@ import type { SearchBatchResponse } from '../../shared/grpc/generated/qdrant/Sea
 import type { SearchPoints__Output } from '../../shared/grpc/generated/qdrant/SearchPoints.js';
 import type { SearchResponse } from '../../shared/grpc/generated/qdrant/SearchResponse.js';
 import type { UpsertPoints__Output } from '../../shared/grpc/generated/qdrant/UpsertPoints.js';
+import type { DeletePoints__Output } from '../../shared/grpc/generated/qdrant/DeletePoints.js';
+import type { UpdatePointVectors__Output } from '../../shared/grpc/generated/qdrant/UpdatePointVectors.js';
+import type { SetPayloadPoints__Output } from '../../shared/grpc/generated/qdrant/SetPayloadPoints.js';
+import type { DeletePayloadPoints__Output } from '../../shared/grpc/generated/qdrant/DeletePayloadPoints.js';
+import type { ClearPayloadPoints__Output } from '../../shared/grpc/generated/qdrant/ClearPayloadPoints.js';
+import type { UpdateBatchPoints__Output } from '../../shared/grpc/generated/qdrant/UpdateBatchPoints.js';
+import type { UpdateBatchResponse } from '../../shared/grpc/generated/qdrant/UpdateBatchResponse.js';
+import type { DeletePointVectors__Output } from '../../shared/grpc/generated/qdrant/DeletePointVectors.js';
+import type { FacetCounts__Output } from '../../shared/grpc/generated/qdrant/FacetCounts.js';
+import type { FacetResponse } from '../../shared/grpc/generated/qdrant/FacetResponse.js';
 import { schemaCheck } from '../../shared/grpc/messages/common.js';
-import { countIn, retrieveIn, retrievedPointOut, scoredPointOut, scrollIn, scrollOut, updateResultOut, upsertIn } from '../../shared/grpc/messages/points.js';
+import {
+  batchOperationIn,
+  clearPayloadIn,
+  countIn,
+  deletePayloadIn,
+  deletePointsIn,
+  deleteVectorsIn,
+  facetHitOut,
+  facetIn,
+  retrieveIn,
+  retrievedPointOut,
+  scoredPointOut,
+  scrollIn,
+  scrollOut,
+  setPayloadIn,
+  updateResultOut,
+  updateVectorsIn,
+  upsertIn,
+} from '../../shared/grpc/messages/points.js';
 import { queryIn, searchIn } from '../../shared/grpc/messages/query.js';
 
 /** One method: the decoded request (as LOADER_OPTIONS decodes it) to the reply without `time`. */
@@ -57,7 +92,17 @@ const check = {
   searchBatch: lazyCheck(SearchBatch),
   query: lazyCheck(QueryRequest),
   queryBatch: lazyCheck(QueryBatch),
+  selector: lazyCheck(PointsSelector),
+  vectors: lazyCheck(UpdateVectors),
+  deleteVectors: lazyCheck(DeleteVectors),
+  setPayload: lazyCheck(SetPayload),
+  deletePayload: lazyCheck(DeletePayload),
+  clearPayload: lazyCheck(ClearPayload),
+  batch: lazyCheck(UpdateOperations),
+  facet: lazyCheck(FacetRequest),
 };
+const wait = (r: { wait?: boolean }): boolean => r.wait === true;
+type Updated = PointsOperationResponse;
 
 export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
   Upsert: call<UpsertPoints__Output, PointsOperationResponse>(async (e, r) => ({
@@ -76,4 +121,27 @@ export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
     const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
     return { result: (await doQueryBatch(e, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
   }),
+  Delete: call<DeletePoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await doDeletePoints(e, name(r), check.selector(deletePointsIn(r)), wait(r))) })),
+  UpdateVectors: call<UpdatePointVectors__Output, Updated>(async (e, r) => ({
+    result: updateResultOut(await doUpdateVectors(e, name(r), check.vectors(updateVectorsIn(r)), wait(r))),
+  })),
+  UpdateBatch: call<UpdateBatchPoints__Output, UpdateBatchResponse>(async (e, r) => {
+    const req = check.batch({ operations: r.operations.map(batchOperationIn) });
+    return { result: (await doBatchUpdate(e, name(r), req, wait(r))).map(updateResultOut) };
+  }),
+  DeleteVectors: call<DeletePointVectors__Output, Updated>(async (e, r) => ({
+    result: updateResultOut(await doDeleteVectors(e, name(r), check.deleteVectors(deleteVectorsIn(r)), wait(r))),
+  })),
+  // read_consistency: grpc-requests.ts hands every call the engine its level asks for.
+  Facet: call<FacetCounts__Output, FacetResponse>(async (e, r) => ({ hits: (await doFacet(e, name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
+  SetPayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await doSetPayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r))) })),
+  OverwritePayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({
+    result: updateResultOut(await doOverwritePayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r))),
+  })),
+  DeletePayload: call<DeletePayloadPoints__Output, Updated>(async (e, r) => ({
+    result: updateResultOut(await doDeletePayload(e, name(r), check.deletePayload(deletePayloadIn(r)), wait(r))),
+  })),
+  ClearPayload: call<ClearPayloadPoints__Output, Updated>(async (e, r) => ({
+    result: updateResultOut(await doClearPayload(e, name(r), check.clearPayload(clearPayloadIn(r)), wait(r))),
+  })),
 };

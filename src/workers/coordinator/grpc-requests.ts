@@ -14,13 +14,13 @@ import { QuiverError, type WireError } from '../../shared/errors.js';
 import {
   isGrpcHandoff,
   type AnyHandoffRequest,
-  type GrpcHandoffMethod,
   type GrpcHandoffReply,
   type GrpcHandoffRequest,
   type HandoffReplyOf,
   type HandoffRequest,
 } from '../../shared/protocol.js';
 import { POINT_CALLS } from './grpc-point-calls.js';
+import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { handleRequest } from './rest-requests.js';
@@ -41,16 +41,7 @@ async function loadCodecs(): Promise<Record<GrpcHandoffMethod, Codec>> {
     const d = service[m];
     return { decode: (bytes) => d.requestDeserialize(bytes), encode: (reply) => d.responseSerialize(reply) };
   };
-  return {
-    Search: codecOf('Search'),
-    SearchBatch: codecOf('SearchBatch'),
-    Query: codecOf('Query'),
-    QueryBatch: codecOf('QueryBatch'),
-    Upsert: codecOf('Upsert'),
-    Get: codecOf('Get'),
-    Count: codecOf('Count'),
-    Scroll: codecOf('Scroll'),
-  };
+  return Object.fromEntries(GRPC_HANDOFF_METHODS.map((m) => [m, codecOf(m)])) as Record<GrpcHandoffMethod, Codec>;
 }
 
 /** A failure as the main thread's handler would have met it: ours as it is, anything else as grpc-js's wrapper worded it (unary.ts). */

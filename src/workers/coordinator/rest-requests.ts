@@ -13,25 +13,36 @@ import type { Static, TSchema } from 'typebox';
 import parseSecureJson from 'secure-json-parse';
 import { QuiverError } from '../../shared/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
-import type { HandoffReply, HandoffRequest, HandoffRoute } from '../../shared/protocol.js';
-import { CountPoints, RetrievePoints, ScrollPoints, UpsertPoints } from '../../shared/schemas/points.js';
-import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
+import type { HandoffReply, HandoffRequest } from '../../shared/protocol.js';
+import { POINT_OPS, type HandoffRoute } from '../../shared/point-ops.js';
 import { failure, ok, toFailure } from '../../shared/envelope.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import { doCount, doRetrieve, doScroll, doUpsert } from '../service/points.js';
+import { doBatchUpdate } from '../service/batch.js';
+import { doFacet } from '../service/facet.js';
+import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
+import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
 import { doQuery, doQueryBatch } from '../service/query.js';
 import { doSearch, doSearchBatch } from '../service/search.js';
+import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
 
-interface RouteRun {
-  body: TSchema;
-  /** The route's service call; the body has passed the schema, so its static type holds. */
-  run(engine: PointEngine, name: string, query: Record<string, unknown>, body: never): Promise<unknown>;
+/** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
+interface Call<B> {
+  name: string;
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: B;
 }
 
-function route<S extends TSchema>(body: S, run: (engine: PointEngine, name: string, query: Record<string, unknown>, body: Static<S>) => Promise<unknown>): RouteRun {
-  return { body, run: run as RouteRun['run'] };
+/** A route's service call; the body has passed the route's schema, so its static type holds. */
+type RouteRun = (engine: PointEngine, call: Call<never>) => Promise<unknown>;
+
+/** The registry's body schema of `R` as a static type (undefined for a route without a body). */
+type BodyOf<R extends HandoffRoute> = (typeof POINT_OPS)[R]['body'] extends infer S extends TSchema ? Static<S> : undefined;
+
+function run<R extends HandoffRoute>(_route: R, fn: (engine: PointEngine, call: Call<BodyOf<R>>) => Promise<unknown>): RouteRun {
+  return fn as RouteRun;
 }
 
 /** The engine a read runs on: at the log's end for a strong `consistency` in cluster mode (read-consistency.ts). */
@@ -39,28 +50,39 @@ function at(engine: PointEngine, query: Record<string, unknown>): PointEngine {
   return engineAt(engine, () => restReadLevel(query.consistency));
 }
 
-const ROUTES: Record<HandoffRoute, RouteRun> = {
-  'POST /collections/:collection_name/points/search': route(SearchRequest, (e, n, q, b) => doSearch(at(e, q), n, b)),
-  'POST /collections/:collection_name/points/search/batch': route(SearchBatch, (e, n, q, b) => doSearchBatch(at(e, q), n, b.searches)),
-  'POST /collections/:collection_name/points/query': route(QueryRequest, (e, n, q, b) => doQuery(at(e, q), n, b)),
-  'POST /collections/:collection_name/points/query/batch': route(QueryBatch, (e, n, q, b) => doQueryBatch(at(e, q), n, b.searches)),
-  'PUT /collections/:collection_name/points': route(UpsertPoints, (e, n, q, b) => doUpsert(e, n, b, q.wait === true)),
-  'POST /collections/:collection_name/points': route(RetrievePoints, (e, n, q, b) => doRetrieve(at(e, q), n, b)),
-  'POST /collections/:collection_name/points/count': route(CountPoints, (e, n, q, b) => doCount(at(e, q), n, b)),
-  'POST /collections/:collection_name/points/scroll': route(ScrollPoints, (e, n, q, b) => doScroll(at(e, q), n, b)),
-};
+const wait = (c: Call<unknown>): boolean => c.query.wait === true;
 
-/** The body schema of a hand-off route (the one the fastify route declares for the OpenAPI document). */
-export function handoffBodySchema(r: HandoffRoute): TSchema {
-  return ROUTES[r].body;
-}
+const C = '/collections/:collection_name';
+/** Each hand-off route's service call; the registry (point-ops.ts) gives its schemas and kind. */
+const ROUTES: { [R in HandoffRoute]: RouteRun } = {
+  [`PUT ${C}/points`]: run(`PUT ${C}/points`, (e, c) => doUpsert(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points`]: run(`POST ${C}/points`, (e, c) => doRetrieve(at(e, c.query), c.name, c.body)),
+  [`GET ${C}/points/:id`]: run(`GET ${C}/points/:id`, (e, c) => doGetPoint(at(e, c.query), c.name, String(c.params.id))),
+  [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => doDeletePoints(e, c.name, c.body, wait(c))),
+  [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => doUpdateVectors(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) => doBatchUpdate(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => doDeleteVectors(e, c.name, c.body, wait(c))),
+  [`POST ${C}/facet`]: run(`POST ${C}/facet`, (e, c) => doFacet(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/count`]: run(`POST ${C}/points/count`, (e, c) => doCount(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/scroll`]: run(`POST ${C}/points/scroll`, (e, c) => doScroll(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/search`]: run(`POST ${C}/points/search`, (e, c) => doSearch(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/search/batch`]: run(`POST ${C}/points/search/batch`, (e, c) => doSearchBatch(at(e, c.query), c.name, c.body.searches)),
+  [`POST ${C}/points/query`]: run(`POST ${C}/points/query`, (e, c) => doQuery(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/query/batch`]: run(`POST ${C}/points/query/batch`, (e, c) => doQueryBatch(at(e, c.query), c.name, c.body.searches)),
+  [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => doSetPayload(e, c.name, c.body, wait(c))),
+  [`PUT ${C}/points/payload`]: run(`PUT ${C}/points/payload`, (e, c) => doOverwritePayload(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/payload/delete`]: run(`POST ${C}/points/payload/delete`, (e, c) => doDeletePayload(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/payload/clear`]: run(`POST ${C}/points/payload/clear`, (e, c) => doClearPayload(e, c.name, c.body, wait(c))),
+};
 
 // Compiled once per thread, at first use of each route.
 const checks = new Map<HandoffRoute, RequestCheck>();
-function checkOf(r: HandoffRoute): RequestCheck {
+function checkOf(r: HandoffRoute): RequestCheck | null {
+  const schema: TSchema | null = POINT_OPS[r].body;
+  if (schema === null) return null;
   let c = checks.get(r);
   if (c === undefined) {
-    c = compileCheck(ROUTES[r].body, 'body');
+    c = compileCheck(schema, 'body');
     checks.set(r, c);
   }
   return c;
@@ -95,11 +117,16 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     // The bytes are not read again: dropped, so that they can go at the thread's next scavenge
     // rather than wait, promoted, for a full collection while the request awaits its write.
     req.body = null;
-    const checked = checkOf(req.route).check(body);
-    if (checked.error !== undefined) throw checked.error;
+    const check = checkOf(req.route);
+    let value: unknown = undefined;
+    if (check !== null) {
+      const checked = check.check(body);
+      if (checked.error !== undefined) throw checked.error;
+      value = checked.value;
+    }
     const name = req.params.collection_name;
     if (typeof name !== 'string') throw QuiverError.internal('hand-off without a collection name');
-    const result = await ROUTES[req.route].run(engine, name, req.query, checked.value as never);
+    const result = await ROUTES[req.route](engine, { name, params: req.params, query: req.query, body: value as never });
     return { status: 200, body: JSON.stringify(ok(result, t0)) };
   } catch (err) {
     const f = toFailure(err);

@@ -1,52 +1,51 @@
+// Every point route, registered from the registry (src/shared/point-ops.ts) in its order: a
+// route coordinated in a worker is handed off whole (handoff.ts), its body checked only there;
+// a route the main thread coordinates (field index changes) runs here over the Engine.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { CollectionNameParams, WaitQuery } from '../../../shared/schemas/common.js';
-import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../../shared/schemas/points.js';
-import { doDeletePoints, doGetPoint, doUpdateVectors } from '../../../workers/service/points.js';
-import { doDeleteVectors } from '../../../workers/service/vectors.js';
-import { doBatchUpdate } from '../../../workers/service/batch.js';
-import { engineAt, restReadLevel } from '../../../shared/read-consistency.js';
-import type { PointEngine } from '../../../shared/point-engine.js';
-import { doFacet } from '../../../workers/service/facet.js';
-import { UpdateOperations } from '../../../shared/schemas/batch.js';
-import type { Engine } from '../../engine.js';
+import type { FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { POINT_OPS, routeParts, type MainRoute, type PointRoute } from '../../../shared/point-ops.js';
+import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
 import { ok } from '../../../shared/envelope.js';
+import type { Engine } from '../../engine.js';
+import { doCreateIndex, doDeleteIndex } from '../../service/indexes.js';
 import { handoff, type HandoffDeps } from '../handoff.js';
 
-const params = CollectionNameParams;
-const querystring = WaitQuery;
-
-/** A read's engine: at the log's end for a strong `consistency` in cluster mode (read-consistency.ts). */
-function readAt(engine: Engine, query: unknown): PointEngine {
-  return engineAt(engine, () => restReadLevel((query as { consistency?: unknown } | undefined)?.consistency));
+interface Req {
+  params: Record<string, string>;
+  query: { wait?: boolean };
+  body: unknown;
+  t0: number;
 }
 
-// Upsert, retrieve, count and scroll are handed off whole to a coordinating worker (handoff.ts);
-// the other point routes run here.
+const C = '/collections/:collection_name';
+
+/** The routes this thread serves itself: each one's result, from the checked request. */
+const MAIN: { [R in MainRoute]: (engine: Engine, req: Req) => Promise<unknown> } = {
+  [`PUT ${C}/index`]: (e, r) => doCreateIndex(e, r.params.collection_name!, r.body as Static<typeof CreateFieldIndex>, r.query.wait === true),
+  [`DELETE ${C}/index/:field_name`]: (e, r) => doDeleteIndex(e, r.params.collection_name!, r.params.field_name!, r.query.wait === true),
+};
+
+function isMain(route: PointRoute): route is MainRoute {
+  return POINT_OPS[route].coordinated === 'main';
+}
+
 export const pointRoutes: FastifyPluginAsyncTypebox<{ engine: Engine } & HandoffDeps> = async (app, { engine, ...deps }) => {
-  const upsert = handoff('PUT /collections/:collection_name/points', deps);
-  app.put('/collections/:collection_name/points', { schema: { params, querystring, body: UpsertPoints }, ...upsert.opts }, upsert.handler);
-  const retrieve = handoff('POST /collections/:collection_name/points', deps);
-  app.post('/collections/:collection_name/points', { schema: { params, body: RetrievePoints }, ...retrieve.opts }, retrieve.handler);
-  app.get('/collections/:collection_name/points/:id', { schema: { params: PointIdParams } }, async (req) =>
-    ok(await doGetPoint(readAt(engine, req.query), req.params.collection_name, req.params.id), req.t0),
-  );
-  app.post('/collections/:collection_name/points/delete', { schema: { params, querystring, body: PointsSelector } }, async (req) =>
-    ok(await doDeletePoints(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
-  );
-  app.put('/collections/:collection_name/points/vectors', { schema: { params, querystring, body: UpdateVectors } }, async (req) =>
-    ok(await doUpdateVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
-  );
-  app.post('/collections/:collection_name/points/batch', { schema: { params, querystring, body: UpdateOperations } }, async (req) =>
-    ok(await doBatchUpdate(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
-  );
-  app.post('/collections/:collection_name/points/vectors/delete', { schema: { params, querystring, body: DeleteVectors } }, async (req) =>
-    ok(await doDeleteVectors(engine, req.params.collection_name, req.body, req.query.wait === true), req.t0),
-  );
-  app.post('/collections/:collection_name/facet', { schema: { params, body: FacetRequest } }, async (req) =>
-    ok(await doFacet(readAt(engine, req.query), req.params.collection_name, req.body), req.t0),
-  );
-  const count = handoff('POST /collections/:collection_name/points/count', deps);
-  app.post('/collections/:collection_name/points/count', { schema: { params, body: CountPoints }, ...count.opts }, count.handler);
-  const scroll = handoff('POST /collections/:collection_name/points/scroll', deps);
-  app.post('/collections/:collection_name/points/scroll', { schema: { params, body: ScrollPoints }, ...scroll.opts }, scroll.handler);
+  for (const route of Object.keys(POINT_OPS) as PointRoute[]) {
+    const spec = POINT_OPS[route];
+    const { method, url } = routeParts(route);
+    const schema = {
+      params: spec.params,
+      ...(spec.querystring === null ? {} : { querystring: spec.querystring }),
+      ...(spec.body === null ? {} : { body: spec.body }),
+    };
+    if (isMain(route)) {
+      const serve = MAIN[route];
+      app.route({ method, url, schema, handler: async (req: FastifyRequest) => ok(await serve(engine, req as unknown as Req), req.t0) });
+    } else {
+      const h = handoff(route, deps);
+      app.route({ method, url, schema, ...h.opts, handler: h.handler });
+    }
+  }
 };
