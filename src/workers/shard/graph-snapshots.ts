@@ -16,7 +16,7 @@
 //                                         replaces it
 //
 // The manifest's formats are graph-manifest.ts's; putting a read save to use at load (the graphs
-// read, the writes after it replayed) is graph-restore.ts's. Both are re-exported here.
+// read, the writes after it replayed) is graph-restore.ts's; the formats are re-exported here.
 //
 // The binary manifest's name starts with the shard's prefix so that an older version's save (a
 // downgrade) deletes it with its other files, rather than leaving a stale one to be preferred
@@ -45,7 +45,6 @@ import type { IdTrackerRead, SlotIds } from './id-tracker.js';
 import type { VectorSpace } from './vector-space.js';
 
 export { decodeManifest, encodeManifest, slotCount, type GraphManifest, type ManifestRead, type SavedGraph } from './graph-manifest.js';
-export { DEFER_REPLAY_MIN, readSavedGraphs, restoreGraphs } from './graph-restore.js';
 
 /** What a save captured synchronously (while the shard's writes are held): graphs and layout at one sequence. */
 export interface CapturedSave {
