@@ -11,7 +11,7 @@
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';
-import { MEMORY_KINDS } from '../shared/protocol.js';
+import { MEMORY_KINDS } from '../shared/shard-results.js';
 import { processMemory } from './process-memory.js';
 import { QdrantMetrics } from './qdrant-metrics.js';
 import { QDRANT_API_VERSION, QUIVER_VERSION } from './version.js';

@@ -8,7 +8,6 @@ import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointI
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
-import { comparePointIds } from './ids.js';
 import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
 
@@ -173,20 +172,6 @@ export interface OrderBySpec {
 /** A point at one of its values of the order_by key: a point with several values comes once per value. */
 export type OrderedRecord = PointRecord & { order_value: number };
 
-/** Qdrant's answer to order_by on a key without an integer, float or datetime index. */
-export function missingRangeIndex(key: string): string {
-  return `No range index for \`order_by\` key: \`${key}\`. Please create one to use \`order_by\`. Integer, float, and datetime payloads can have range indexes, see https://qdrant.tech/documentation/concepts/indexing/#payload-index.`;
-}
-
-/**
- * Qdrant's order of an order_by result: by (value, point id), both ascending for `asc` and both
- * descending for `desc`. Ties are therefore stable across pages and shards.
- */
-export function compareOrdered(direction: 'asc' | 'desc'): (a: OrderedRecord, b: OrderedRecord) => number {
-  const dir = direction === 'asc' ? 1 : -1;
-  return (a, b) => dir * (a.order_value - b.order_value || comparePointIds(a.id, b.id));
-}
-
 /** Payload changes, as the worker applies them to each selected point. */
 export type PayloadOp =
   | { kind: 'set'; payload: Payload; key: string | null }
@@ -204,16 +189,8 @@ export interface WriteCondition {
   updateFilter: Filter | null;
 }
 
-export const UNCONDITIONAL: WriteCondition = { mode: 'upsert', updateFilter: null };
-
 /** A value a facet counts: what keyword, uuid, integer and bool indexes hold. */
 export type FacetValue = string | number | boolean;
-
-/** The order of facet values among equal counts: numbers by value, the rest as strings. */
-export function compareFacetValues(a: FacetValue, b: FacetValue): number {
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
-}
 
 interface ShardAddress {
   collection: number;
@@ -368,15 +345,6 @@ export interface MemoryBytes {
   ids: number;
 }
 
-export const MEMORY_KINDS = ['vectors', 'graph', 'payload_index', 'ids'] as const satisfies readonly (keyof MemoryBytes)[];
-
-/** The sum of memory figures, kind by kind. */
-export function sumMemory(parts: readonly MemoryBytes[]): MemoryBytes {
-  const out: MemoryBytes = { vectors: 0, graph: 0, payload_index: 0, ids: 0 };
-  for (const p of parts) for (const k of MEMORY_KINDS) out[k] += p[k];
-  return out;
-}
-
 /**
  * One thread's JavaScript memory, as its own V8 isolate reports it (process.memoryUsage): the
  * heap it has committed and the part in use, and the off-heap memory its objects hold
@@ -387,12 +355,6 @@ export interface ThreadMemory {
   heap_used_bytes: number;
   external_bytes: number;
   array_buffers_bytes: number;
-}
-
-/** This thread's figures (see ThreadMemory). */
-export function threadMemory(): ThreadMemory {
-  const m = process.memoryUsage();
-  return { heap_total_bytes: m.heapTotal, heap_used_bytes: m.heapUsed, external_bytes: m.external, array_buffers_bytes: m.arrayBuffers };
 }
 
 export interface ResultMap {

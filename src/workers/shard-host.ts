@@ -13,7 +13,8 @@
 import type { QuiverDb } from '../shared/db.js';
 import { QuiverError } from '../shared/errors.js';
 import { copyIndexOn, effectiveReplicas } from '../shared/placement.js';
-import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, threadMemory, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
+import { LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type Op, type RequestOf, type ResultOf, type ShardLoadReport } from '../shared/protocol.js';
+import { threadMemory } from '../shared/shard-results.js';
 import type { CollectionMeta } from '../shared/types.js';
 import { GraphSnapshots } from './shard/graph-snapshots.js';
 import { hnswBuild } from './index/hnswlib-loader.js';

@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDb, type QuiverDb } from '../../src/shared/db.js';
-import { UNCONDITIONAL, type RequestOf } from '../../src/shared/protocol.js';
+import { type RequestOf } from '../../src/shared/protocol.js';
+import { UNCONDITIONAL } from '../../src/shared/shard-results.js';
 import { ShardHost } from '../../src/workers/shard-host.js';
 import { batch, metaOf } from './shard/helpers.js';
 

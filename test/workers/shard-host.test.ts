@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, type QuiverDb } from '../../src/shared/db.js';
-import { UNCONDITIONAL, type PointBatch } from '../../src/shared/protocol.js';
+import { type PointBatch } from '../../src/shared/protocol.js';
+import { UNCONDITIONAL } from '../../src/shared/shard-results.js';
 import { ShardHost } from '../../src/workers/shard-host.js';
 import { metaOf } from './shard/helpers.js';
 

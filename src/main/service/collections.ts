@@ -12,7 +12,8 @@ import type {
 import type { ShardCopy } from '../../shared/placement.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type VectorParams } from '../../shared/types.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
-import { MEMORY_KINDS, sumMemory, type MemoryBytes } from '../../shared/protocol.js';
+import { type MemoryBytes } from '../../shared/protocol.js';
+import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
 import type { CollectionDefaults, Engine } from '../engine.js';
 import { collectionNameError } from '../../shared/validation.js';
 

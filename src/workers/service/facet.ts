@@ -7,7 +7,8 @@
 // costs little, and a value rare in one shard may be under-counted, as Qdrant's approximate mode.
 
 import { QuiverError } from '../../shared/errors.js';
-import { compareFacetValues, type FacetValue } from '../../shared/protocol.js';
+import { type FacetValue } from '../../shared/protocol.js';
+import { compareFacetValues } from '../../shared/shard-results.js';
 import type { FacetRequest } from '../../shared/schemas/points.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { refuseUnsupported } from './request-forms.js';

@@ -3,7 +3,8 @@
 
 import { parseDatetime } from '../../shared/datetime.js';
 import { QuiverError } from '../../shared/errors.js';
-import { compareOrdered, missingRangeIndex, type OrderBySpec, type OrderedRecord } from '../../shared/protocol.js';
+import { type OrderBySpec, type OrderedRecord } from '../../shared/protocol.js';
+import { compareOrdered, missingRangeIndex } from '../../shared/shard-results.js';
 import type { ScrollPoints } from '../../shared/schemas/points.js';
 import type { CollectionMeta } from '../../shared/types.js';
 

@@ -4,7 +4,8 @@
 // the slot in every index; an index created later is filled from the payloads at once).
 
 import type { Filter } from '../../shared/filter.js';
-import { compareFacetValues, type FacetValue } from '../../shared/protocol.js';
+import { type FacetValue } from '../../shared/protocol.js';
+import { compareFacetValues } from '../../shared/shard-results.js';
 import type { FieldIndexSchema, Payload, PointId, TextIndexParams } from '../../shared/types.js';
 import { createFieldIndex, planCandidates, type FieldIndex } from '../index/payload-index.js';
 import { fieldValues, parsePath, type PathPart } from './filter-eval.js';

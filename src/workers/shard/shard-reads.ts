@@ -6,7 +6,8 @@
 //
 // Invariant: reads never change memory; they see every write at once, its LMDB commit or not.
 
-import { missingRangeIndex, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type SearchSpec, type ShardInfo } from '../../shared/protocol.js';
+import { type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type SearchSpec, type ShardInfo } from '../../shared/protocol.js';
+import { missingRangeIndex } from '../../shared/shard-results.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { effectiveHnsw } from '../../shared/hnsw-params.js';

@@ -15,7 +15,8 @@
 // never writes LMDB or graph files; it reads the primary's newest intact save (checksummed, so a
 // save being replaced is never trusted) and replays the records written after it, as a primary does.
 
-import { UNCONDITIONAL, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
+import { type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
+import { UNCONDITIONAL } from '../../shared/shard-results.js';
 import type { QuiverDb } from '../../shared/db.js';
 import type { Filter } from '../../shared/filter.js';
 import type { CollectionMeta, FieldIndexSchema, PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, encodeEntry, type LoggedWrite } from '../../../src/shared/log-entry.js';
-import { UNCONDITIONAL } from '../../../src/shared/protocol.js';
+import { UNCONDITIONAL } from '../../../src/shared/shard-results.js';
 import { logDigestKey, logDigestSeqKey, nextLogDigest, ShardApplier, type LogEntry } from '../../../src/workers/cluster/applier.js';
 import type { Shard } from '../../../src/workers/shard/shard.js';
 import { ShardHost } from '../../../src/workers/shard-host.js';

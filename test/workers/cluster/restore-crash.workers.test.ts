@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, shardRange, type QuiverDb, type StoredPoint } from '../../../src/shared/db.js';
 import { appliedSeqKey } from '../../../src/shared/log-entry.js';
-import { UNCONDITIONAL } from '../../../src/shared/protocol.js';
+import { UNCONDITIONAL } from '../../../src/shared/shard-results.js';
 import type { CollectionMeta, PointId } from '../../../src/shared/types.js';
 import { ShardHost } from '../../../src/workers/shard-host.js';
 import { batch, metaOf } from '../shard/helpers.js';

@@ -6,7 +6,7 @@ import Type from 'typebox';
 import { readCpuFlags } from '../../../shared/cpu.js';
 import type { Engine } from '../../engine.js';
 import { ok } from '../../../shared/envelope.js';
-import { sumMemory, threadMemory } from '../../../shared/protocol.js';
+import { sumMemory, threadMemory } from '../../../shared/shard-results.js';
 import { MemoryOut } from '../../../shared/schemas/responses.js';
 import { processMemory } from '../../process-memory.js';
 import { mallocTrim } from '../../../shared/malloc-trim.js';
