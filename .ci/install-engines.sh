@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cluster tests (CLUSTER.md section 10) start their own nats-server and etcd processes on
+# The cluster tests (docs/cluster.md section 10) start their own nats-server and etcd processes on
 # loopback. Installs Debian's nats-server, etcd-server and etcd-client when a binary is missing
 # and apt-get can run as root; otherwise it says why and leaves those tests to skip themselves.
 #

@@ -1,4 +1,4 @@
-// How to pin a shard's tasks to the thread that owns it (DESIGN 1: "measure which is faster"):
+// How to pin a shard's tasks to the thread that owns it (docs/decisions.md section 1: "measure which is faster"):
 // (a) one single-thread piscina pool per worker, what Quiver runs; (b) one pool of N threads with
 // a load balancer that reads the target worker from the task's queue options. Same worker code,
 // same tasks, the same number in flight; the bench checks that (b) really keeps affinity.

@@ -8,7 +8,7 @@ export class CliError extends Error {}
 
 /**
  * 503 (a shard worker being replaced) passes: it is retried as the client retries 412 `Engine not
- * initialized` at start-up (DESIGN.md section 5, done inside the client): 500 ms, doubling, at
+ * initialized` at start-up (docs/decisions.md section 5, done inside the client): 500 ms, doubling, at
  * most 5 retries. Anything else is the caller's.
  */
 export async function withRetry<T>(op: () => Promise<T>, delayMs = 500, retries = 5, sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))): Promise<T> {

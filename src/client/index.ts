@@ -1,7 +1,7 @@
 // Quiver's own typed REST client. Request and response shapes are the server's TypeBox schemas
 // and types from src/shared (types only, never a src/main module), so the client cannot drift
 // from what the server validates and pulls in no server code. While the server is starting it
-// answers 412 `Engine not initialized`; the client then retries as spec 7.3 says: after 500 ms,
+// answers 412 `Engine not initialized`; the client then retries as docs/interface.md section 7.3 says: after 500 ms,
 // 1 s, 2 s, 4 s and 8 s, at most 5 retries, then the error reaches the caller. No other error
 // is retried (a 412 for a collection being deleted is final).
 

@@ -1,5 +1,5 @@
 // Configuration: config/default.json, then the optional file named by SERVICE_CONFIG, then the
-// SERVICE_* environment variables (DESIGN.md section 1). Validated once at start; a bad value
+// SERVICE_* environment variables (docs/decisions.md section 1). Validated once at start; a bad value
 // stops start-up with a message naming where it came from.
 
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Compile } from 'typebox/compile';
 const ENDPOINT = '^(https?://|nats://)?(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]+):[0-9]{1,5}$';
 const Endpoint = Type.String({ pattern: ENDPOINT });
 
-/** Cluster mode (CLUSTER.md): on when both `etcd` and `nats` list servers (one alone refuses start-up); otherwise nothing of it runs. */
+/** Cluster mode (docs/cluster.md): on when both `etcd` and `nats` list servers (one alone refuses start-up); otherwise nothing of it runs. */
 export const ClusterSchema = Type.Object(
   {
     /** etcd client endpoints (SERVICE_CLUSTER_ETCD); empty: single-node mode. */

@@ -1,4 +1,4 @@
-// The one place that builds Qdrant's response envelopes (spec 2.6 and 7.1) and maps errors to
+// The one place that builds Qdrant's response envelopes (docs/interface.md section 2.6 and 7.1) and maps errors to
 // HTTP statuses. Routes return results; failures of any origin (service, validation, fastify
 // itself) come through toFailure.
 

@@ -119,7 +119,7 @@ export class QuiverError extends Error {
   static collectionNotFound(name: string): QuiverError {
     return new QuiverError('NotFound', `Collection not found: ${name}`);
   }
-  /** A collection whose DELETE is in progress (spec 3.3). */
+  /** A collection whose DELETE is in progress (docs/interface.md section 3.3). */
   static beingDeleted(name: string): QuiverError {
     return new QuiverError('PreconditionFailed', `Collection ${name} is being deleted`);
   }

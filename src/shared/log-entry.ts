@@ -1,4 +1,4 @@
-// What a shard's JetStream log holds (cluster mode, CLUSTER.md sections 3 to 5), shared by the
+// What a shard's JetStream log holds (cluster mode, docs/cluster.md sections 3 to 5), shared by the
 // thread that publishes (main) and the worker that applies: the stream and subject names of a
 // shard, the LMDB key of its applied position, and the encoding of one entry.
 //

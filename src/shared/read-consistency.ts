@@ -1,5 +1,5 @@
 // A read's `consistency` (Qdrant's ReadConsistency: REST query parameter, gRPC read_consistency)
-// in cluster mode (CLUSTER.md section 6): the default, a factor of 1, reads whatever the picked
+// in cluster mode (docs/cluster.md section 6): the default, a factor of 1, reads whatever the picked
 // replica has applied; any stronger value (`majority`, `quorum`, `all`, or a factor above 1) reads
 // at the write log's end as it was when the read started. Pure parsing, no cluster imports:
 // requests.ts and grpc-requests.ts run in the coordinating workers too (single-node mode, where

@@ -255,7 +255,7 @@ export function compileCheck(schema: TSchema, surface: Surface, opts: { qdrant42
   // test/main/http/schemas-compile.test.ts compiles them all (compilePending), so a bad schema
   // still fails a test.
   let full: Validator | undefined;
-  // Quiver's own endpoints (/auth/*, spec 4.1-4.6) answer 400 for every bad body: no twin needed.
+  // Quiver's own endpoints (/auth/*, docs/interface.md section 4.1-4.6) answer 400 for every bad body: no twin needed.
   // The twin is needed only to tell a failure's kind, so it is compiled at the first failure.
   let shape: Validator | undefined;
   const twin = (): Validator | undefined => (opts.qdrant422 === false ? undefined : (shape ??= Compile(structural(schema) as TSchema)));

@@ -1,5 +1,5 @@
 // Failpoints: faults a test can switch on through the environment to see how Quiver behaves
-// when a write breaks half-way (spec 7.3: a batch can partly succeed before a 500) or a worker
+// when a write breaks half-way (docs/interface.md section 7.3: a batch can partly succeed before a 500) or a worker
 // thread dies. Off unless QUIVER_FAILPOINTS is set, e.g. QUIVER_FAILPOINTS=upsert_after=3 fails
 // every upsert batch of a shard after its third point; crash_on_id=7 kills the worker thread that
 // receives an upsert of point 7, before it applies anything; commit_fail_on_id=7 makes the LMDB

@@ -1,4 +1,4 @@
-// Hot-path micro benchmarks (STYLE 13), in process on one real Shard (real LMDB in a temp dir,
+// Hot-path micro benchmarks (docs/decisions.md section 6), in process on one real Shard (real LMDB in a temp dir,
 // real hnswlib): exact and HNSW search with and without a filter, and an upsert batch. Run with
 // `npm run bench:unit`; state before/after figures from it in any change to these paths.
 

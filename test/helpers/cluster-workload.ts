@@ -1,4 +1,4 @@
-// The fault suite's workload (CLUSTER.md section 10) through the official REST client, round-robin
+// The fault suite's workload (docs/cluster.md section 10) through the official REST client, round-robin
 // over the nodes: writers upsert unique ids of 32-d Cosine vectors (half wait=true) and now and then
 // delete one they had acknowledged; readers search with a stored vector and expect its id as the
 // exact top-1; a checker reads each `completed` write back at once with `consistency: all`. Every

@@ -1,4 +1,4 @@
-// The nine processes of CLUSTER.md section 10 on loopback: 3 nats-servers (one JetStream
+// The nine processes of docs/cluster.md section 10 on loopback: 3 nats-servers (one JetStream
 // cluster), 3 etcd members and 3 Quiver nodes (1 worker each, its own data dir, a 4 s lease,
 // fixed REST, gRPC and internal ports so a restarted node keeps its address). Machine i is
 // nats-server i, etcd member i and Quiver node i. Every process is killed, paused, resumed or
@@ -26,7 +26,7 @@ export interface QuiverNode {
 }
 
 export interface ClusterOptions {
-  /** Lease TTL of every node, seconds (default 2, as CLUSTER.md section 10). */
+  /** Lease TTL of every node, seconds (default 2, as docs/cluster.md section 10). */
   leaseSeconds?: number;
   /** Extra environment for every node (e.g. a shorter dead-replica grace). */
   env?: Record<string, string>;
@@ -76,7 +76,7 @@ function running(s: TestServer | null): s is TestServer {
 }
 
 export async function startCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
-  // 4 s, not CLUSTER.md's 2: killing etcd's leader left keep-alives unanswered for 2.0-2.4 s on this
+  // 4 s, not docs/cluster.md section 10's second: killing etcd's leader left keep-alives unanswered for 2.0-2.4 s on this
   // 2-core machine (election timeout 1 s, then the vote), so a 2 s lease lapsed on every node and
   // scenario 4 could not be free of query errors. Production's default is 10 s.
   const leaseSeconds = opts.leaseSeconds ?? 4;

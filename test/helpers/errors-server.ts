@@ -1,7 +1,7 @@
 // Shared setup of the error tests (test/main/errors-*.workers.test.ts): each file starts one real
 // server (2 shards, 1 MiB body limit) with a plain and a named collection, and asserts on the
-// data error envelope {time, status: {error}} of spec 7.1, a message that names the problem
-// (DESIGN 6), and rejected writes that write nothing. `server` and `base` are set by the hooks
+// data error envelope {time, status: {error}} of docs/interface.md section 7.1, a message that names the problem
+// (docs/decisions.md section 6), and rejected writes that write nothing. `server` and `base` are set by the hooks
 // useErrorsServer() registers, before the file's first test.
 
 import { afterAll, beforeAll, expect } from 'vitest';

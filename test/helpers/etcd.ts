@@ -1,5 +1,5 @@
 // Starts Debian's etcd (a 1- or 3-member cluster) for a test: free 127.0.0.1 ports, temp data
-// dirs, flags as in CLUSTER.md section 2. Members are stopped or killed by their PID only (other
+// dirs, flags as in docs/cluster.md section 2. Members are stopped or killed by their PID only (other
 // engineers' etcd processes run on the same machine), and the data dirs removed at stop().
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -1,10 +1,10 @@
-// The fault scenarios of CLUSTER.md section 10 (and one more): what each injects at t=5 s, and
+// The fault scenarios of docs/cluster.md section 10 (and one more): what each injects at t=5 s, and
 // the recovery it runs at its own time. Run and checked by test/helpers/faults.ts.
 
 import type { TestCluster } from './cluster.js';
 import { settle } from './fault-cluster-state.js';
 
-/** The fault's time, and the load's shortest length (CLUSTER.md section 10). */
+/** The fault's time, and the load's shortest length (docs/cluster.md section 10). */
 export const FAULT_AT_MS = 5_000;
 export const LOAD_MS = 20_000;
 
@@ -126,7 +126,7 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     n: 9,
-    // Beyond CLUSTER.md's eight: a frozen etcd member keeps its clients' sockets open (unlike
+    // Beyond docs/cluster.md section 10's first eight: a frozen etcd member keeps its clients' sockets open (unlike
     // scenario 4's kill), so a node's lease must be kept alive through the other members.
     name: 'SIGSTOP of the etcd leader for 12 s',
     gapBound: true,

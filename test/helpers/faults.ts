@@ -1,4 +1,4 @@
-// The 8 fault scenarios of CLUSTER.md section 10 and their checks. Each runs on a fresh 9-process
+// The 8 fault scenarios of docs/cluster.md section 10 and their checks. Each runs on a fresh 9-process
 // cluster (test/helpers/cluster.ts): a collection with 3 shards, replication_factor 2 and
 // write_consistency_factor 1; about 20 s of load (cluster-workload.ts) with one fault at t=5 s,
 // then recovery (what was killed is restarted), then the checks. The figures go to JSON (one

@@ -3,7 +3,7 @@
 // new route shows up here by itself; a route without an entry in the permission table fails the
 // first test. Every route is then called on the real server with each of 11 credentials, sent
 // both as `Authorization: Bearer` and as `api-key`, with auth enabled and disabled, and the
-// status is compared with what DESIGN.md section 3 says, as this file's own oracle computes it.
+// status is compared with what docs/decisions.md section 3 says, as this file's own oracle computes it.
 
 import { UNIMPLEMENTED } from '../../src/main/http/routes/unimplemented.js';
 import { SignJWT } from 'jose';
@@ -39,7 +39,7 @@ const KEY_BITS: Partial<Record<Credential, number>> = { 'read key': 1, 'write ke
 
 type Outcome = 'pass' | 401 | 403;
 
-/** DESIGN.md section 3, written out independently of src/main/auth. */
+/** docs/decisions.md section 3, written out independently of src/main/auth. */
 function oracle(access: Access, cred: Credential, enabled: boolean): Outcome {
   const bits = KEY_BITS[cred];
   const missingOrBad = cred === 'no credential' || INVALID.has(cred);
@@ -66,7 +66,7 @@ function oracle(access: Access, cred: Credential, enabled: boolean): Outcome {
   }
 }
 
-/** DESIGN.md section 3's classification of routes, for checking the table's entries. */
+/** docs/decisions.md section 3's classification of routes, for checking the table's entries. */
 function designAccess(method: string, url: string): Access | 'unclassified' {
   const m = method === 'HEAD' ? 'GET' : method;
   const fixed: Record<string, Access> = {
@@ -255,7 +255,7 @@ describe('the route table covers the app', () => {
     expect(missing, `routes without an entry in src/main/auth/permissions.ts: ${missing.join(', ')}`).toEqual([]);
   });
 
-  it('the entries agree with DESIGN.md section 3', () => {
+  it('the entries agree with docs/decisions.md section 3', () => {
     const wrong = routes
       .map((r) => ({ r, want: designAccess(r.method, r.url) }))
       .filter(({ r, want }) => want !== 'unclassified' && want !== r.access)
@@ -269,7 +269,7 @@ describe('the route table covers the app', () => {
 const HEADER_STYLES = ['Authorization: Bearer', 'api-key'] as const;
 
 describe.each([true, false])('route x credential matrix, auth enabled = %s', (enabled) => {
-  it(`every route answers every credential as DESIGN.md says (both headers)`, async () => {
+  it(`every route answers every credential as docs/decisions.md says (both headers)`, async () => {
     currentlyEnabled = enabled;
     await setEnabled(base, adminJwt, enabled);
     const failures: string[] = [];

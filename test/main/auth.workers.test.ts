@@ -137,7 +137,7 @@ describe('PATCH /auth/enabled', () => {
 });
 
 describe('POST /auth/api_key', () => {
-  it('200: the spec 4.1 shape, canonical permission, the raw key once', async () => {
+  it('200: the docs/interface.md section 4.1 shape, canonical permission, the raw key once', async () => {
     const r = await call(base, 'POST', '/auth/api_key', { name: 'reader', description: 'dashboards', permission: 'read' }, bearer(jwt));
     expect(r.status).toBe(200);
     remember(r.body);

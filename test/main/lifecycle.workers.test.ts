@@ -1,4 +1,4 @@
-// Collection deletion (spec 3.3, DESIGN 2): DELETE answers once the collection is out of the
+// Collection deletion (docs/interface.md section 3.3, docs/decisions.md section 2): DELETE answers once the collection is out of the
 // catalog and the name is free at once; its data is dropped in the background under its internal
 // id, and a restart in the middle finishes the drop.
 

@@ -1,4 +1,4 @@
-// DESIGN 6: a crashed worker is replaced and its shards reloaded while the others keep serving.
+// docs/decisions.md section 6: a crashed worker is replaced and its shards reloaded while the others keep serving.
 // The crash_on_id failpoint kills the worker thread that receives an upsert of that point id,
 // before it applies anything; the process lives on, the write that hit the crash answers 503,
 // and every acknowledged point, payload index and write path is back once the new thread loads.

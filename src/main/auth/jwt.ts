@@ -1,4 +1,4 @@
-// Admin JWTs (DESIGN.md section 3): HS256 with jose, claims sub = "admin", role = "admin", iat,
+// Admin JWTs (docs/decisions.md section 3): HS256 with jose, claims sub = "admin", role = "admin", iat,
 // exp, jti and pwd_epoch. pwd_epoch is the admin's password epoch when the token was issued;
 // a password reset raises the epoch, so every token issued before it stops verifying.
 

@@ -1,4 +1,4 @@
-// The admin password: the policy of DESIGN.md section 3 and argon2id hashing with OWASP's
+// The admin password: the policy of docs/decisions.md section 3 and argon2id hashing with OWASP's
 // parameters (Password Storage Cheat Sheet: m = 19 MiB, t = 2, p = 1). Hashing runs on libuv's
 // thread pool, so the event loop keeps serving while a login is checked. Passwords are never
 // logged and never stored, only their PHC-format hashes.

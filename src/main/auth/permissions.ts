@@ -1,5 +1,5 @@
-// Who may call what: the permission bits of access tokens (spec 2.2) and the one table that
-// gives every route an access rule (DESIGN.md section 3). The REST hook and the gRPC
+// Who may call what: the permission bits of access tokens (docs/interface.md section 2.2) and the one table that
+// gives every route an access rule (docs/decisions.md section 3). The REST hook and the gRPC
 // interceptor both look a request up here; nothing else decides.
 //
 // A route with no entry is refused, never open. Adding a route means adding its line below;
@@ -18,7 +18,7 @@ const CANONICAL: readonly PermName[] = ['read', 'write', 'admin'];
  * - `public`: anyone, credentials are not looked at (health checks, login).
  * - `read` / `write`: an access token with that bit, or an admin JWT.
  * - `admin`: an access token with the admin bit, or an admin JWT.
- * - `token_admin`: as `admin`; while auth is disabled, refused with 403 for everyone (spec 3.1, 5.3).
+ * - `token_admin`: as `admin`; while auth is disabled, refused with 403 for everyone (docs/interface.md section 3.1, 5.3).
  * - `admin_jwt`: an admin JWT only, whether auth is enabled or not.
  * - `admin_bootstrap`: anyone while no admin user exists, afterwards as `admin`.
  * - `authenticated`: any valid credential (the not-found handler: no probing without one).
@@ -72,7 +72,7 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /dashboard/style.css': 'public',
   'GET /dashboard/app.js': 'public',
 
-  // authentication (spec 4.1-4.6, DESIGN.md section 3)
+  // authentication (docs/interface.md section 4.1-4.6, docs/decisions.md section 3)
   'POST /auth/login': 'public',
   'POST /auth/admin': 'admin_bootstrap',
   'POST /auth/admin/reset-password': 'admin',
@@ -105,7 +105,7 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   // the point operations (their registry, src/shared/point-ops.ts, says which read and which write)
   ...POINT_ACCESS,
 
-  // spec 4.8 (501 today): reads are read, anything that would change state is write
+  // docs/interface.md section 4.8 (501 today): reads are read, anything that would change state is write
   'GET /aliases': 'read',
   'GET /collections/:collection_name/aliases': 'read',
   'POST /aliases': 'write',

@@ -1,4 +1,4 @@
-// Failed-login limiter per client address (DESIGN.md section 3: 429 with Retry-After), on
+// Failed-login limiter per client address (docs/decisions.md section 3: 429 with Retry-After), on
 // rate-limiter-flexible's in-memory fixed window: every attempt takes a point up front (so
 // parallel guesses count too), past maxFailures within the window every login from that address
 // is refused until the window ends, the right password included, and a success clears the

@@ -1,4 +1,4 @@
-// Shards across nodes (cluster mode, CLUSTER.md sections 4 and 6): what the Engine's call() and
+// Shards across nodes (cluster mode, docs/cluster.md sections 4 and 6): what the Engine's call() and
 // fanOut() do when this node is one of several. The service layer and its merges are unchanged:
 // they get the same worker results, in shard order, wherever the shard's replica lives.
 // - A read goes to one Active replica per shard, as the ClusterState mirror has them: this node's

@@ -1,4 +1,4 @@
-// The data plane's start-up in cluster mode (CLUSTER.md section 6), in the order server.ts needs:
+// The data plane's start-up in cluster mode (docs/cluster.md section 6), in the order server.ts needs:
 // ClusterShards first (the Engine is built with it), then the internal port once the Engine
 // exists (it serves the Engine's own replicas), bound before the node registers so that the
 // address peers read under /quiver/nodes is one that answers. Loaded only in cluster mode.

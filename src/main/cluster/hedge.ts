@@ -1,4 +1,4 @@
-// When a read across nodes is hedged (CLUSTER.md section 6: "a replica slower than a hedge
+// When a read across nodes is hedged (docs/cluster.md section 6: "a replica slower than a hedge
 // deadline is retried on another"). The deadline is learned, as "The Tail at Scale" (Dean and
 // Barroso) proposes: a read not answered by the 95th percentile of recent reads of its kind is
 // sent to a second replica too, which costs about 5% more reads while cutting the tail a stalled

@@ -1,4 +1,4 @@
-// The internal gRPC port's server (cluster mode, CLUSTER.md section 6): other nodes' coordinators
+// The internal gRPC port's server (cluster mode, docs/cluster.md section 6): other nodes' coordinators
 // send it one shard's worker request (ShardCall) or ask when a write is applied here
 // (AwaitApplied); it runs them on this node's own replica through the Engine (LocalShards), never
 // across nodes again. Invariants:

@@ -1,4 +1,4 @@
-// Point writes in cluster mode (CLUSTER.md section 4): the Engine hands each shard's part of a
+// Point writes in cluster mode (docs/cluster.md section 4): the Engine hands each shard's part of a
 // write here instead of to the shard's worker. The part is published to the shard's stream
 // (shard-log.ts); the worker that owns the shard applies it from there (src/workers/cluster/).
 // - wait=false answers once the part is stored in its stream: the counts it reports are what

@@ -1,4 +1,4 @@
-// The shards' write-ahead log on NATS JetStream (cluster mode, CLUSTER.md sections 3 and 4), as
+// The shards' write-ahead log on NATS JetStream (cluster mode, docs/cluster.md sections 3 and 4), as
 // the main thread uses it: one stream per shard (QV_<collectionId>_<shard>, subject
 // qv.<collectionId>.<shard>, file storage, no age limit, a duplicate window of 2 minutes, direct
 // gets allowed), created and deleted with its collection, and publishing a shard's part of a write.

@@ -1,4 +1,4 @@
-// Qdrant's cluster API over the control plane (CLUSTER.md section 9): a collection's cluster info
+// Qdrant's cluster API over the control plane (docs/cluster.md section 9): a collection's cluster info
 // from the assignments mirrored from etcd, and the cluster operations (move_shard,
 // replicate_shard, drop_replica, abort_transfer, removing a peer) as requests the controller
 // serves (src/control/cluster-ops-server.ts). Single-node mode answers the info as before

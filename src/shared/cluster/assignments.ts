@@ -1,4 +1,4 @@
-// Shard assignments (CLUSTER.md section 7; decisions 4 and 5 of the session's CLUSTER-JOIN.md):
+// Shard assignments (docs/cluster.md section 7; decisions 4 and 5 of the session's docs/cluster.md section 7):
 // /quiver/assign/<collectionId>/<shard> = {epoch, replicas: [{node, state, since?}]}, and the
 // controller's pure decision of what each assignment should become (reconcile), given the live
 // nodes, the catalog and the nodes' status reports. Writing is control-loop.ts's (fenced + CAS).

@@ -1,4 +1,4 @@
-// Request shapes of the authentication endpoints (spec 4.1-4.6, DESIGN.md section 3). The
+// Request shapes of the authentication endpoints (docs/interface.md section 4.1-4.6, docs/decisions.md section 3). The
 // schemas check types and presence; the rules with their own messages (password policy,
 // permission names, expiry bounds) are checked by src/main/auth so that gRPC shares them.
 
@@ -35,7 +35,7 @@ export type TokenIdParams = Static<typeof TokenIdParams>;
 
 // Response shapes of the API key endpoints: the auth service returns them and the client reads them.
 
-/** A list entry of GET /auth/api_keys (spec 4.2). */
+/** A list entry of GET /auth/api_keys (docs/interface.md section 4.2). */
 export interface ApiKeyInfo {
   id: number;
   name: string;
@@ -46,7 +46,7 @@ export interface ApiKeyInfo {
   permission: string;
 }
 
-/** The answer of POST /auth/api_key and of rotation (spec 4.1): the only place a raw key appears. */
+/** The answer of POST /auth/api_key and of rotation (docs/interface.md section 4.1): the only place a raw key appears. */
 export interface ApiKeyCreated {
   id: number;
   name: string;

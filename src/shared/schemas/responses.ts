@@ -1,4 +1,4 @@
-// Response shapes, as Qdrant's REST API names them: the envelopes (spec 2.6 and 7.1) and each
+// Response shapes, as Qdrant's REST API names them: the envelopes (docs/interface.md section 2.6 and 7.1) and each
 // route's `result`. They feed the OpenAPI document (src/main/http/route-docs.ts gives each route
 // its own), so that a client generated from it knows what comes back. Objects stay open
 // (additional properties allowed) where Qdrant documents more fields than Quiver fills.
@@ -107,7 +107,7 @@ export function Ok<T extends TSchema>(result: T) {
   });
 }
 
-/** A data endpoint's failure (spec 7.1). */
+/** A data endpoint's failure (docs/interface.md section 7.1). */
 export const ErrorOut = Type.Object({ time: Type.Number(), status: Type.Object({ error: Type.String() }) }, { description: 'Error' });
 
 /** The auth endpoints' simple-message envelope, and their failures. */

@@ -1,4 +1,4 @@
-// One shard's position in its write log (cluster mode, CLUSTER.md section 5), kept by the worker
+// One shard's position in its write log (cluster mode, docs/cluster.md section 5), kept by the worker
 // that owns the shard: which entries it applied, which of them LMDB has flushed, each recent
 // entry's outcome for `wait=true`, and whether the shard is Dead.
 //

@@ -1,10 +1,10 @@
-// The apply loops of one worker's primaries (cluster mode, CLUSTER.md section 5): per shard, an
+// The apply loops of one worker's primaries (cluster mode, docs/cluster.md section 5): per shard, an
 // ordered JetStream consumer from applied_seq + 1 whose entries go to the shard in batches (what
 // arrived together, up to BATCH entries), each batch applied and committed with its applied_seq in
 // one LMDB transaction (applier.ts). Loaded only in cluster mode (entry.ts imports it lazily).
 //
 // The v3 client recreates an ordered consumer itself after most faults, but it can stay silent
-// (CLUSTER.md section 2; seen here after the stream leader's server was killed: heartbeats and
+// (docs/cluster.md section 2; seen here after the stream leader's server was killed: heartbeats and
 // notifications went on, entries did not). A watchdog of our own replaces a consumer session that
 // delivered nothing for WATCHDOG_MS while the stream holds entries past applied_seq, starting a new
 // one from applied_seq + 1; so does a session told of missed heartbeats or a deleted consumer.
@@ -13,7 +13,7 @@
 // a while (BehindCheck: one answer may come from a server that has not caught up; the consumer
 // waits meanwhile). Each start also compares
 // it with the stream's first sequence, and each entry with the one expected next: entries after
-// applied_seq purged (below a snapshot, CLUSTER.md section 7) can never be applied, so the shard is
+// applied_seq purged (below a snapshot, docs/cluster.md section 7) can never be applied, so the shard is
 // marked Dead as purged, for a snapshot restore (src/main/cluster/snapshots.ts) to bring back.
 // And each entry's message id (one per write part, reused by every retry of its publish, so the
 // stream stores it once) is compared with those this replica applied: one applied at another

@@ -1,4 +1,4 @@
-// One shard's snapshot as a file (cluster mode, CLUSTER.md section 7 "Snapshots bound replay"):
+// One shard's snapshot as a file (cluster mode, docs/cluster.md section 7 "Snapshots bound replay"):
 // what a replica needs to start at a log position without replaying the log from its start. The
 // worker that owns the shard writes it (snapshotShard) and restores from it (restoreShard); the
 // main thread moves the file to and from the JetStream object store (src/main/cluster/snapshots.ts).

@@ -1,5 +1,5 @@
 // The plumbing every write shares: the update result Qdrant clients expect, one write per shard
-// with partial failure reported (spec 7.3 rule 1), and the all-ids-exist check that runs before
+// with partial failure reported (docs/interface.md section 7.3 rule 1), and the all-ids-exist check that runs before
 // any shard changes anything.
 
 import { QuiverError } from '../../shared/errors.js';
@@ -14,7 +14,7 @@ export function updateResult(opId: number, wait: boolean): UpdateResult {
   return { operation_id: opId, status: wait ? 'completed' : 'acknowledged' };
 }
 
-/** Runs one write per shard; a failure after some shards applied says so (spec 7.3 rule 1). */
+/** Runs one write per shard; a failure after some shards applied says so (docs/interface.md section 7.3 rule 1). */
 export async function perShard(parts: Promise<unknown>[]): Promise<void> {
   const settled = await Promise.allSettled(parts);
   const failed = settled.filter((s): s is PromiseRejectedResult => s.status === 'rejected');

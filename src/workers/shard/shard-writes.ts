@@ -96,7 +96,7 @@ export class ShardWrites {
    * then `mutate`, then the point's version and its record to LMDB. Then the version counter,
    * and the commit (see #durable). With `partial`, a point that fails stops the batch: the points
    * before it stay applied and the error is returned, so the main thread can report a partial
-   * failure (spec 7.3 rule 1) instead of a silent one; otherwise the error is thrown.
+   * failure (docs/interface.md section 7.3 rule 1) instead of a silent one; otherwise the error is thrown.
    */
   async #write(
     targets: readonly PointId[],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GRPC_ACCESS, REST_ACCESS, formatPermission, grpcAccess, parsePermission, restAccess, routeKey } from '../../../src/main/auth/permissions.js';
 
-describe('permission strings (spec 2.2, DESIGN 3)', () => {
+describe('permission strings (docs/interface.md section 2.2, docs/decisions.md section 3)', () => {
   it('parses every set of names in any order to the bitmask', () => {
     expect(parsePermission('read')).toBe(1);
     expect(parsePermission('write')).toBe(2);
@@ -47,7 +47,7 @@ describe('the route table', () => {
     expect(grpcAccess('toString')).toBeUndefined();
   });
 
-  it('keeps the fixed rules of DESIGN 3', () => {
+  it('keeps the fixed rules of docs/decisions.md section 3', () => {
     expect(REST_ACCESS['PATCH /auth/enabled']).toBe('admin_jwt');
     expect(REST_ACCESS['POST /auth/login']).toBe('public');
     expect(REST_ACCESS['POST /auth/admin']).toBe('admin_bootstrap');

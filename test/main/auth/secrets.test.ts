@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { keyDigest, looksLikeApiKey, newApiKey, newJwtSecret, sameDigest } from '../../../src/main/auth/keys.js';
 import { PASSWORD_RULE, hashPassword, meetsPasswordPolicy, verifyPassword } from '../../../src/main/auth/password.js';
 
-describe('password policy (DESIGN 3: 12 to 256 characters, three of four classes)', () => {
+describe('password policy (docs/decisions.md section 3: 12 to 256 characters, three of four classes)', () => {
   it('accepts passwords with three or four classes', () => {
     for (const ok of ['Abcdefghijk1', 'abcdefghij1!', 'ABCDEFGHIJ1!', 'Abcdefghijk!', 'Correct-Horse-9', 'Ünïcödé-Pässwört-1', 'pass word 12 X']) {
       expect(meetsPasswordPolicy(ok), ok).toBe(true);

@@ -260,7 +260,7 @@ describe('admin user and login', () => {
 });
 
 describe('access tokens', () => {
-  it('creates tokens as spec 4.1 says and lists them without the key', async () => {
+  it('creates tokens as docs/interface.md section 4.1 says and lists them without the key', async () => {
     const { auth, jwt } = await adminSetup();
     const ctx = await auth.authenticate(bearer(jwt));
     const a = await auth.doCreateApiKey(ctx, { name: 'ingest', description: 'batch loader', permission: 'write,read' });

@@ -1,7 +1,7 @@
-// The fault suite of CLUSTER.md section 10 on nine real processes (3 nats-servers, 3 etcd members,
+// The fault suite of docs/cluster.md section 10 on nine real processes (3 nats-servers, 3 etcd members,
 // 3 Quiver nodes): each scenario's checks are in test/helpers/faults.ts, and its figures go to JSON.
 // `npm test` runs the CI subset (1: a node killed, 3: a stream leader killed, 8: everything killed
-// and restarted); `npm run test:cluster` runs all of them (QUIVER_FAULTS=all, or a list like 2,5): CLUSTER.md's 8
+// and restarted); `npm run test:cluster` runs all of them (QUIVER_FAULTS=all, or a list like 2,5): docs/cluster.md section 10's eight
 // and a 9th, the etcd leader frozen.
 
 import { spawnSync } from 'node:child_process';
@@ -21,7 +21,7 @@ function selected(): number[] {
 
 const missing = etcdMissing() ?? (spawnSync(NATS_SERVER_BIN, ['--version']).status === 0 ? null : `${NATS_SERVER_BIN} not runnable`);
 
-describe.skipIf(missing !== null)('cluster faults (CLUSTER.md section 10)', () => {
+describe.skipIf(missing !== null)('cluster faults (docs/cluster.md section 10)', () => {
   for (const n of selected()) {
     const sc = SCENARIOS.find((s) => s.n === n);
     if (sc === undefined) throw new Error(`QUIVER_FAULTS names no scenario ${n} (1-${SCENARIOS.length})`);

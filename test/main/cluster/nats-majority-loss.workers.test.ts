@@ -1,4 +1,4 @@
-// Two of three nats-servers killed (CLUSTER.md section 8, last row): the write log has no quorum,
+// Two of three nats-servers killed (docs/cluster.md section 8, last row): the write log has no quorum,
 // so writes answer 503 with Retry-After (the client may retry; nothing it was told is stored is
 // lost), while reads go on from what the replica applied. Once the servers are back, writes go on,
 // and every acknowledged point is there once.

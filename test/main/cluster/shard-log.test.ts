@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 describe('shard streams', () => {
-  it('creates one stream per shard as CLUSTER.md section 3 says, and deletes them', async () => {
+  it('creates one stream per shard as docs/cluster.md section 3 says, and deletes them', async () => {
     await log.createStreams(7, 2);
     // Creating again leaves them as they are.
     await log.createStreams(7, 2);

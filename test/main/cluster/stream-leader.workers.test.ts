@@ -1,4 +1,4 @@
-// The stream leader's nats-server killed with -9 during writes (CLUSTER.md section 8): a 3-server
+// The stream leader's nats-server killed with -9 during writes (docs/cluster.md section 8): a 3-server
 // NATS, streams with 3 replicas, one Quiver node written through the official REST client. Each
 // write answers 503 or succeeds; none acknowledged is lost, none is applied twice, and writes go
 // on once NATS has elected a new leader.

@@ -1,4 +1,4 @@
-// The authentication endpoints (spec 4.1-4.6, DESIGN.md section 3). Who may call each one is
+// The authentication endpoints (docs/interface.md section 4.1-4.6, docs/decisions.md section 3). Who may call each one is
 // decided by the auth hook from the permission table before a handler runs; handlers only
 // decode, call the AuthService and encode. They answer the simple-message envelope
 // {status, message} (PATCH /auth/enabled: the data envelope), and their failures, fastify's own
@@ -25,7 +25,7 @@ export function authMessage(status: 'success' | 'error', message: string): AuthM
 const bodyLimit = 64 * 1024;
 
 export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
-  // Quiver's own API: every bad body is a 400 (spec), no Qdrant 422.
+  // Quiver's own API: every bad body is a 400 (docs/interface.md section 4), no Qdrant 422.
   app.setValidatorCompiler(validatorCompiler({ qdrant422: false }));
   app.setErrorHandler((err, req, reply) => {
     const f = toFailure(err);

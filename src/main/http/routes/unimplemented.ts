@@ -1,4 +1,4 @@
-// Qdrant endpoints Quiver does not offer (spec section 4.8): they exist, so clients get a clear
+// Qdrant endpoints Quiver does not offer (docs/interface.md section 4.8): they exist, so clients get a clear
 // 501 in the data envelope instead of a 404, at the spec's paths and at Qdrant's own paths
 // where those differ.
 
