@@ -1,4 +1,4 @@
-// Snapshots bound replay (cluster mode, CLUSTER.md section 7): this node's side of shard snapshots.
+// Snapshots bound replay (cluster mode, docs/cluster.md section 7): this node's side of shard snapshots.
 // - snapshot(): the shard's worker writes a snapshot file at its applied_seq (snapshotShard,
 //   src/workers/cluster/shard-snapshot.ts); it goes to the JetStream object store bucket
 //   QV_SNAPSHOTS as `<collectionId>-<shard>-<seq>`, is recorded in etcd under
@@ -10,6 +10,9 @@
 // - start(): every `cluster.snapshot_entries` entries or `cluster.snapshot_minutes`, the first
 //   Active replica of each shard (in assignment order) snapshots it; a replica here found Dead as
 //   purged is restored; now and then the records and objects of deleted collections are removed.
+//   That schedule is SnapshotSchedule (snapshot-schedule.ts).
+// - The etcd records (SnapshotRecord, SnapshotPointers, EtcdSnapshotPointers) are in
+//   snapshot-pointers.ts; this file re-exports them, so importers need only this one.
 //
 // Invariants:
 // - The etcd record only moves forward (a compare-and-swap on its revision; a record at or past a
@@ -20,9 +23,7 @@
 // - A snapshot object is restored only when the object store's SHA-256 digest matched the bytes
 //   read and the worker's own check of the file passed; a damaged one is refused, not loaded.
 //
-// etcd: a plain client of this thread (not the etcd thread's): its gets and puts are rare (one per
-// snapshot and per replica start) and need no lease, so a busy main loop delays nothing that can
-// expire; a message protocol to the etcd thread for them would add code and nothing else.
+// etcd: a plain client of this thread (see snapshot-pointers.ts).
 
 import { createReadStream, createWriteStream, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,7 +33,6 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { JetStreamApiError, jetstreamManager, StorageType, type JetStreamManager } from '@nats-io/jetstream';
 import { Objm, type ObjectStore } from '@nats-io/obj';
-import { Etcd3, type Namespace } from 'etcd3';
 import { streamName } from '../../shared/log-entry.js';
 import { workerOf } from '../../shared/placement.js';
 import { connectNats } from '../../shared/nats-connection.js';
@@ -40,6 +40,10 @@ import { retryFor, settleWithin } from '../../shared/deadline.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { ClusterLog } from './node.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
+import type { SnapshotPointers, SnapshotRecord } from './snapshot-pointers.js';
+import { SnapshotSchedule } from './snapshot-schedule.js';
+
+export { EtcdSnapshotPointers, type SnapshotPointers, type SnapshotRecord } from './snapshot-pointers.js';
 
 export const SNAPSHOT_BUCKET = 'QV_SNAPSHOTS';
 /** Start-up could not open the bucket in time: the process ends naming NATS (server.ts). */
@@ -47,87 +51,6 @@ export class SnapshotBucketUnavailable extends Error {}
 
 /** How long start-up retries opening the bucket (see ShardSnapshots.open). */
 const OPEN_RETRY_MS = 30_000;
-
-/** /quiver/snapshots/<collectionId>/<shard>: the newest snapshot of a shard. */
-export interface SnapshotRecord {
-  /** The shard's applied_seq the snapshot holds: the log's entries up to here. */
-  seq: number;
-  /** Its name in the QV_SNAPSHOTS object store. */
-  object: string;
-  bytes: number;
-  /** When it was recorded (ISO 8601). */
-  at: string;
-}
-
-/** Where the records live (etcd; an interface so that tests can count or fake them). */
-export interface SnapshotPointers {
-  get(collection: number, shard: number): Promise<SnapshotRecord | null>;
-  /** Records `rec` unless one at or past its seq is there; answers the record in place afterwards. */
-  advance(collection: number, shard: number, rec: SnapshotRecord): Promise<SnapshotRecord>;
-  /** Removes every record of a collection (deleted). */
-  drop(collection: number): Promise<void>;
-  /** The collection ids that have records. */
-  recorded(): Promise<number[]>;
-  /**
-   * Which collection ids name a collection deleted for good: below the catalog's id counter (ids
-   * are never reused) and without a catalog entry. The counter is read first, so a collection
-   * created meanwhile is never taken for a deleted one.
-   */
-  deleted(): Promise<(id: number) => boolean>;
-  close(): void;
-}
-
-const pointerKey = (collection: number, shard: number): string => `snapshots/${collection}/${shard}`;
-
-/** The records in etcd, under the namespace /quiver/. */
-export class EtcdSnapshotPointers implements SnapshotPointers {
-  readonly #client: Etcd3;
-  readonly #ns: Namespace;
-
-  constructor(endpoints: string[]) {
-    this.#client = new Etcd3({ hosts: endpoints.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`)), dialTimeout: 5000 });
-    this.#ns = this.#client.namespace('/quiver/');
-  }
-
-  async get(collection: number, shard: number): Promise<SnapshotRecord | null> {
-    const v = await this.#ns.get(pointerKey(collection, shard)).string();
-    return v === null ? null : (JSON.parse(v) as SnapshotRecord);
-  }
-
-  async advance(collection: number, shard: number, rec: SnapshotRecord): Promise<SnapshotRecord> {
-    const key = pointerKey(collection, shard);
-    for (;;) {
-      const kv = (await this.#ns.get(key).exec()).kvs[0];
-      if (kv !== undefined) {
-        const cur = JSON.parse(kv.value.toString('utf8')) as SnapshotRecord;
-        if (cur.seq >= rec.seq) return cur;
-      }
-      const cond = kv === undefined ? this.#ns.if(key, 'Create', '==', 0) : this.#ns.if(key, 'Mod', '==', kv.mod_revision);
-      if ((await cond.then(this.#ns.put(key).value(JSON.stringify(rec))).commit()).succeeded) return rec;
-    }
-  }
-
-  async drop(collection: number): Promise<void> {
-    await this.#ns.delete().prefix(`snapshots/${collection}/`).exec();
-  }
-
-  async recorded(): Promise<number[]> {
-    const keys = await this.#ns.getAll().prefix('snapshots/').keys();
-    return [...new Set(keys.map((k) => Number(k.split('/')[1])).filter((id) => Number.isInteger(id)))];
-  }
-
-  async deleted(): Promise<(id: number) => boolean> {
-    // The catalog's keys (C1's catalog.ts): next-collection-id, then catalog/<name> {id, ...}.
-    const next = Number((await this.#ns.get('next-collection-id').string()) ?? '1');
-    const live = new Set<number>();
-    for (const v of Object.values(await this.#ns.getAll().prefix('catalog/').strings())) live.add((JSON.parse(v) as { id: number }).id);
-    return (id) => id < next && !live.has(id);
-  }
-
-  close(): void {
-    this.#client.close();
-  }
-}
 
 export type PrepareResult =
   /** Nothing to restore: the log brings the replica up to date from its applied_seq. */
@@ -156,14 +79,8 @@ export interface SnapshotsOptions {
   log: ClusterLog;
 }
 
-/** How often start()'s timer looks at the shards. */
-const TICK_MS = 2000;
-/** Between two restores tried by the schedule for one shard found Dead as purged. */
-const RESTORE_RETRY_MS = 10_000;
 /** cluster.snapshot_entries' default: how far behind a snapshot a replica restores rather than replays, when snapshots go by time only. */
 const DEFAULT_ENTRIES = 100_000;
-/** Between two removals of deleted collections' snapshots. */
-const GC_MS = 60_000;
 
 export class ShardSnapshots {
   readonly #o: SnapshotsOptions;
@@ -173,15 +90,8 @@ export class ShardSnapshots {
   readonly #dir: string;
   /** One snapshot or restore at a time per shard: `collection/shard` -> the one running. */
   readonly #busy = new Map<string, Promise<unknown>>();
-  /** Per shard: the newest record known here, and since when this node looks at the shard. */
-  readonly #known = new Map<string, { rec: SnapshotRecord | null; readAt: number; since: number }>();
-  /** When a restore of a shard found Dead as purged was last tried. */
-  readonly #restoreTried = new Map<string, number>();
-  #timer: NodeJS.Timeout | null = null;
-  /** When collectGarbage last ran (the first tick runs it). */
-  #collected = 0;
-  #ticking = false;
-  #closed = false;
+  /** When snapshots are taken (start()), and the newest record known here per shard. */
+  readonly #schedule: SnapshotSchedule;
   #files = 0;
 
   private constructor(o: SnapshotsOptions, nc: NatsConnection, jsm: JetStreamManager, store: ObjectStore) {
@@ -190,6 +100,7 @@ export class ShardSnapshots {
     this.#jsm = jsm;
     this.#store = store;
     this.#dir = join(o.dataDir, 'snapshots');
+    this.#schedule = new SnapshotSchedule(o, this);
     // Files of an earlier run (taken or downloaded, never finished) are of no use now.
     rmSync(this.#dir, { recursive: true, force: true });
     mkdirSync(this.#dir, { recursive: true });
@@ -205,7 +116,7 @@ export class ShardSnapshots {
     const nc = await connectNats(o.servers, 5000);
     try {
       const jsm = await jetstreamManager(nc);
-      const open = (): Promise<ObjectStore> => new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (CLUSTER.md section 7)' });
+      const open = (): Promise<ObjectStore> => new Objm(nc).create(SNAPSHOT_BUCKET, { storage: StorageType.File, replicas: o.replicas, description: 'Quiver shard snapshots (docs/cluster.md section 7)' });
       const store = await retryFor(OPEN_RETRY_MS, 500, open).catch((err: unknown) => {
         throw new SnapshotBucketUnavailable(`cannot open the snapshot bucket ${SNAPSHOT_BUCKET} on NATS (SERVICE_CLUSTER_NATS) within ${OPEN_RETRY_MS / 1000} s: ${err instanceof Error ? err.message : String(err)}`);
       });
@@ -254,21 +165,21 @@ export class ShardSnapshots {
     const prev = await this.#o.pointers.get(collection, shard);
     const pos = await this.#o.workers.call(worker, { op: 'logPosition', collection, shard });
     if (prev !== null && prev.seq >= pos.applied) {
-      this.#remember(collection, shard, prev);
+      this.#schedule.remember(collection, shard, prev);
       return prev;
     }
     const file = this.#file(collection, shard, 'out');
     try {
       const taken = await this.#o.workers.call(worker, { op: 'snapshotShard', collection, shard, file });
       if (prev !== null && prev.seq >= taken.seq) {
-        this.#remember(collection, shard, prev);
+        this.#schedule.remember(collection, shard, prev);
         return prev;
       }
       const object = `${collection}-${shard}-${taken.seq}`;
       const info = await this.#store.put({ name: object, description: `shard ${collection}/${shard} at log sequence ${taken.seq}` }, webStream(file));
       const rec: SnapshotRecord = { seq: taken.seq, object, bytes: info.size, at: new Date().toISOString() };
       const kept = await this.#o.pointers.advance(collection, shard, rec);
-      this.#remember(collection, shard, kept);
+      this.#schedule.remember(collection, shard, kept);
       if (kept.object !== object) {
         // Another node recorded one at or past this position meanwhile: this object serves no one.
         await this.#store.delete(object).catch(() => undefined);
@@ -282,12 +193,6 @@ export class ShardSnapshots {
     } finally {
       rmSync(file, { force: true });
     }
-  }
-
-  #remember(collection: number, shard: number, rec: SnapshotRecord | null): void {
-    const key = `${collection}/${shard}`;
-    const k = this.#known.get(key);
-    this.#known.set(key, { rec, readAt: Date.now(), since: k?.since ?? Date.now() });
   }
 
   /**
@@ -350,7 +255,7 @@ export class ShardSnapshots {
     }
     const gap = state.first_seq > pos.applied + 1 && state.last_seq > pos.applied;
     const rec = await this.#o.pointers.get(collection, shard);
-    this.#remember(collection, shard, rec);
+    this.#schedule.remember(collection, shard, rec);
     // A snapshot interval behind (the default's when snapshots go by time only) is worth a restore.
     const entries = this.#o.every.entries > 0 ? this.#o.every.entries : DEFAULT_ENTRIES;
     const ahead = rec !== null && rec.seq > pos.applied && (pos.applied === 0 || rec.seq - pos.applied >= entries);
@@ -396,7 +301,8 @@ export class ShardSnapshots {
 
   /**
    * Removes the records and objects of deleted collections (see SnapshotPointers.deleted); the
-   * schedule runs it every GC_MS, on every node (it is idempotent). Answers the ids removed.
+   * schedule (snapshot-schedule.ts) runs it every GC_MS, on every node (it is idempotent). Answers
+   * the ids removed.
    */
   async collectGarbage(): Promise<number[]> {
     const deleted = await this.#o.pointers.deleted();
@@ -412,85 +318,18 @@ export class ShardSnapshots {
       await this.#store.delete(o.name).catch(() => undefined);
       removed.add(id);
     }
-    for (const key of [...this.#known.keys()]) if (removed.has(Number(key.split('/')[0]))) this.#known.delete(key);
+    this.#schedule.forget(removed);
     if (removed.size > 0) this.#o.log.info({ collections: [...removed] }, 'cluster: snapshots of deleted collections removed');
     return [...removed].sort((a, b) => a - b);
   }
 
   /** Starts the schedule (see the file comment). */
-  start(tickMs = TICK_MS): void {
-    if (this.#timer !== null) return;
-    this.#timer = setInterval(() => void this.#tick(), tickMs);
-    this.#timer.unref();
-  }
-
-  /** Whether this node's replica takes the shard's snapshots: the first Active one in assignment order. */
-  #takesSnapshots(collection: number, shard: number): boolean {
-    const state = this.#o.state;
-    if (state === null) return true;
-    return state.replicas(collection, shard).find((r) => r.state === 'Active')?.node === state.nodeId;
-  }
-
-  #hasReplica(collection: number, shard: number): boolean {
-    const state = this.#o.state;
-    return state === null || state.replicas(collection, shard).some((r) => r.node === state.nodeId);
-  }
-
-  async #tick(): Promise<void> {
-    if (this.#ticking || this.#closed) return;
-    this.#ticking = true;
-    try {
-      if (Date.now() - this.#collected >= GC_MS) {
-        this.#collected = Date.now();
-        await this.collectGarbage().catch((err: unknown) => this.#o.log.warn({ err: String(err) }, 'cluster: removing snapshots of deleted collections failed; next round retries'));
-      }
-      const { entries, minutes } = this.#o.every;
-      for (const { id, shards } of this.#o.collections()) {
-        for (let shard = 0; shard < shards && !this.#closed; shard++) {
-          try {
-            if (!this.#hasReplica(id, shard)) continue;
-            const pos = await this.#o.workers.call(this.#worker(id, shard), { op: 'logPosition', collection: id, shard });
-            if (pos.purged) {
-              // Dead as purged: restored from the newest snapshot, tried again now and then (a
-              // newer snapshot may replace one that could not be restored).
-              const key = `${id}/${shard}`;
-              if (Date.now() - (this.#restoreTried.get(key) ?? 0) >= RESTORE_RETRY_MS) {
-                this.#restoreTried.set(key, Date.now());
-                await this.prepareReplica(id, shard);
-              }
-              continue;
-            }
-            if (pos.dead !== null || !this.#takesSnapshots(id, shard)) continue;
-            const key = `${id}/${shard}`;
-            let k = this.#known.get(key);
-            // Another node may have taken one since (the replica order changed): re-read now and then.
-            if (k === undefined || Date.now() - k.readAt > 60_000) {
-              this.#remember(id, shard, await this.#o.pointers.get(id, shard));
-              k = this.#known.get(key)!;
-            }
-            const last = k.rec?.seq ?? 0;
-            const lastAt = k.rec === null ? k.since : Math.max(k.since, Date.parse(k.rec.at));
-            const byCount = entries > 0 && pos.applied - last >= entries;
-            const byTime = minutes > 0 && pos.applied > last && Date.now() - lastAt >= minutes * 60_000;
-            if (byCount || byTime) await this.snapshot(id, shard);
-          } catch (err) {
-            if (!this.#closed) this.#o.log.warn({ collection: id, shard, err: String(err) }, 'cluster: shard snapshot round failed; next round retries');
-          }
-        }
-      }
-    } catch (err) {
-      // The engine stops answering while the node shuts down or has lost its lease: a timer's
-      // rejection would end the process (exit 1 on a clean SIGTERM was seen), so the round ends here.
-      if (!this.#closed) this.#o.log.warn({ err: String(err) }, 'cluster: snapshot round skipped; next round retries');
-    } finally {
-      this.#ticking = false;
-    }
+  start(tickMs?: number): void {
+    this.#schedule.start(tickMs);
   }
 
   async close(): Promise<void> {
-    this.#closed = true;
-    if (this.#timer !== null) clearInterval(this.#timer);
-    this.#timer = null;
+    this.#schedule.stop();
     await Promise.allSettled([...this.#busy.values()]);
     this.#o.pointers.close();
     await settleWithin(this.#nc.close(), 2000);
