@@ -1,7 +1,8 @@
 // A worker's coordinator role: it takes whole point requests handed off by the main thread (raw
 // REST body or gRPC message bytes in one message), and runs them with the service layer
 // (src/workers/coordinator/rest-requests.ts, grpc-requests.ts) over its catalog mirror and its direct channels to the sibling workers. The main
-// thread only authenticates, routes and writes the answer back.
+// thread only authenticates, routes and writes the answer back. Hand-offs and their answers travel
+// batched per event-loop turn (BatchedPort).
 //
 // Invariant: a request is served only once this worker holds its sibling channels and a
 // catalog (both come with the first attachPeers task, which the main thread sends before any
@@ -10,7 +11,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from './grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import { isGrpcHandoff, MAX_BATCH, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
+import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
+import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';
 import type { WriteGarbage } from '../write-garbage.js';
@@ -18,6 +20,12 @@ import { WorkerEngine } from './worker-engine.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
 const UPSERT_ROUTE = 'PUT /collections/:collection_name/points';
+
+/** protocol.ts's hand-off messages: HandoffBatch in, HandoffReplyBatch back. */
+const HANDOFF_WIRE: BatchedWire<AnyHandoffRequest, AnyHandoffReply> = {
+  request: (id, req) => ({ id, req }) satisfies HandoffBatch[number],
+  reply: (id, reply) => ({ id, reply }) satisfies HandoffReplyBatch[number],
+};
 
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
@@ -43,28 +51,20 @@ export class Coordinator {
 
   /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn (at most MAX_BATCH per message). */
   #serveMain(port: MessagePort): void {
-    let outbox: HandoffReplyBatch = [];
-    const flush = (): void => {
-      if (outbox.length === 0) return;
-      const batch = outbox;
-      outbox = [];
-      port.postMessage(batch);
-    };
-    port.on('message', (batch: HandoffBatch) => {
-      for (const { id, req } of batch) {
-        // the request's start on the main thread is an absolute time (ms since the epoch)
-        const start = PROBE_ON ? performance.timeOrigin + performance.now() : 0;
-        if (PROBE_ON) probeRecord('co-arrival', start - req.t0);
-        void this.coordinate(req).then((reply) => {
-          if (PROBE_ON) probeRecord('co-answer', performance.timeOrigin + performance.now() - start);
-          if (outbox.length === 0) setImmediate(flush);
-          outbox.push({ id, reply });
-          if (outbox.length >= MAX_BATCH) flush();
-        });
-      }
+    // Kept alive by its listener on the port, as long as the channel.
+    new BatchedPort(port, { wire: HANDOFF_WIRE, serve: (req) => this.#coordinateProbed(req) });
+  }
+
+  /** coordinate(), timed when the latency probe is on (off, the request path pays one branch). */
+  #coordinateProbed(req: AnyHandoffRequest): Promise<AnyHandoffReply> {
+    if (!PROBE_ON) return this.coordinate(req);
+    // the request's start on the main thread is an absolute time (ms since the epoch)
+    const start = performance.timeOrigin + performance.now();
+    probeRecord('co-arrival', start - req.t0);
+    return this.coordinate(req).then((reply) => {
+      probeRecord('co-answer', performance.timeOrigin + performance.now() - start);
+      return reply;
     });
-    // The thread's life is piscina's to decide, not this channel's.
-    port.unref();
   }
 
   catalog(snapshot: CatalogSnapshot): void {

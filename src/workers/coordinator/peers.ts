@@ -2,88 +2,41 @@
 // request cloned, as the in-process dispatcher does, so neither side keeps the other's objects);
 // the others go over a direct MessageChannel to the sibling that owns them, never through the
 // main thread. The same channels carry the siblings' requests for this worker's shards. The
-// messages of one event-loop turn to one sibling travel as one postMessage (PeerBatch), in order:
-// under load a busy shard owner answers many requests per turn, and each postMessage costs it
-// more than the answer's own serialization.
+// messages of one event-loop turn to one sibling, requests and answers together, travel as one
+// postMessage (PeerBatch, through a BatchedPort), in order: under load a busy shard owner answers
+// many requests per turn, and each postMessage costs it more than the answer's own serialization.
 //
 // Invariants: every request sent on a channel is answered or rejected: when a sibling thread
 // ends, its channel closes and the requests waiting on it fail with ShardUnavailable (a 503),
 // never hang. A replaced sibling's new channel replaces the old one (attach).
 
-import type { MessagePort } from 'node:worker_threads';
+import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { QuiverError } from '../../shared/errors.js';
-import { MAX_BATCH, type Op, type PeerBatch, type PeerMessage, type PeerPort, type RequestOf, type ResultOf, type ShardRequest, type WorkerReply } from '../../shared/protocol.js';
+import type { Op, PeerMessage, PeerPort, RequestOf, ResultOf, ShardRequest, WorkerReply } from '../../shared/protocol.js';
 import type { ShardDispatcher } from '../../shared/dispatch.js';
 
 /** Serves one shard request of this worker (the entry's handler, failpoints included). */
 export type ServeShard = (req: ShardRequest) => Promise<WorkerReply>;
 
-interface Pending {
-  resolve: (reply: WorkerReply) => void;
-  reject: (err: QuiverError) => void;
-}
+type Peer = BatchedPort<ShardRequest, WorkerReply>;
 
-class Peer {
-  readonly port: MessagePort;
-  readonly pending = new Map<number, Pending>();
-  #outbox: PeerBatch = [];
-  #transfer: ArrayBuffer[] = [];
+/** protocol.ts's sibling messages (PeerBatch): both ways on one port, each tagged with its kind. */
+const PEER_WIRE: BatchedWire<ShardRequest, WorkerReply> = {
+  request: (id, req) => ({ kind: 'req', id, req }) satisfies PeerMessage,
+  reply: (id, reply) => ({ kind: 'res', id, reply }) satisfies PeerMessage,
+};
 
-  constructor(port: MessagePort) {
-    this.port = port;
-  }
-
-  /** Queues `msg` for this turn's batch to the sibling (sent at once when the batch is full). */
-  send(msg: PeerMessage, transfer?: readonly ArrayBuffer[]): void {
-    if (this.#outbox.length === 0) setImmediate(() => this.flush());
-    this.#outbox.push(msg);
-    if (transfer !== undefined) this.#transfer.push(...transfer);
-    if (this.#outbox.length >= MAX_BATCH) this.flush();
-  }
-
-  flush(): void {
-    if (this.#outbox.length === 0) return;
-    const batch = this.#outbox;
-    const transfer = [...new Set(this.#transfer)];
-    this.#outbox = [];
-    this.#transfer = [];
-    try {
-      this.port.postMessage(batch, transfer);
-    } catch (err) {
-      // A sibling gone meanwhile: its waiting requests are failed by the close handler. Anything
-      // else (a message that cannot be cloned) fails just the messages concerned.
-      for (const msg of batch) this.#sendAlone(msg, err);
-    }
-  }
-
-  #sendAlone(msg: PeerMessage, batchError: unknown): void {
-    try {
-      this.port.postMessage([msg]);
-      return;
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(batchError);
-      if (msg.kind === 'req') {
-        const p = this.pending.get(msg.id);
-        this.pending.delete(msg.id);
-        p?.reject(QuiverError.internal(`request to a sibling worker could not be sent: ${why}`));
-        return;
-      }
-      const failed: PeerMessage = { kind: 'res', id: msg.id, reply: { ok: false, error: QuiverError.internal(`answer could not be sent: ${why}`).toWire() } };
-      try {
-        this.port.postMessage([failed]);
-      } catch {
-        /* closed: nobody waits */
-      }
-    }
-  }
-}
+/** A message that cannot be cloned fails alone; the rest of its batch still leaves. */
+const UNSENDABLE = {
+  request: (why: string): Error => QuiverError.internal(`request to a sibling worker could not be sent: ${why}`),
+  reply: (why: string): WorkerReply => ({ ok: false, error: QuiverError.internal(`answer could not be sent: ${why}`).toWire() }),
+};
 
 export class PeerDispatcher implements ShardDispatcher {
   readonly workerCount: number;
   readonly #self: number;
   readonly #serve: ServeShard;
   readonly #peers = new Map<number, Peer>();
-  #nextId = 1;
 
   constructor(self: number, workerCount: number, serve: ServeShard) {
     this.#self = self;
@@ -96,34 +49,17 @@ export class PeerDispatcher implements ShardDispatcher {
     for (const { worker, port } of peers) {
       const old = this.#peers.get(worker);
       if (old !== undefined) this.#drop(worker, old, 'its thread was replaced while serving this request');
-      const peer = new Peer(port);
+      // Requests and answers of one turn share one batch, in order.
+      const peer: Peer = new BatchedPort(port, { wire: PEER_WIRE, serve: this.#serve, unsendable: UNSENDABLE });
       this.#peers.set(worker, peer);
-      port.on('message', (batch: PeerBatch) => {
-        for (const msg of batch) this.#onMessage(peer, msg);
-      });
       port.on('close', () => this.#drop(worker, peer, 'its thread ended while serving this request'));
-      // The thread's life is piscina's to decide, not this channel's.
-      port.unref();
     }
-  }
-
-  #onMessage(peer: Peer, msg: PeerMessage): void {
-    if (msg.kind === 'res') {
-      const p = peer.pending.get(msg.id);
-      peer.pending.delete(msg.id);
-      p?.resolve(msg.reply);
-      return;
-    }
-    void this.#serve(msg.req).then((reply) => peer.send({ kind: 'res', id: msg.id, reply }));
   }
 
   #drop(worker: number, peer: Peer, why: string): void {
     if (this.#peers.get(worker) === peer) this.#peers.delete(worker);
-    peer.port.close();
     // Worded as the main thread's dispatcher words a worker lost under a task.
-    const err = new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${why}; its shards are being reloaded`);
-    for (const p of peer.pending.values()) p.reject(err);
-    peer.pending.clear();
+    peer.close(new QuiverError('ShardUnavailable', `Worker ${worker} failed: ${why}; its shards are being reloaded`));
   }
 
   async call<O extends Op>(worker: number, req: RequestOf<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
@@ -135,11 +71,7 @@ export class PeerDispatcher implements ShardDispatcher {
     } else {
       const peer = this.#peers.get(worker);
       if (peer === undefined) throw new QuiverError('ShardUnavailable', `Worker ${worker} failed: its thread is being replaced and its shards reloaded`);
-      const id = this.#nextId++;
-      reply = await new Promise<WorkerReply>((resolve, reject) => {
-        peer.pending.set(id, { resolve, reject });
-        peer.send({ kind: 'req', id, req }, moved);
-      });
+      reply = await peer.send(req, moved);
       // The worker answered the request's op with that op's result.
       if (reply.ok) return reply.result as ResultOf<O>;
     }

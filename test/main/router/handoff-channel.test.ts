@@ -34,3 +34,47 @@ describe('HandoffChannel', () => {
     port2.close();
   });
 });
+
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+describe('HandoffChannel closed', () => {
+  it("fails the requests waiting when the worker's thread ends, with the reason piscina gives just after, and takes no more", async () => {
+    const { port1, port2 } = new MessageChannel();
+    const channel = new HandoffChannel(3, port1);
+    port2.on('message', () => undefined);
+    const waiting = channel.send(request(1));
+    await turn();
+    expect(channel.load).toBe(1);
+    // The thread's error event comes after its port closed: the channel waits a turn for it.
+    port1.on('close', () => (channel.reason = 'out of memory'));
+    port2.close();
+    const lost = { code: 'ShardUnavailable', message: 'Worker 3 failed: out of memory' };
+    await expect(waiting).rejects.toMatchObject(lost);
+    expect(channel.open).toBe(false);
+    expect(channel.load).toBe(0);
+    await expect(channel.send(request(2))).rejects.toMatchObject(lost);
+  });
+
+  it('close() at shutdown fails what waits, worded without a reason', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const channel = new HandoffChannel(1, port1);
+    port2.on('message', () => undefined);
+    const waiting = channel.send(request(1));
+    channel.close();
+    await expect(waiting).rejects.toMatchObject({ code: 'ShardUnavailable', message: 'Worker 1 failed: its thread ended while serving this request' });
+    port2.close();
+  });
+
+  it('copies a body that is a view into a larger buffer out before moving it', async () => {
+    const { port1, port2 } = new MessageChannel();
+    const channel = new HandoffChannel(0, port1);
+    port2.on('message', (batch: HandoffBatch) => port2.postMessage(batch.map(({ id, req }) => ({ id, reply: { status: 200, body: new TextDecoder().decode(req.body as Uint8Array) } }))));
+    const pooled = new TextEncoder().encode('xx{"limit":1}yy');
+    const req = { ...request(0), body: pooled.subarray(2, 13) };
+    const reply = await channel.send(req);
+    expect(reply.body).toBe('{"limit":1}');
+    expect(pooled.byteLength).toBe(15);
+    channel.close();
+    port2.close();
+  });
+});
