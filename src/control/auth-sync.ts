@@ -13,6 +13,7 @@ import type { Etcd3, IKeyValue, Watcher } from 'etcd3';
 import type { AuthStateRecord, TokenRecord } from '../shared/db.js';
 import type { AuthCommit, AuthCommitResult, AuthSnapshot } from '../shared/cluster/auth-replica.js';
 import type { FromEtcdThread } from '../shared/cluster/messages.js';
+import { PrefixMirror } from '../shared/cluster/prefix-mirror.js';
 
 const STATE = '/quiver/auth/state';
 const TOKENS = '/quiver/auth/tokens/';
@@ -46,12 +47,26 @@ export class AuthSync {
   readonly #emit: (m: FromEtcdThread) => void;
   #state: { value: AuthStateRecord; modRevision: string } | null = null;
   readonly #tokens = new Map<string, TokenRecord>();
-  #watcher: Watcher | null = null;
-  #stopped = false;
+  /**
+   * The watch from join's read on. Not read again: a failed watch creation is retried from the
+   * last revision delivered, and each delivered response posts a whole snapshot.
+   */
+  readonly #mirror: PrefixMirror;
 
   constructor(client: Etcd3, emit: (m: FromEtcdThread) => void) {
     this.#client = client;
     this.#emit = emit;
+    const watching = (watcher: Watcher): void => {
+      watcher.on('data', (res) => {
+        if (res.events.length === 0) return;
+        for (const e of res.events) this.#apply(e.kv, e.type === 'Delete' ? 'Delete' : 'Put');
+        if (this.#state !== null) this.#emit({ type: 'auth', snapshot: this.#snapshot(res.header.revision) });
+      });
+    };
+    this.#mirror = new PrefixMirror(client, [{ prefix: '/quiver/auth/', watching }], {
+      onRetry: (e) => this.#emit({ type: 'log', level: 'warn', msg: 'cluster auth watch failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } }),
+      retryMs: RETRY_MS,
+    });
   }
 
   /**
@@ -67,7 +82,7 @@ export class AuthSync {
     this.#tokens.clear();
     for (const kv of all.kvs) this.#apply(kv, 'Put');
     const snap = this.#snapshot(all.header.revision);
-    void this.#watch(all.header.revision);
+    void this.#mirror.startAt(all.header.revision);
     return snap;
   }
 
@@ -87,26 +102,6 @@ export class AuthSync {
     return { revision, stateRevision: this.#state.modRevision, state: this.#state.value, tokens: [...this.#tokens.values()] };
   }
 
-  async #watch(fromRevision: string): Promise<void> {
-    let next = (BigInt(fromRevision) + 1n).toString();
-    while (!this.#stopped) {
-      try {
-        const watcher = await this.#client.watch().prefix('/quiver/auth/').startRevision(next).create();
-        this.#watcher = watcher;
-        watcher.on('data', (res) => {
-          if (res.events.length === 0) return;
-          for (const e of res.events) this.#apply(e.kv, e.type === 'Delete' ? 'Delete' : 'Put');
-          next = (BigInt(res.header.revision) + 1n).toString();
-          if (this.#state !== null) this.#emit({ type: 'auth', snapshot: this.#snapshot(res.header.revision) });
-        });
-        return;
-      } catch (e) {
-        this.#emit({ type: 'log', level: 'warn', msg: 'cluster auth watch failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
-        await new Promise((r) => setTimeout(r, RETRY_MS));
-      }
-    }
-  }
-
   /** One change, conditioned on auth/state's mod revision when it writes the state. */
   async commit(c: AuthCommit): Promise<AuthCommitResult> {
     const ops = [
@@ -124,8 +119,7 @@ export class AuthSync {
     return { ok: false, current: kv === undefined ? null : { state: decodeState(kv.value), stateRevision: kv.mod_revision } };
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await this.#watcher?.cancel().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#mirror.stop();
   }
 }

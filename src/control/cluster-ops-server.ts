@@ -1,4 +1,4 @@
-// The cluster operations' path through etcd (CLUSTER.md section 9), on the etcd thread. Three parts:
+// The cluster operations' path through etcd (docs/cluster.md section 9), on the etcd thread. Three parts:
 // - askController (any node): puts /quiver/requests/<uuid>, waits (bounded) for
 //   /quiver/requests/<uuid>/result, then deletes both;
 // - ClusterOpsServer (the controller only, started when it is elected and stopped when deposed):
@@ -32,6 +32,7 @@ import {
 } from '../shared/cluster/cluster-ops.js';
 import type { FenceToken } from './fenced.js';
 import type { FromEtcdThread } from '../shared/cluster/messages.js';
+import { PrefixMirror } from '../shared/cluster/prefix-mirror.js';
 
 const P = '/quiver/';
 const RETRY_MS = 500;
@@ -377,43 +378,44 @@ class Fenced extends Error {
   }
 }
 
-/** The transfers in flight, mirrored on every node (one read, then a watch from the next revision). */
+/** The transfers in flight, mirrored on every node (prefix-mirror.ts: one read, then a watch from the next revision). */
 export class TransfersMirror {
-  readonly #client: Etcd3;
   readonly #emit: (m: FromEtcdThread) => void;
   readonly #byKey = new Map<string, { collectionId: number } & Transfer>();
-  #watcher: Watcher | null = null;
-  #stopped = false;
+  readonly #mirror: PrefixMirror;
 
   constructor(client: Etcd3, emit: (m: FromEtcdThread) => void) {
-    this.#client = client;
     this.#emit = emit;
-  }
-
-  async start(): Promise<void> {
     const prefix = `${P}transfers/`;
     const idOf = (key: string): number => Number(key.slice(prefix.length).split('/')[0]);
-    while (!this.#stopped) {
-      try {
-        const all = await this.#client.getAll().prefix(prefix).exec();
-        this.#byKey.clear();
-        for (const kv of all.kvs) this.#put(kv.key.toString('utf8'), kv.value, idOf);
-        this.#publish();
-        const watcher = await this.#client.watch().prefix(prefix).startRevision((BigInt(all.header.revision) + 1n).toString()).create();
-        this.#watcher = watcher;
-        watcher.on('put', (kv) => {
-          this.#put(kv.key.toString('utf8'), kv.value, idOf);
-          this.#publish();
-        });
-        watcher.on('delete', (kv) => {
-          if (this.#byKey.delete(kv.key.toString('utf8'))) this.#publish();
-        });
-        return;
-      } catch (e) {
-        this.#emit({ type: 'log', level: 'warn', msg: 'cluster transfers watch failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } });
-        await new Promise((r) => setTimeout(r, RETRY_MS));
-      }
-    }
+    this.#mirror = new PrefixMirror(
+      client,
+      [
+        {
+          prefix,
+          snapshot: (all) => {
+            this.#byKey.clear();
+            for (const kv of all.kvs) this.#put(kv.key.toString('utf8'), kv.value, idOf);
+            this.#publish();
+          },
+          watching: (watcher) => {
+            watcher.on('put', (kv) => {
+              this.#put(kv.key.toString('utf8'), kv.value, idOf);
+              this.#publish();
+            });
+            watcher.on('delete', (kv) => {
+              if (this.#byKey.delete(kv.key.toString('utf8'))) this.#publish();
+            });
+          },
+        },
+      ],
+      { onRetry: (e) => this.#emit({ type: 'log', level: 'warn', msg: 'cluster transfers watch failed; retrying', fields: { err: e instanceof Error ? e.message : String(e) } }), retryMs: RETRY_MS },
+    );
+  }
+
+  /** Resolves once watching (or stopped); a failed read or watch is retried, reading again. */
+  start(): Promise<void> {
+    return this.#mirror.start();
   }
 
   #put(key: string, value: Buffer, idOf: (key: string) => number): void {
@@ -425,8 +427,7 @@ export class TransfersMirror {
     this.#emit({ type: 'transfers', transfers: [...this.#byKey.values()] });
   }
 
-  async stop(): Promise<void> {
-    this.#stopped = true;
-    await this.#watcher?.cancel().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.#mirror.stop();
   }
 }

@@ -1,4 +1,4 @@
-// The controller's loop (etcd thread; CLUSTER.md section 7, decisions 4 and 5): while this node
+// The controller's loop (etcd thread; docs/cluster.md section 7, decisions 4 and 5): while this node
 // holds the controller election, it reads the whole /quiver/ state in one range (a consistent
 // snapshot), decides the assignments with assignments.ts's reconcile, and writes each change with
 // writeAssignment: fenced by the election token and conditioned on the key's mod revision (CAS),
@@ -14,6 +14,7 @@ import { parseTransfer } from '../shared/cluster/cluster-ops.js';
 import type { ControllerElection } from './controller.js';
 import { fencedCas, FencedOutError, type FenceToken } from './fenced.js';
 import type { FromEtcdThread } from '../shared/cluster/messages.js';
+import { PrefixMirror } from '../shared/cluster/prefix-mirror.js';
 import { Rerun } from '../shared/cluster/rerun.js';
 
 /** An entry left marked deleting this long (its deleting node died mid-delete) is removed by the controller. */
@@ -45,7 +46,12 @@ export class ControlLoop {
     },
     () => !this.#stopped && this.#election.token !== null,
   );
-  #watcher: Watcher | null = null;
+  /**
+   * Every change under /quiver/ kicks a run. No snapshot (each run reads for itself) and no resume:
+   * a watch etcd cancels is made again from etcd's revision then, after a pause; the timer's runs
+   * cover what changed meanwhile, and while etcd is unreachable.
+   */
+  readonly #watch: PrefixMirror;
   #timer: NodeJS.Timeout | null = null;
   #stopped = false;
 
@@ -55,29 +61,15 @@ export class ControlLoop {
     this.#election = election;
     this.#graceMs = graceMs;
     this.#emit = emit;
+    const watching = (w: Watcher): void => {
+      w.on('data', () => this.kick());
+    };
+    this.#watch = new PrefixMirror(ns, [{ prefix: '', read: null, watching }], { onLoss: 'restart-after-pause' });
   }
 
   start(): void {
     this.#timer = setInterval(() => this.kick(), TICK_MS);
-    void this.#watch();
-  }
-
-  async #watch(): Promise<void> {
-    while (!this.#stopped) {
-      try {
-        const w = await this.#ns.watch().prefix('').create();
-        this.#watcher = w;
-        w.on('data', () => this.kick());
-        await new Promise<void>((res) => {
-          w.once('error', () => res());
-          w.once('end', () => res());
-        });
-        await w.cancel().catch(() => undefined);
-      } catch {
-        // etcd unreachable: the timer still runs the loop; watch again after a pause
-      }
-      if (!this.#stopped) await new Promise((r) => setTimeout(r, 500));
-    }
+    void this.#watch.start();
   }
 
   /** Runs the loop soon (once more after the current run when one is in progress). */
@@ -137,6 +129,6 @@ export class ControlLoop {
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== null) clearInterval(this.#timer);
-    await this.#watcher?.cancel().catch(() => undefined);
+    await this.#watch.stop();
   }
 }

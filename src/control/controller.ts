@@ -1,4 +1,4 @@
-// Controller election (CLUSTER.md sections 1 and 7) through etcd's election recipe (etcd3's
+// Controller election (docs/cluster.md sections 1 and 7) through etcd's election recipe (etcd3's
 // Election, keys under /quiver/election/controller/): every node campaigns with its node id, the
 // oldest key wins. The winner's FenceToken (its key and that key's create revision) conditions
 // every assignment write it makes (fenced.ts). Every node also observes the election, for
@@ -6,9 +6,10 @@
 // lost, etcd unreachable) is started again after a pause; a node that was controller stops
 // being one at once.
 
-import type { Campaign, Namespace, Watcher } from 'etcd3';
+import type { Campaign, IRangeResponse, Namespace } from 'etcd3';
 import type { FenceToken } from './fenced.js';
 import type { FromEtcdThread } from '../shared/cluster/messages.js';
+import { PrefixMirror } from '../shared/cluster/prefix-mirror.js';
 
 const RETRY_MS = 500;
 
@@ -18,7 +19,7 @@ export class ControllerElection {
   readonly #ttl: number;
   readonly #emit: (m: FromEtcdThread) => void;
   #campaign: Campaign | null = null;
-  #watcher: Watcher | null = null;
+  readonly #observer: PrefixMirror;
   #token: FenceToken | null = null;
   #stopped = false;
 
@@ -27,6 +28,7 @@ export class ControllerElection {
     this.#nodeId = nodeId;
     this.#ttl = ttlSeconds;
     this.#emit = emit;
+    this.#observer = this.#observe();
   }
 
   /** This node's token while it is the controller, else null. */
@@ -36,7 +38,7 @@ export class ControllerElection {
 
   start(): void {
     this.#campaignNow();
-    void this.#observe();
+    void this.#observer.start();
   }
 
   #campaignNow(): void {
@@ -99,37 +101,35 @@ export class ControllerElection {
    * that node lived (seen in the three-node test). Here every change under the prefix re-reads the
    * oldest key.
    */
-  async #observe(): Promise<void> {
+  #observe(): PrefixMirror {
     const prefix = 'election/controller/';
-    const read = async (): Promise<string> => {
-      const r = await this.#ns.getAll().prefix(prefix).sort('Create', 'Ascend').limit(1).exec();
+    const fetch = (): Promise<IRangeResponse> => this.#ns.getAll().prefix(prefix).sort('Create', 'Ascend').limit(1).exec();
+    const show = (r: IRangeResponse): void => {
       const kv = r.kvs[0];
       this.#emit({ type: 'leader', id: kv === undefined ? null : Number(kv.value.toString('utf8')) });
       if (kv !== undefined) void this.#claim(kv);
-      return r.header.revision;
     };
-    while (!this.#stopped) {
-      try {
-        const rev = await read();
-        const watcher = await this.#ns.watch().prefix(prefix).startRevision((BigInt(rev) + 1n).toString()).create();
-        this.#watcher = watcher;
-        // One re-read at a time, in order, so the last answer is the newest.
-        let chain: Promise<unknown> = Promise.resolve();
-        const reread = (): void => {
-          chain = chain.then(read).catch(() => undefined);
-        };
-        watcher.on('data', reread);
-        watcher.on('connected', reread);
-        await new Promise<void>((res) => {
-          watcher.once('error', () => res());
-          watcher.once('end', () => res());
-        });
-        await watcher.cancel().catch(() => undefined);
-      } catch {
-        // etcd unreachable: try again
-      }
-      if (!this.#stopped) await new Promise((r) => setTimeout(r, RETRY_MS));
-    }
+    return new PrefixMirror(
+      this.#ns,
+      [
+        {
+          prefix,
+          read: fetch,
+          snapshot: show,
+          watching: (watcher) => {
+            // One re-read at a time, in order, so the last answer is the newest.
+            let chain: Promise<unknown> = Promise.resolve();
+            const reread = (): void => {
+              chain = chain.then(async () => show(await fetch())).catch(() => undefined);
+            };
+            watcher.on('data', reread);
+            watcher.on('connected', reread);
+          },
+        },
+      ],
+      // A watch etcd cancels is made again after a pause, from a new read; etcd unreachable: the same.
+      { onLoss: 'restart-after-pause', retryMs: RETRY_MS },
+    );
   }
 
   /** Resigns (the next node takes over at once) and stops observing. */
@@ -138,6 +138,6 @@ export class ControllerElection {
     this.#token = null;
     const c = this.#campaign;
     this.#campaign = null;
-    await Promise.all([c?.resign().catch(() => undefined), this.#watcher?.cancel().catch(() => undefined)]);
+    await Promise.all([c?.resign().catch(() => undefined), this.#observer.stop()]);
   }
 }

@@ -1,4 +1,4 @@
-// Fenced writes of the controller (CLUSTER.md sections 1 and 7): etcd locks alone are unsafe, so
+// Fenced writes of the controller (docs/cluster.md sections 1 and 7): etcd locks alone are unsafe, so
 // every assignment write is a transaction that holds only while the controller's own election key
 // still exists with the create revision it won with. A controller deposed while paused (its lease
 // lapsed, another node elected) finds its key gone or recreated, and its write is refused instead

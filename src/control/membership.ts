@@ -1,4 +1,4 @@
-// This node's membership (CLUSTER.md section 7): a lease on /quiver/nodes/<id> holding the node's
+// This node's membership (docs/cluster.md section 7): a lease on /quiver/nodes/<id> holding the node's
 // addresses and capacity, kept alive on the etcd thread, never on the main thread (a 3 s busy main
 // loop lost a 2 s lease there; see node.ts), by keep-alives sent to every etcd member every TTL/8.
 // Invariants: `expiry` never claims more than etcd grants: it is set from the time a keep-alive

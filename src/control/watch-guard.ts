@@ -1,4 +1,4 @@
-// Watches that a frozen etcd member cannot hold back (the control plane, CLUSTER.md section 7).
+// Watches that a frozen etcd member cannot hold back (the control plane, docs/cluster.md section 7).
 //
 // etcd3 carries every watcher of one Namespace object on one gRPC stream to one member, picked at
 // random when the stream opens. A member that freezes (SIGSTOP, a paused VM, a half-open path)

@@ -1,4 +1,4 @@
-// The collection catalog in etcd (CLUSTER.md sections 3 and 4): /quiver/catalog/<name> holds a
+// The collection catalog in etcd (docs/cluster.md sections 3 and 4): /quiver/catalog/<name> holds a
 // collection's config, its cluster-wide id (which names its streams: QV_<id>_<shard>) and a
 // deleting mark; /quiver/next-collection-id is the id counter.
 // Invariants: a name is created only by a transaction that is both create-if-absent on the name
@@ -10,6 +10,7 @@
 // catalog is a cache of this one.
 
 import type { IKeyValue, Namespace, Watcher } from 'etcd3';
+import { PrefixMirror } from './prefix-mirror.js';
 
 export interface CatalogEntry {
   /** Cluster-wide collection id: streams are QV_<id>_<shard>. */
@@ -107,14 +108,25 @@ export const nameOfCatalogKey = (k: Buffer): string => {
   return s.slice(s.indexOf('catalog/') + 'catalog/'.length);
 };
 
-/** Mirrors the catalog: every entry once (put), then each change, with no gap between the two. */
+/**
+ * Mirrors the catalog: every entry once (put), then each change, with no gap between the two. One
+ * try, not retried (a failure is thrown); the watcher is the caller's to cancel.
+ */
 export async function mirrorCatalog(ns: Namespace, on: CatalogEvents): Promise<Watcher> {
-  const all = await ns.getAll().prefix('catalog/').exec();
-  for (const kv of all.kvs) on.put(nameOfCatalogKey(kv.key), parseEntry(kv));
-  const watcher = await ns.watch().prefix('catalog/').startRevision((BigInt(all.header.revision) + 1n).toString()).create();
-  watcher.on('put', (kv) => on.put(nameOfCatalogKey(kv.key), parseEntry(kv)));
-  watcher.on('delete', (kv) => on.delete(nameOfCatalogKey(kv.key)));
-  return watcher;
+  const mirror = new PrefixMirror(ns, [
+    {
+      prefix: 'catalog/',
+      snapshot: (all) => {
+        for (const kv of all.kvs) on.put(nameOfCatalogKey(kv.key), parseEntry(kv));
+      },
+      watching: (watcher) => {
+        watcher.on('put', (kv) => on.put(nameOfCatalogKey(kv.key), parseEntry(kv)));
+        watcher.on('delete', (kv) => on.delete(nameOfCatalogKey(kv.key)));
+      },
+    },
+  ]);
+  const [watcher] = await mirror.once();
+  return watcher!;
 }
 
 /**
