@@ -7,7 +7,7 @@ import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
 import { clusterEnabled, clusterNats, ConfigError, type Config } from './config.js';
 import type { ClusterNode } from './cluster/node.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
-import type { Engine } from './engine.js';
+import type { Engine, EngineEvents } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
 import type { WriteLog } from './cluster/logged-writes.js';
@@ -110,7 +110,6 @@ async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
     /** Starts following once the Engine exists; `hooks` is where snapshots plug in (prepareReplica). */
     follow: (engine: Engine, hooks = {}) => {
       follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks);
-      cluster.replicaFollow = follow;
       return follow;
     },
   };
@@ -149,7 +148,7 @@ async function openSnapshots(config: Config, engine: Engine, dispatcher: Piscina
 }
 
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
-  const { openDb, openAuthDb, AuthService, Engine, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
+  const { openDb, openAuthDb, AuthService, Engine, HandedOffWrites, localPoints, loggedPoints, clusterPoints, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
@@ -168,29 +167,41 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     replica: cluster?.link,
   });
   clock.mark('auth opened');
+  // The Engine reports to the app's logger, which buildApp makes once the Engine exists: its
+  // events read it as they fire (none fires before engine.start(), long after it is set).
+  let log: FastifyInstance['log'] | null = null;
+  const events: EngineEvents = {
+    backgroundError: (err, what) => log?.error({ err }, `failed ${what}; the next start resumes it`),
+    replicaEvent: (level, msg, fields) => log?.[level](fields, msg),
+  };
+  // Written by the worker coordinators' hand-offs, waited for by the Engine's copies being built.
+  const handedOffWrites = new HandedOffWrites();
+  // How point calls reach the shards, fixed for the process: each shard's replicas on any node,
+  // through the shards' write logs on this node, or straight to this process's workers.
+  const points = dataPlane !== null && writeLog !== null ? clusterPoints(dataPlane.shards, writeLog) : writeLog !== null ? loggedPoints(writeLog) : localPoints();
   const engine = new Engine(db, dispatcher, {
     defaults: { shard_number: config.default_shard_number, replication_factor: config.default_replication_factor },
     opIds: dispatcher.opIds,
     publishCatalog: (c) => dispatcher.publishCatalog(c),
-    ...(writeLog === null ? {} : { writeLog }),
+    points,
     ...(joined === null ? {} : { clusterCatalog: joined.sync }),
-    ...(dataPlane === null ? {} : { shards: dataPlane.shards }),
+    events,
+    handedOffWrites,
   });
   const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => dataPlane?.shards.hedgedReads ?? 0 });
   dispatcher.setOwners((name) => engine.copyHolders(name));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike. With the
   // shard write logs on, point requests run on this thread, whose Engine writes through them.
-  const coordinators = writeLog === null ? new ReplicaAwareCoordinators(engine, dispatcher) : new InProcessCoordinators(engine);
+  const coordinators = writeLog === null ? new ReplicaAwareCoordinators(engine, dispatcher, handedOffWrites) : new InProcessCoordinators(engine);
   const app = await buildApp(config, engine, auth, metrics, coordinators, cluster);
   if (cluster !== null) cluster.log = app.log;
   writeLog?.setLog(app.log);
   clock.mark('routes built');
   for (const note of auth.notes) app.log.info(note);
-  engine.onBackgroundError = (err, what) => app.log.error({ err }, `failed ${what}; the next start resumes it`);
+  log = app.log;
   dispatcher.on('workerError', (worker: number, err: unknown) => {
     app.log.error({ err, worker }, 'shard worker failed');
   });
-  engine.onReplicaEvent = (level, msg, fields) => app.log[level](fields, msg);
   dispatcher.on('workerExit', (worker: number) => {
     metrics.workerRestart(worker);
     engine.workerRestarted(worker);

@@ -38,6 +38,12 @@ const WRITE_OPS: ReadonlySet<Op> = new Set<Op>(['upsert', 'updateVectors', 'dele
 /** The replica table of a collection (the Engine's, or the default placement when it has none). */
 export type ReplicaLookup = (meta: CollectionMeta) => ReplicaTable | undefined;
 
+/**
+ * A copy answered a write otherwise than the primary (or failed it): it must not serve reads.
+ * The write answers once the promise returned resolves (the copy is out of every reader's table).
+ */
+export type DivergedHandler = (meta: CollectionMeta, shard: number, worker: number, why: string) => void | Promise<void>;
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 function outcomeKey(o: Outcome): string {
@@ -67,16 +73,14 @@ export class ShardRouter {
   readonly #applied = new Map<string, Set<Promise<unknown>>>();
   /** The worker whose Active copy a read takes first (-1: none). */
   readonly #prefer: number;
-  /**
-   * A copy answered a write otherwise than the primary (or failed it): it must not serve reads.
-   * The write answers once the promise returned resolves (the copy is out of every reader's table).
-   */
-  onDiverged: (meta: CollectionMeta, shard: number, worker: number, why: string) => void | Promise<void> = () => undefined;
+  /** Where a copy that diverged from its primary is reported (DivergedHandler). */
+  readonly #onDiverged: DivergedHandler;
 
-  constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined, prefer = -1) {
+  constructor(dispatcher: ShardDispatcher, replicas: ReplicaLookup = () => undefined, prefer = -1, onDiverged: DivergedHandler = () => undefined) {
     this.#dispatcher = dispatcher;
     this.#replicas = replicas;
     this.#prefer = prefer;
+    this.#onDiverged = onDiverged;
     this.#inFlight = new Array<number>(dispatcher.workerCount).fill(0);
     this.#sent = Array.from({ length: dispatcher.workerCount }, () => new Map<string, number>());
   }
@@ -184,7 +188,7 @@ export class ShardRouter {
       // in a newer version is skipped (applied 0), so only success or failure is compared.
       if (building ? o.ok !== own.ok : outcomeKey(o) !== ownKey) {
         const why = o.ok ? `it applied a write the primary answered with: ${ownKey}` : `it failed a write: ${outcomeKey(o)}`;
-        return this.onDiverged(meta, shard, copy.worker, why);
+        return this.#onDiverged(meta, shard, copy.worker, why);
       }
       return undefined;
     };

@@ -18,7 +18,6 @@ import { ClusterLink } from './link.js';
 import { nowMs, type CatalogReply, type CatalogRequest, type EtcdThreadData, type FromEtcdThread, type NodeRecord, type ToEtcdThread } from '../../shared/cluster/messages.js';
 import type { NodeStatus } from '../../shared/cluster/assignments.js';
 import { ClusterStateMirror } from './state-mirror.js';
-import type { ReplicaHooks } from './replica-follow.js';
 
 /** How long start-up waits for etcd before refusing to start. */
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -59,8 +58,6 @@ export class ClusterNode implements ClusterView {
   readonly state: ClusterStateMirror;
   /** Where the catalog's mirror messages go (catalog-sync.ts sets it once the Engine is up). */
   onCatalog: (m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>) => void = () => undefined;
-  /** This node's replica follow loop (replica-follow.ts), once the Engine is up; snapshots set its hooks. */
-  replicaFollow: { hooks: ReplicaHooks } | null = null;
   readonly #replies = new Map<number, { res: (r: CatalogReply) => void; rej: (e: Error) => void }>();
   #nextRequest = 0;
 

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ShardDispatcher } from '../../../src/main/router/dispatcher.js';
-import { ShardRouter } from '../../../src/shared/shard-router.js';
+import { ShardRouter, type DivergedHandler } from '../../../src/shared/shard-router.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import type { ReplicaTable } from '../../../src/shared/placement.js';
 import type { Op, RequestOf, ResultOf } from '../../../src/shared/protocol.js';
@@ -35,13 +35,13 @@ const meta: CollectionMeta = {
   config: { vectors: { '': { size: 2, distance: 'Dot' } }, sparse_vectors: {}, shard_number: 1, replication_factor: 2, hnsw_config: { ...DEFAULT_HNSW }, on_disk_payload: false, payload_schema: {} },
 };
 
-function setup(states: ('Active' | 'Partial' | 'Dead')[] = ['Active', 'Active']) {
+/** `onDiverged`: the router's handler; by default it records each report in `diverged`. */
+function setup(states: ('Active' | 'Partial' | 'Dead')[] = ['Active', 'Active'], onDiverged?: DivergedHandler) {
   const d = new ScriptedDispatcher();
   // Collection 1, shard 0: primary on worker 1, copy on worker 0.
   const table: ReplicaTable = { collection: 1, shards: [states.map((state, r) => ({ worker: (1 + r) % 2, state }))] };
-  const router = new ShardRouter(d, () => table);
   const diverged: { worker: number; why: string }[] = [];
-  router.onDiverged = (_m, _s, worker, why) => void diverged.push({ worker, why });
+  const router = new ShardRouter(d, () => table, -1, onDiverged ?? ((_m, _s, worker, why) => void diverged.push({ worker, why })));
   return { d, router, table, diverged };
 }
 
@@ -74,9 +74,8 @@ describe('ShardRouter with copies', () => {
   });
 
   it('a write that finds a copy diverged answers only once that copy is out of reads (the promise onDiverged returns)', async () => {
-    const { d, router } = setup();
     let outOfReads!: () => void;
-    router.onDiverged = () => new Promise<void>((res) => (outOfReads = res));
+    const { d, router } = setup(undefined, () => new Promise<void>((res) => (outOfReads = res)));
     let done = false;
     const w = router.call(meta, 0, upsert).then(() => (done = true));
     d.sent[0]!.settle({ err: new QuiverError('Internal', 'disk full') });

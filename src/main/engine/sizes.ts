@@ -1,0 +1,60 @@
+// What the metrics and telemetry ask the shards and workers for: point and vector counts, graph
+// saves, memory by kind and per worker thread, and the requests each worker served. Each is read
+// through this thread's router, whatever the point mode (a count here is this node's own).
+//
+// Invariant: nothing here writes; a figure is summed over the collection's shards (one copy each).
+
+import type { MemoryBytes, ThreadMemory } from '../../shared/protocol.js';
+import { sumMemory } from '../../shared/shard-results.js';
+import type { ShardRouter } from '../../shared/shard-router.js';
+import type { CollectionMeta } from '../../shared/types.js';
+import type { ShardDispatcher } from '../router/dispatcher.js';
+
+export class Sizes {
+  readonly #router: ShardRouter;
+  readonly #dispatcher: ShardDispatcher;
+
+  constructor(router: ShardRouter, dispatcher: ShardDispatcher) {
+    this.#router = router;
+    this.#dispatcher = dispatcher;
+  }
+
+  /** Points in the collection, counted by its shards (not exact: the metrics' figure). */
+  async pointCount(meta: CollectionMeta): Promise<number> {
+    const parts = await this.#router.fanOut(meta, { op: 'count', filter: null, exact: false });
+    return parts.reduce((a, b) => a + b, 0);
+  }
+
+  /** Points and stored vectors per vector name, summed over the collection's shards. */
+  async collectionSize(meta: CollectionMeta): Promise<{ points: number; vectors: Record<string, number> }> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    const vectors: Record<string, number> = {};
+    for (const s of shards) for (const [v, n] of Object.entries(s.vectors)) vectors[v] = (vectors[v] ?? 0) + n;
+    return { points: shards.reduce((n, s) => n + s.points, 0), vectors };
+  }
+
+  /** Background graph saves and writes not yet covered by one, summed over the collection's shards. */
+  async graphSaves(meta: CollectionMeta): Promise<{ saves: number; unsaved: number }> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    return { saves: shards.reduce((n, s) => n + s.graphSaves, 0), unsaved: shards.reduce((n, s) => n + s.unsavedWrites, 0) };
+  }
+
+  /** Estimated in-memory bytes of the collection by kind, summed over its shards. */
+  async collectionMemory(meta: CollectionMeta): Promise<MemoryBytes> {
+    const shards = await this.#router.fanOut(meta, { op: 'shardInfo' });
+    return sumMemory(shards.map((s) => s.memory));
+  }
+
+  /** Each worker thread's V8 heap figures, by worker index (telemetry). */
+  workerMemory(): Promise<ThreadMemory[]> {
+    return Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.memory(w)));
+  }
+
+  /**
+   * Requests each worker served, per op (metrics: which copies serve), whichever thread sent them;
+   * without worker threads, those this thread's router sent.
+   */
+  sentCounts(): { worker: number; op: string; count: number }[] {
+    return this.#dispatcher.servedCounts?.() ?? this.#router.sentCounts();
+  }
+}
