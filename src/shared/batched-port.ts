@@ -9,7 +9,7 @@
 // new request and sends nothing more. Messages leave in the order they were queued.
 
 import type { MessagePort } from 'node:worker_threads';
-import { MAX_BATCH } from './protocol.js';
+import { MAX_BATCH } from './coordination.js';
 
 /** A request as it travels, with the id its answer comes back under. */
 export interface BatchedRequest<Req> {

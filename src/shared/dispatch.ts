@@ -3,7 +3,8 @@
 // dispatcher.ts), a coordinating worker over its sibling ports (src/workers/coordinator/peers.ts),
 // and tests in-process: callers hold the interface and never ask which one they have.
 
-import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf, Op, RequestOf, ResultOf } from './protocol.js';
+import type { Op, RequestOf, ResultOf } from './protocol.js';
+import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from './coordination.js';
 
 /** How far the workers are in loading their shards at start (summed over workers). */
 export interface LoadProgress {

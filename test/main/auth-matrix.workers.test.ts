@@ -56,7 +56,7 @@ function oracle(access: Access, cred: Credential, enabled: boolean): Outcome {
       return (bits! & (access === 'read' ? 1 : 2)) !== 0 ? 'pass' : 403;
     }
     case 'token_admin':
-      // Spec 3.1 / 5.3: token management is refused while auth is disabled, whoever asks.
+      // docs/interface.md sections 3.1 and 5.3: token management is refused while auth is disabled, whoever asks.
       return enabled ? adminRule() : 403;
     case 'admin':
     case 'admin_bootstrap': // the admin exists in this test

@@ -1,4 +1,4 @@
-// Spec 7.3 rule 1: a batch upsert can partly succeed before a 500. With a failpoint that breaks
+// docs/interface.md section 7.3, rule 1: a batch upsert can partly succeed before a 500. With a failpoint that breaks
 // every shard's part after its third point, the answer says how many points were applied, and
 // the data agrees: each point is either fully written (vector and payload) or absent.
 

@@ -1,4 +1,4 @@
-// Spec section 4.8: every listed endpoint exists and answers 501 in the data error envelope
+// docs/interface.md section 4.8: every listed endpoint exists and answers 501 in the data error envelope
 // (plus Qdrant's own paths for the same features). The list is written out from the spec here,
 // not imported from the route table, so the two cannot drift together.
 

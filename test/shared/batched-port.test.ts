@@ -6,7 +6,7 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchedPort, type BatchedReply, type BatchedRequest, type BatchedWire } from '../../src/shared/batched-port.js';
-import { MAX_BATCH } from '../../src/shared/protocol.js';
+import { MAX_BATCH } from '../../src/shared/coordination.js';
 
 interface Req {
   n: number;

@@ -1,4 +1,4 @@
-// The source tree's floor plan, checked (docs/architecture.md, "Folders by role"): each folder
+// The source tree's floor plan, checked (docs/architecture.md, "The source tree"): each folder
 // under src/ holds the code of one set of threads, and imports only go down the layers:
 // - src/shared: what every thread runs; it imports nothing from another folder of src/;
 // - src/workers: what shard workers run; it may import src/shared only;

@@ -32,5 +32,5 @@ export function forbidden(message: string): QuiverError {
   return new QuiverError('Forbidden', message);
 }
 
-/** Spec 4.1 / 7.2, word for word. */
+/** docs/interface.md sections 4.1 and 7.2, word for word. */
 export const AUTH_DISABLED_MESSAGE = 'API key management API requires auth_enabled=true';

@@ -1,4 +1,4 @@
-// The authentication layer (spec sections 2-5, docs/decisions.md section 3), independent of any
+// The authentication layer (docs/interface.md sections 2-5, docs/decisions.md section 3), independent of any
 // transport. One AuthService per process owns the auth state:
 //
 // - LMDB (`auth`, `auth_tokens`, see shared/db.ts) is the durable copy; memory holds the same

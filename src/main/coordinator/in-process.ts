@@ -2,7 +2,7 @@
 // handed-off request runs through the same requests.ts (REST) or grpc-requests.ts (gRPC) on the
 // main thread, over the Engine.
 
-import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from '../../shared/protocol.js';
+import type { AnyHandoffRequest, CatalogSnapshot, HandoffReplyOf } from '../../shared/coordination.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { handleAnyRequest } from '../../workers/coordinator/grpc-requests.js';

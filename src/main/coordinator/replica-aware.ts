@@ -11,7 +11,7 @@
 // (from then on the collection's writes come here and reach the new copy).
 
 import { isReadMethod, isReadRoute } from '../../shared/point-ops.js';
-import { isGrpcHandoff, type AnyHandoffRequest, type CatalogSnapshot, type HandoffReplyOf } from '../../shared/protocol.js';
+import { isGrpcHandoff, type AnyHandoffRequest, type CatalogSnapshot, type HandoffReplyOf } from '../../shared/coordination.js';
 import type { Engine, HandedOffWrites } from '../engine.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { InProcessCoordinators } from './in-process.js';

@@ -15,7 +15,8 @@
 // tracker, the point mode); nothing is wired into the engine after it is built.
 
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
-import type { CatalogSnapshot, HnswBuild, MemoryBytes, ResultOf, ThreadMemory } from '../../shared/protocol.js';
+import type { HnswBuild, MemoryBytes, ResultOf, ThreadMemory } from '../../shared/protocol.js';
+import type { CatalogSnapshot } from '../../shared/coordination.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../../shared/types.js';
 import type { ReplicaTable } from '../../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from '../router/dispatcher.js';

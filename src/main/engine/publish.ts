@@ -6,7 +6,7 @@
 // copy named in `unread` is published Dead (out of the workers' reads) whatever its state here:
 // the way a copy about to be dropped leaves reads before this thread stops writing it.
 
-import type { CatalogSnapshot } from '../../shared/protocol.js';
+import type { CatalogSnapshot } from '../../shared/coordination.js';
 import type { ReplicaTable, ShardCopy } from '../../shared/placement.js';
 import type { Catalog } from './catalog.js';
 

@@ -14,27 +14,8 @@ import { OpIdCounter } from '../../shared/op-ids.js';
 import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
-import {
-  BUSY,
-  BUSY_SLOTS,
-  BUSY_STALE_MS,
-  COUNTED_OPS,
-  LOAD_PROGRESS,
-  LOAD_PROGRESS_SLOTS,
-  MAX_BATCH,
-  PROTOCOL_VERSION,
-  type CatalogSnapshot,
-  type AnyHandoffRequest,
-  type HandoffReplyOf,
-  type HnswBuildMode,
-  type Op,
-  type PeerPort,
-  type RequestOf,
-  type ResultOf,
-  type WorkerInit,
-  type WorkerReply,
-  type WorkerTask,
-} from '../../shared/protocol.js';
+import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type WorkerTask } from '../../shared/coordination.js';
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;

@@ -10,7 +10,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { QuiverError } from '../../shared/errors.js';
-import type { AnyHandoffReply, AnyHandoffRequest, HandoffBatch, HandoffReplyBatch, HandoffReplyOf } from '../../shared/protocol.js';
+import type { AnyHandoffReply, AnyHandoffRequest, HandoffBatch, HandoffReplyBatch, HandoffReplyOf } from '../../shared/coordination.js';
 
 /** protocol.ts's hand-off messages: HandoffBatch out, HandoffReplyBatch back. */
 const HANDOFF_WIRE: BatchedWire<AnyHandoffRequest, AnyHandoffReply> = {

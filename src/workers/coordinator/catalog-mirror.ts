@@ -7,7 +7,7 @@
 
 import { liveCollection } from '../../shared/catalog.js';
 import type { ReplicaTable } from '../../shared/placement.js';
-import type { CatalogRecord, CatalogSnapshot } from '../../shared/protocol.js';
+import type { CatalogRecord, CatalogSnapshot } from '../../shared/coordination.js';
 import type { CollectionMeta } from '../../shared/types.js';
 
 export class CatalogMirror {

@@ -11,7 +11,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from './grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/protocol.js';
+import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/coordination.js';
 import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard } from './peers.js';

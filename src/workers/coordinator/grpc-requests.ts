@@ -11,14 +11,7 @@
 // INVALID_ARGUMENT (grpc-js answered INTERNAL).
 
 import { QuiverError, type WireError } from '../../shared/errors.js';
-import {
-  isGrpcHandoff,
-  type AnyHandoffRequest,
-  type GrpcHandoffReply,
-  type GrpcHandoffRequest,
-  type HandoffReplyOf,
-  type HandoffRequest,
-} from '../../shared/protocol.js';
+import { isGrpcHandoff, type AnyHandoffRequest, type GrpcHandoffReply, type GrpcHandoffRequest, type HandoffReplyOf, type HandoffRequest } from '../../shared/coordination.js';
 import { POINT_CALLS } from './grpc-point-calls.js';
 import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';

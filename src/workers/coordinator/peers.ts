@@ -12,7 +12,8 @@
 
 import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { QuiverError } from '../../shared/errors.js';
-import type { Op, PeerMessage, PeerPort, RequestOf, ResultOf, ShardRequest, WorkerReply } from '../../shared/protocol.js';
+import type { Op, RequestOf, ResultOf, ShardRequest, WorkerReply } from '../../shared/protocol.js';
+import type { PeerMessage, PeerPort } from '../../shared/coordination.js';
 import type { ShardDispatcher } from '../../shared/dispatch.js';
 
 /** Serves one shard request of this worker (the entry's handler, failpoints included). */

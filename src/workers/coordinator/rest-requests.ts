@@ -13,7 +13,7 @@ import type { Static, TSchema } from 'typebox';
 import parseSecureJson from 'secure-json-parse';
 import { QuiverError } from '../../shared/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
-import type { HandoffReply, HandoffRequest } from '../../shared/protocol.js';
+import type { HandoffReply, HandoffRequest } from '../../shared/coordination.js';
 import { POINT_OPS, type HandoffRoute } from '../../shared/point-ops.js';
 import { failure, ok, toFailure } from '../../shared/envelope.js';
 import type { PointEngine } from '../../shared/point-engine.js';

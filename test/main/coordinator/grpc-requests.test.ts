@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as protoLoader from '@grpc/proto-loader';
 import { InProcessCoordinators } from '../../../src/main/coordinator/in-process.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../../../src/shared/grpc/proto.js';
-import type { GrpcHandoffReply } from '../../../src/shared/protocol.js';
+import type { GrpcHandoffReply } from '../../../src/shared/coordination.js';
 import type { GrpcHandoffMethod } from '../../../src/shared/point-ops.js';
 import { inject, startInProcess, type InProcessQuiver } from '../../helpers/in-process.js';
 

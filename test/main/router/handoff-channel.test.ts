@@ -1,7 +1,7 @@
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { HandoffChannel } from '../../../src/main/router/handoff-channel.js';
-import type { HandoffBatch, HandoffRequest } from '../../../src/shared/protocol.js';
+import type { HandoffBatch, HandoffRequest } from '../../../src/shared/coordination.js';
 
 const request = (i: number): HandoffRequest => ({
   route: 'POST /collections/:collection_name/points/search',

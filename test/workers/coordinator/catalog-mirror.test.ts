@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { CatalogEntry } from '../../../src/shared/db.js';
 import { OpIdCounter } from '../../../src/shared/op-ids.js';
 import type { ReplicaTable } from '../../../src/shared/placement.js';
-import type { CatalogSnapshot } from '../../../src/shared/protocol.js';
+import type { CatalogSnapshot } from '../../../src/shared/coordination.js';
 import { CatalogMirror } from '../../../src/workers/coordinator/catalog-mirror.js';
 
 const entry = (id: number, name: string, deleting = false): CatalogEntry =>

@@ -7,7 +7,8 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { HandoffChannel } from '../../../src/main/router/handoff-channel.js';
 import { OpIdCounter } from '../../../src/shared/op-ids.js';
-import { MAX_BATCH, type HandoffReplyBatch, type HandoffRequest, type WorkerReply } from '../../../src/shared/protocol.js';
+import { type WorkerReply } from '../../../src/shared/protocol.js';
+import { MAX_BATCH, type HandoffReplyBatch, type HandoffRequest } from '../../../src/shared/coordination.js';
 import { Coordinator } from '../../../src/workers/coordinator/coordinator.js';
 
 const search = (collection: string): HandoffRequest => ({
