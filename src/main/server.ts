@@ -10,7 +10,7 @@ import { lockDataDir, type DataDirLock } from './data-lock.js';
 import type { Engine, EngineEvents } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
 import { PiscinaDispatcher } from './router/dispatcher.js';
-import type { WriteLog } from './cluster/logged-writes.js';
+import type { WriteLog } from '../shared/cluster/logged-writes.js';
 import type { ShardSnapshots } from './cluster/snapshots.js';
 import { StartupClock } from '../shared/startup-clock.js';
 
@@ -20,7 +20,7 @@ import { StartupClock } from '../shared/startup-clock.js';
  * (their modules, then their shards) runs beside this thread's rather than after it.
  */
 async function serving() {
-  const [db, authService, engine, metrics, grpc, app, replicaAware, inProcess] = await Promise.all([
+  const [db, authService, engine, metrics, grpc, app, replicaAware] = await Promise.all([
     import('../shared/db.js'),
     import('./auth/service.js'),
     import('./engine.js'),
@@ -28,9 +28,8 @@ async function serving() {
     import('./grpc/server.js'),
     import('./http/app.js'),
     import('./coordinator/replica-aware.js'),
-    import('./coordinator/in-process.js'),
   ]);
-  return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware, ...inProcess };
+  return { ...db, ...authService, ...engine, ...metrics, ...grpc, ...app, ...replicaAware };
 }
 import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
@@ -81,7 +80,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.hnsw_build,
     { everyWrites: config.graph_save_writes, everySeconds: config.graph_save_seconds },
     undefined,
-    nats === null ? undefined : { nats },
+    nats === null
+      ? undefined
+      : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024) },
   );
   clock.mark('workers spawned');
   try {
@@ -93,6 +94,24 @@ export async function startServer(config: Config): Promise<RunningServer> {
     await lock.release();
     throw err;
   }
+}
+
+/**
+ * Cluster mode: the control plane's state, pushed whole to the coordinating workers after every
+ * change (coalesced per event-loop turn: a burst of etcd events is one push), and once now.
+ */
+function publishClusterState(state: ClusterNode['state'], dispatcher: PiscinaDispatcher): void {
+  let pending = false;
+  const push = (): void => {
+    pending = false;
+    dispatcher.publishClusterState(state.snapshot());
+  };
+  state.onChange(() => {
+    if (pending) return;
+    pending = true;
+    setImmediate(push);
+  });
+  push();
 }
 
 async function startCluster(config: Config): Promise<ClusterNode> {
@@ -117,7 +136,7 @@ async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
 
 /** Connects to the shards' write logs on NATS (cluster mode); ConfigError when NATS cannot be used. */
 async function openWriteLog(servers: string[], replicas: number): Promise<WriteLog> {
-  const [{ ShardLog, ShardLogUnreachable }, { LoggedWrites }] = await Promise.all([import('./cluster/shard-log.js'), import('./cluster/logged-writes.js')]);
+  const [{ ShardLog, ShardLogUnreachable }, { LoggedWrites }] = await Promise.all([import('../shared/cluster/shard-log.js'), import('../shared/cluster/logged-writes.js')]);
   try {
     return new LoggedWrites(await ShardLog.open({ servers, replicas }));
   } catch (err) {
@@ -148,7 +167,7 @@ async function openSnapshots(config: Config, engine: Engine, dispatcher: Piscina
 }
 
 async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
-  const { openDb, openAuthDb, AuthService, Engine, HandedOffWrites, localPoints, loggedPoints, clusterPoints, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators, InProcessCoordinators } = await serving();
+  const { openDb, openAuthDb, AuthService, Engine, HandedOffWrites, localPoints, loggedPoints, clusterPoints, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
@@ -188,11 +207,13 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
     events,
     handedOffWrites,
   });
-  const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => dataPlane?.shards.hedgedReads ?? 0 });
+  // Hedged reads: the coordinating workers' (every point request's), and this thread's engine's (none in production).
+  const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => (dataPlane?.shards.hedgedReads ?? 0) + dispatcher.hedgedReads() });
+  if (cluster !== null) publishClusterState(cluster.state, dispatcher);
   dispatcher.setOwners((name) => engine.copyHolders(name));
-  // One set for REST and gRPC hand-offs, so both route a collection's requests alike. With the
-  // shard write logs on, point requests run on this thread, whose Engine writes through them.
-  const coordinators = writeLog === null ? new ReplicaAwareCoordinators(engine, dispatcher, handedOffWrites) : new InProcessCoordinators(engine);
+  // One set for REST and gRPC hand-offs, so both route a collection's requests alike: point
+  // requests are coordinated in a worker in every mode (docs/request-path.md).
+  const coordinators = new ReplicaAwareCoordinators(engine, dispatcher, handedOffWrites);
   const app = await buildApp(config, engine, auth, metrics, coordinators, cluster);
   if (cluster !== null) cluster.log = app.log;
   writeLog?.setLog(app.log);

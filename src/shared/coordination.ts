@@ -10,6 +10,7 @@ import type { WireError } from './errors.js';
 import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
 import type { ShardRequest, WorkerReply } from './protocol.js';
+import type { ClusterStateSnapshot } from './cluster/state-view.js';
 
 export interface HandoffRequest {
   route: HandoffRoute;
@@ -87,10 +88,13 @@ export interface PeerPort {
 export type CoordinatorTask =
   /**
    * New channels to siblings (all of them at start, one after a sibling was replaced), the
-   * main thread's hand-off channel (null: unchanged) and the catalog (null: unchanged).
+   * main thread's hand-off channel (null: unchanged), the catalog and, in cluster mode, the
+   * control plane's state (null: unchanged).
    */
-  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; catalog: CatalogSnapshot | null }
-  | { op: 'catalog'; catalog: CatalogSnapshot };
+  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; catalog: CatalogSnapshot | null; cluster: ClusterStateSnapshot | null }
+  | { op: 'catalog'; catalog: CatalogSnapshot }
+  /** Cluster mode: the replicas and peers as the main thread's mirror has them now (state-view.ts). */
+  | { op: 'clusterState'; state: ClusterStateSnapshot };
 
 export type WorkerTask = ShardRequest | CoordinatorTask;
 

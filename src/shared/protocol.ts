@@ -44,10 +44,14 @@ export interface WorkerInit {
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
   processOrigin?: number;
   /**
-   * Cluster mode (config `cluster.nats`): the NATS servers whose shard streams this worker's
-   * primaries apply (src/workers/cluster/). Absent in single-node mode: nothing of it loads.
+   * Cluster mode (config `cluster.*`): the NATS servers whose shard streams this worker's
+   * primaries apply (src/workers/cluster/) and its coordinator publishes writes to, the streams'
+   * replicas, the read hedge deadline (ms), and the largest internal message (bytes). Absent in
+   * single-node mode: nothing of it loads.
    */
-  cluster?: { nats: string[] };
+  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number };
+  /** Cluster mode: reads each worker's coordinator hedged, one Float64 slot per worker (written by its worker only). */
+  hedged?: SharedArrayBuffer;
 }
 
 /** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */

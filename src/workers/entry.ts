@@ -119,8 +119,10 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
 // ports meanwhile); a catalog is kept and applied when it loads (the mirror keeps the newest).
 let coordinator: Coordinator | null = null;
 let heldCatalog: CatalogSnapshot | null = null;
+// Cluster mode: this worker's slot of WorkerInit.hedged (the metrics sum them).
+const hedged = init.hedged === undefined ? null : new Float64Array(init.hedged, init.workerIndex * 8, 1);
 const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordinator }) => {
-  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard, writeGarbage);
+  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard, writeGarbage, init.cluster === undefined ? null : { ...init.cluster, onHedged: (n) => void (hedged !== null && (hedged[0] = n)) });
   if (heldCatalog !== null) coordinator.catalog(heldCatalog);
   heldCatalog = null;
   return coordinator;
@@ -129,7 +131,11 @@ const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordin
 export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
   switch (task.op) {
     case 'attachPeers':
-      (await coordinatorLoaded).attach(task.peers, task.main, task.catalog);
+      (await coordinatorLoaded).attach(task.peers, task.main, task.catalog, task.cluster);
+      return null;
+    case 'clusterState':
+      // In task order after the first attach (its coordinator is loaded by then); a newer state wins.
+      (await coordinatorLoaded).clusterState(task.state);
       return null;
     case 'catalog':
       if (coordinator !== null) coordinator.catalog(task.catalog);

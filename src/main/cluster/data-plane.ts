@@ -5,10 +5,10 @@
 
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
-import { ClusterShards, type LocalShards } from './cluster-shards.js';
-import { GrpcPeers } from './internal-client.js';
+import { ClusterShards, type LocalShards } from '../../shared/cluster/cluster-shards.js';
+import { GrpcPeers } from '../../shared/cluster/internal-client.js';
 import { startInternalServer, type InternalServer } from './internal-server.js';
-import type { WriteLog } from './logged-writes.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
 
 export interface DataPlane {

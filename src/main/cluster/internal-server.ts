@@ -9,8 +9,8 @@
 
 import * as grpc from '@grpc/grpc-js';
 import { QuiverError } from '../../shared/errors.js';
-import type { LocalShards } from './cluster-shards.js';
-import { AWAIT_APPLIED_PATH, decode, encode, SHARD_CALL_PATH, type AwaitAppliedRequest, type InternalReply, type ShardCallRequest } from './internal-wire.js';
+import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
+import { AWAIT_APPLIED_PATH, decode, encode, SHARD_CALL_PATH, type AwaitAppliedRequest, type InternalReply, type ShardCallRequest } from '../../shared/cluster/internal-wire.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
 
 export interface InternalServerOptions {

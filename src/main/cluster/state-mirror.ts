@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { shardKey, type Assignment, type NodeStatus } from '../../shared/cluster/assignments.js';
 import type { FromEtcdThread, NodeRecord } from '../../shared/cluster/messages.js';
 import type { ClusterState, PeerInfo, ReplicaInfo } from '../../shared/cluster/state.js';
+import { replicasOf, type ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 
 /** This process's boot id, in every status report: the controller tells a restart within the lease by it. */
 export const BOOT_ID = randomBytes(8).toString('hex');
@@ -18,6 +19,8 @@ export class ClusterStateMirror implements ClusterState {
   readonly #listeners = new Set<() => void>();
   #assignLoaded = false;
   #assignVersion = 0;
+  /** Every change applied (snapshot()'s version). */
+  #version = 0;
 
   constructor(nodeId: number) {
     this.nodeId = nodeId;
@@ -34,17 +37,20 @@ export class ClusterStateMirror implements ClusterState {
   }
 
   replicas(collectionId: number, shard: number): ReplicaInfo[] {
-    const a = this.#assign.get(shardKey(collectionId, shard));
-    if (a === undefined) return [];
     const key = shardKey(collectionId, shard);
-    return a.replicas.map((r) => {
-      const status = this.#status.get(r.node);
-      // Active under an earlier process of its node (restarted within its lease): Partial until the
-      // controller has seen it caught up, rather than serving now and flipping when it notices.
-      const boot = r.node === this.nodeId ? BOOT_ID : status?.boot;
-      const state = r.state === 'Active' && r.boot !== undefined && boot !== undefined && r.boot !== boot ? 'Partial' : r.state;
-      return { node: r.node, state, appliedSeq: status?.shards[key]?.applied_seq ?? 0 };
-    });
+    return replicasOf(this.#assign.get(key), key, (n) => this.#status.get(n), { nodeId: this.nodeId, bootId: BOOT_ID });
+  }
+
+  /** All of it as plain data, for the coordinating workers (state-view.ts); the version grows with every change. */
+  snapshot(): ClusterStateSnapshot {
+    return {
+      version: this.#version,
+      nodeId: this.nodeId,
+      bootId: BOOT_ID,
+      assignments: [...this.#assign],
+      statuses: [...this.#status],
+      peers: [...this.#peers.values()],
+    };
   }
 
   epoch(collectionId: number, shard: number): number {
@@ -106,6 +112,7 @@ export class ClusterStateMirror implements ClusterState {
         return false;
     }
     if (m.type.startsWith('assign-')) this.#assignVersion++;
+    this.#version++;
     for (const l of [...this.#listeners]) {
       try {
         l();

@@ -1,4 +1,4 @@
-// Cluster mode across nodes (src/main/cluster/cluster-shards.ts): point calls reach each shard's
+// Cluster mode across nodes (src/shared/cluster/cluster-shards.ts): point calls reach each shard's
 // replicas wherever they live, writes through the shard's log, and this node's own replicas run on
 // the shard's primary worker here, the one that follows the shard's write log (localShards: what
 // the internal port serves other nodes, and what ClusterShards calls for this node's replica).
@@ -13,8 +13,8 @@ import type { PointEngine } from '../../shared/point-engine.js';
 import type { ResultOf } from '../../shared/protocol.js';
 import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import type { ClusterShards, LocalShards } from '../cluster/cluster-shards.js';
-import type { WriteLog } from '../cluster/logged-writes.js';
+import type { ClusterShards, LocalShards } from '../../shared/cluster/cluster-shards.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { LiveCollections } from './catalog.js';
 import { PointEngineBase, type PointEngineParts, type PointMode } from './point-engines.js';
 

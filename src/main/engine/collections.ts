@@ -18,7 +18,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema } from '../../shared/types.js';
 import type { ClusterCatalog } from '../cluster/catalog-sync.js';
-import type { WriteLog } from '../cluster/logged-writes.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { Catalog } from './catalog.js';
 import type { Drops } from './drops.js';
 import type { CatalogPublisher } from './publish.js';

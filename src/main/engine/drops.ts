@@ -11,7 +11,7 @@
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
 import type { ReplicaTable } from '../../shared/placement.js';
 import type { ShardRouter } from '../../shared/shard-router.js';
-import type { WriteLog } from '../cluster/logged-writes.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { EngineEvents } from './events.js';
 
 const DROP_BATCH = 10_000;

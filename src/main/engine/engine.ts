@@ -23,8 +23,8 @@ import type { LoadProgress, ShardDispatcher } from '../router/dispatcher.js';
 import { OpIdCounter } from '../../shared/op-ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.js';
-import type { WriteLog } from '../cluster/logged-writes.js';
-import type { LocalShards } from '../cluster/cluster-shards.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
+import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
 import type { ClusterCatalog } from '../cluster/catalog-sync.js';
 import { Catalog } from './catalog.js';
 import { localShardsOf } from './cluster-point-engine.js';
@@ -56,8 +56,8 @@ export interface EngineOptions {
   defaults?: CollectionDefaults;
   /**
    * How point calls reach the shards: localPoints() (the default), loggedPoints(writeLog) (writes
-   * through the shards' write logs, src/main/cluster/logged-writes.ts), or clusterPoints(shards,
-   * writeLog) (each shard's replicas wherever they live, src/main/cluster/cluster-shards.ts).
+   * through the shards' write logs, src/shared/cluster/logged-writes.ts), or clusterPoints(shards,
+   * writeLog) (each shard's replicas wherever they live, src/shared/cluster/cluster-shards.ts).
    */
   points?: PointMode;
   /**

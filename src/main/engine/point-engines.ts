@@ -3,7 +3,7 @@
 // and never per call:
 // - LocalPointEngine: this thread's ShardRouter, to this process's workers;
 // - LoggedPointEngine: one node with the shards' write logs on: write ops go through the log
-//   (src/main/cluster/logged-writes.ts) and answer once the shard's worker has applied them,
+//   (src/shared/cluster/logged-writes.ts) and answer once the shard's worker has applied them,
 //   everything else through the router;
 // - ClusterPointEngine (cluster-point-engine.ts): the shards' replicas on any node.
 // Each shares the Engine's catalog, router and operation id counter (PointEngineParts); the
@@ -17,8 +17,8 @@ import type { OpIdCounter } from '../../shared/op-ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
-import type { LocalShards } from '../cluster/cluster-shards.js';
-import type { WriteLog } from '../cluster/logged-writes.js';
+import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
+import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { LiveCollections } from './catalog.js';
 
 /** What every point engine shares with the Engine that holds it. */

@@ -14,6 +14,7 @@ import { OpIdCounter } from '../../shared/op-ids.js';
 import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js';
 import { HandoffChannel } from './handoff-channel.js';
 import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
+import type { ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
 import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type WorkerTask } from '../../shared/coordination.js';
 
@@ -53,6 +54,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   /** WorkerInit.served: requests each worker served, by op (each slot written by its worker only). */
   readonly #served: Float64Array;
   #catalog: CatalogSnapshot | null = null;
+  /** Cluster mode: the control plane's state last published (a replaced thread gets it). */
+  #clusterState: ClusterStateSnapshot | null = null;
+  /** WorkerInit.hedged: reads each worker's coordinator hedged (cluster mode). */
+  readonly #hedged: Float64Array;
   #closing = false;
 
   constructor(
@@ -78,6 +83,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     this.#busy = new Int32Array(busy);
     const served = new SharedArrayBuffer(workerCount * COUNTED_OPS.length * 8);
     this.#served = new Float64Array(served);
+    const hedged = new SharedArrayBuffer(workerCount * 8);
+    this.#hedged = new Float64Array(hedged);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
       const init: WorkerInit = {
         protocolVersion: PROTOCOL_VERSION,
@@ -92,7 +99,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         listening: this.#listening.buffer as SharedArrayBuffer,
-        ...(cluster === undefined ? {} : { cluster }),
+        ...(cluster === undefined ? {} : { cluster, hedged }),
       };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
@@ -141,11 +148,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       const { port1, port2 } = new MessageChannel();
       own.push({ worker: peer, port: port1 });
       transfer.push(port1);
-      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, catalog: null }, [port2]);
+      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, catalog: null, cluster: null }, [port2]);
     }
     const { port1, port2 } = new MessageChannel();
     this.#channels[w] = new HandoffChannel(w, port1);
-    this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog }, [...transfer, port2]);
+    this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog, cluster: this.#clusterState }, [...transfer, port2]);
   }
 
   #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
@@ -242,6 +249,22 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     // A thread that fails to take it is being replaced, and its replacement gets the latest.
     await Promise.allSettled(this.#pools.map((pool) => pool.run({ op: 'catalog', catalog: snapshot })));
   }
+  /**
+   * Cluster mode: gives every coordinator the control plane's state (the replicas and peers its
+   * cluster engine reads); not waited for, and a newer one replaces an older one in the worker.
+   */
+  publishClusterState(state: ClusterStateSnapshot): void {
+    this.#clusterState = state;
+    for (let w = 0; w < this.workerCount; w++) this.#control(w, { op: 'clusterState', state }, []);
+  }
+
+  /** Cluster mode: reads the workers' coordinators sent to a second replica (hedged), summed. */
+  hedgedReads(): number {
+    let n = 0;
+    for (const v of this.#hedged) n += v;
+    return n;
+  }
+
 
   async close(): Promise<void> {
     this.#closing = true;

@@ -99,7 +99,7 @@ export const CollectionParamsDiff = Type.Object({
   replication_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
   write_consistency_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
   // Accepted for client compatibility and not applied: in cluster mode a slow read is joined by a
-  // second replica after one node-wide delay (SERVICE_CLUSTER_HEDGE_MS, src/main/cluster/hedge.ts).
+  // second replica after one node-wide delay (SERVICE_CLUSTER_HEDGE_MS, src/shared/cluster/hedge.ts).
   read_fan_out_factor: Type.Optional(Type.Unknown()),
   read_fan_out_delay_ms: Type.Optional(Type.Unknown()),
   on_disk_payload: Type.Optional(Type.Unknown()),

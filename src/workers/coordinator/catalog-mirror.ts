@@ -30,6 +30,12 @@ export class CatalogMirror {
     return liveCollection(this.#snapshot.ready, name, this.#record(name)?.entry);
   }
 
+  /** A live collection by its cluster-wide id (not being deleted), or undefined. */
+  byId(id: number): CollectionMeta | undefined {
+    for (const rec of Object.values(this.#snapshot.collections)) if (rec.entry.id === id && rec.entry.deleting !== true) return rec.entry;
+    return undefined;
+  }
+
   /** The collection's replica table, when it keeps copies (undefined: one copy per shard, its primary). */
   replicas(meta: CollectionMeta): ReplicaTable | undefined {
     const rec = this.#record(meta.name);

@@ -4,9 +4,12 @@
 // thread only authenticates, routes and writes the answer back. Hand-offs and their answers travel
 // batched per event-loop turn (BatchedPort).
 //
+// In cluster mode the services run over every node's replicas instead (cluster-engine.ts), with
+// the control plane's state the main thread publishes (state-view.ts).
+//
 // Invariant: a request is served only once this worker holds its sibling channels and a
 // catalog (both come with the first attachPeers task, which the main thread sends before any
-// hand-off; a thread that replaced a dead one gets its own).
+// hand-off; a thread that replaced a dead one gets its own), and in cluster mode its engine.
 
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from './grpc-requests.js';
@@ -14,12 +17,20 @@ import type { OpIdCounter } from '../../shared/op-ids.js';
 import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/coordination.js';
 import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { CatalogMirror } from './catalog-mirror.js';
-import { PeerDispatcher, type ServeShard } from './peers.js';
+import { PeerDispatcher, type ServeShard as ShardServer } from './peers.js';
 import type { WriteGarbage } from '../write-garbage.js';
 import { WorkerEngine } from './worker-engine.js';
+import type { HandoffRoute } from '../../shared/point-ops.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import type { WorkerInit } from '../../shared/protocol.js';
+import { ShardRouter } from '../../shared/shard-router.js';
+import { ClusterStateView, type ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
-const UPSERT_ROUTE = 'PUT /collections/:collection_name/points';
+const UPSERT_ROUTE = 'PUT /collections/:collection_name/points' satisfies HandoffRoute;
+
+/** Cluster mode (WorkerInit.cluster): what the coordinator's cluster engine needs. */
+export type ClusterCoordination = NonNullable<WorkerInit['cluster']> & { onHedged: (count: number) => void };
 
 /** protocol.ts's hand-off messages: HandoffBatch in, HandoffReplyBatch back. */
 const HANDOFF_WIRE: BatchedWire<AnyHandoffRequest, AnyHandoffReply> = {
@@ -30,23 +41,52 @@ const HANDOFF_WIRE: BatchedWire<AnyHandoffRequest, AnyHandoffReply> = {
 export class Coordinator {
   readonly #catalog = new CatalogMirror();
   readonly #peers: PeerDispatcher;
-  readonly #engine: WorkerEngine;
+  /** The engine the services run over: the sibling workers' shards, or in cluster mode every node's replicas. */
+  #engine: PointEngine;
+  /** Cluster mode: the replicas and peers, as the main thread publishes them. */
+  readonly #clusterState = new ClusterStateView();
   #attached!: () => void;
-  readonly #ready = new Promise<void>((resolve) => (this.#attached = resolve));
+  readonly #ready: Promise<unknown>;
   /** This thread's (see write-garbage.ts), charged with each upsert body. */
   readonly #writeGarbage: WriteGarbage | null;
 
-  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ServeShard, writeGarbage: WriteGarbage | null = null) {
+  constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ShardServer, writeGarbage: WriteGarbage | null = null, cluster: ClusterCoordination | null = null) {
     this.#writeGarbage = writeGarbage;
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
     this.#engine = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
+    const attached = new Promise<void>((resolve) => (this.#attached = resolve));
+    if (cluster === null) {
+      this.#ready = attached;
+      return;
+    }
+    // Cluster mode only: its modules (NATS, grpc-js) load here, never on a single node.
+    const engine = import('./cluster-engine.js').then(({ ClusterWorkerEngine }) => {
+      this.#engine = new ClusterWorkerEngine({
+        catalog: this.#catalog,
+        router: new ShardRouter(this.#peers, (meta) => this.#catalog.replicas(meta), worker),
+        opIds,
+        state: this.#clusterState,
+        nats: cluster.nats,
+        streamReplicas: cluster.streamReplicas,
+        hedgeMs: cluster.hedgeMs,
+        maxMessageBytes: cluster.maxMessageBytes,
+        onHedged: cluster.onHedged,
+      });
+    });
+    this.#ready = Promise.all([attached, engine]);
   }
 
-  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null): void {
+  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null, cluster: ClusterStateSnapshot | null = null): void {
     this.#peers.attach(peers);
     if (catalog !== null) this.#catalog.apply(catalog);
+    if (cluster !== null) this.#clusterState.apply(cluster);
     if (main !== null) this.#serveMain(main);
     this.#attached();
+  }
+
+  /** Cluster mode: the replicas and peers as the main thread's mirror has them (a newer state wins). */
+  clusterState(state: ClusterStateSnapshot): void {
+    this.#clusterState.apply(state);
   }
 
   /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn (at most MAX_BATCH per message). */

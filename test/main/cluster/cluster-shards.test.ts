@@ -4,10 +4,10 @@
 // before publishing and after, and the wire carrying errors through the one taxonomy.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ClusterShards, type LocalShards } from '../../../src/main/cluster/cluster-shards.js';
-import { GrpcPeers } from '../../../src/main/cluster/internal-client.js';
+import { ClusterShards, type LocalShards } from '../../../src/shared/cluster/cluster-shards.js';
+import { GrpcPeers } from '../../../src/shared/cluster/internal-client.js';
 import { startInternalServer, type InternalServer } from '../../../src/main/cluster/internal-server.js';
-import type { WriteLog } from '../../../src/main/cluster/logged-writes.js';
+import type { WriteLog } from '../../../src/shared/cluster/logged-writes.js';
 import type { ClusterState, PeerInfo, ReplicaInfo } from '../../../src/shared/cluster/state.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import type { CollectionMeta } from '../../../src/shared/types.js';

@@ -2,7 +2,7 @@
 // never under the floor nor over the ceiling, learned per kind; 0 turns hedging off.
 
 import { describe, expect, it } from 'vitest';
-import { FLOOR_MS, HedgeDeadlines } from '../../../src/main/cluster/hedge.js';
+import { FLOOR_MS, HedgeDeadlines } from '../../../src/shared/cluster/hedge.js';
 
 describe('HedgeDeadlines', () => {
   it('a ceiling of 0 never hedges', () => {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { connect } from '@nats-io/transport-node';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ShardLog } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog } from '../../../src/shared/cluster/shard-log.js';
 import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../../../src/shared/types.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShardLog, ShardLogUnreachable, versionBelow } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog, ShardLogUnreachable, versionBelow } from '../../../src/shared/cluster/shard-log.js';
 import { decodeEntry, encodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { freePort } from '../../helpers/ports.js';

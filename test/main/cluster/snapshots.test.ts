@@ -15,7 +15,7 @@ import { Etcd3 } from 'etcd3';
 import { jetstream, jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ShardLog } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog } from '../../../src/shared/cluster/shard-log.js';
 import { EtcdSnapshotPointers, SNAPSHOT_BUCKET, ShardSnapshots, type SnapshotRecord } from '../../../src/main/cluster/snapshots.js';
 import type { ClusterState, ReplicaInfo } from '../../../src/shared/cluster/state.js';
 import type { ClusterLog } from '../../../src/main/cluster/node.js';

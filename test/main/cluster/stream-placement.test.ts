@@ -4,7 +4,7 @@
 // server is back within it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShardLog } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog } from '../../../src/shared/cluster/shard-log.js';
 import { QuiverError } from '../../../src/shared/errors.js';
 import { startNats, type NatsCluster } from '../../helpers/nats.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { WriteLog } from '../../../src/main/cluster/logged-writes.js';
+import type { WriteLog } from '../../../src/shared/cluster/logged-writes.js';
 import { Engine, HandedOffWrites, loggedPoints, type EngineEvents, type EngineOptions } from '../../../src/main/engine.js';
 import { InProcessDispatcher } from '../../../src/main/router/in-process-dispatcher.js';
 import { buildConfig } from '../../../src/main/service/collections.js';

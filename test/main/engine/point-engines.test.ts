@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ShardDispatcher } from '../../../src/main/router/dispatcher.js';
-import type { ClusterShards, LocalShards } from '../../../src/main/cluster/cluster-shards.js';
-import type { WriteLog } from '../../../src/main/cluster/logged-writes.js';
+import type { ClusterShards, LocalShards } from '../../../src/shared/cluster/cluster-shards.js';
+import type { WriteLog } from '../../../src/shared/cluster/logged-writes.js';
 import type { LiveCollections } from '../../../src/main/engine/catalog.js';
 import { ClusterPointEngine, localShardsOf } from '../../../src/main/engine/cluster-point-engine.js';
 import { LocalPointEngine, LoggedPointEngine, type MainPointEngine, type PointEngineParts } from '../../../src/main/engine/point-engines.js';

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ShardLog } from '../../../src/main/cluster/shard-log.js';
+import { ShardLog } from '../../../src/shared/cluster/shard-log.js';
 import { openDb, type QuiverDb } from '../../../src/shared/db.js';
 import { appliedSeqKey, decodeEntry, streamName, type LoggedWrite } from '../../../src/shared/log-entry.js';
 import { DEFAULT_HNSW, type CollectionMeta } from '../../../src/shared/types.js';

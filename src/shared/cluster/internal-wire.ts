@@ -4,8 +4,8 @@
 // and are rebuilt with QuiverError.fromWire: one error taxonomy across nodes too.
 
 import { deserialize, serialize } from 'node:v8';
-import type { WireError } from '../../shared/errors.js';
-import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
+import type { WireError } from '../errors.js';
+import type { ShardCall, ShardOp } from '../shard-router.js';
 
 export const SHARD_CALL_PATH = '/quiver.internal.Node/ShardCall';
 export const AWAIT_APPLIED_PATH = '/quiver.internal.Node/AwaitApplied';

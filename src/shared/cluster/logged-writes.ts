@@ -7,11 +7,10 @@
 //   error) the apply gave, or 503 if that takes longer than `applyTimeoutMs`.
 // The write's operation_id is the largest sequence among its parts (operationId).
 
-import { isLoggedOp, type LoggedWrite } from '../../shared/log-entry.js';
-import type { CollectionMeta } from '../../shared/types.js';
-import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
-import type { ShardLog } from './shard-log.js';
-import type { ClusterLog } from './node.js';
+import { isLoggedOp, type LoggedWrite } from '../log-entry.js';
+import type { CollectionMeta } from '../types.js';
+import type { ShardCall, ShardOp } from '../shard-router.js';
+import type { ShardLog, WarnLog } from './shard-log.js';
 
 /** What the Engine asks of cluster writes (engine.ts keeps to this interface: no NATS import on its path). */
 export interface WriteLog {
@@ -24,7 +23,7 @@ export interface WriteLog {
   lastSeq(collection: number, shard: number): Promise<number>;
   deleteStreams(meta: CollectionMeta): Promise<void>;
   /** Where the log reports slow or retried publishes. */
-  setLog(log: Pick<ClusterLog, 'warn'>): void;
+  setLog(log: WarnLog): void;
   close(): Promise<void>;
 }
 
@@ -90,7 +89,7 @@ export class LoggedWrites implements WriteLog {
     return this.#log.deleteStreams(meta.id, meta.config.shard_number);
   }
 
-  setLog(log: Pick<ClusterLog, 'warn'>): void {
+  setLog(log: WarnLog): void {
     this.#log.log = log;
   }
 

@@ -20,15 +20,15 @@
 //   wait=true it answers once that many of them have applied it with LMDB flushed (this node's
 //   replica through its worker, others through AwaitApplied), bounded in time (503 past it).
 
-import { QuiverError } from '../../shared/errors.js';
-import { isLoggedOp } from '../../shared/log-entry.js';
-import type { ResultOf } from '../../shared/protocol.js';
-import type { CollectionMeta } from '../../shared/types.js';
-import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
+import { QuiverError } from '../errors.js';
+import { isLoggedOp } from '../log-entry.js';
+import type { ResultOf } from '../protocol.js';
+import type { CollectionMeta } from '../types.js';
+import type { ShardCall, ShardOp } from '../shard-router.js';
 import { HedgeDeadlines } from './hedge.js';
 import { PeerUnreachable, type PeerCalls } from './internal-client.js';
 import type { WriteLog } from './logged-writes.js';
-import type { ClusterState, ReplicaInfo } from '../../shared/cluster/state.js';
+import type { ClusterState, ReplicaInfo } from './state.js';
 
 /** The signal of a call nothing gives up (this node's own replica). */
 const NEVER = new AbortController().signal;
@@ -43,7 +43,8 @@ export interface LocalShards {
 export interface ClusterShardsOptions {
   state: ClusterState;
   peers: PeerCalls;
-  log: WriteLog;
+  /** Writes go through it (logged-writes.ts). */
+  log: Pick<WriteLog, 'write'>;
   /** The shard stream's last sequence now (shard-log.ts lastSeq). */
   lastSeq(collectionId: number, shard: number): Promise<number>;
   /** How long a remote read may take before its replica is given up (ms). */
@@ -52,6 +53,8 @@ export interface ClusterShardsOptions {
   catchUpTimeoutMs?: number;
   /** The longest a read waits for its replica before another is asked too (ms; 0: never). */
   hedgeMs?: number;
+  /** Told the count of hedged reads each time it grows (a worker publishes it for the metrics). */
+  onHedged?: (count: number) => void;
 }
 
 /** A failure another replica may not have: the replica's, not the request's. */
@@ -68,12 +71,13 @@ function why(err: unknown): string {
 export class ClusterShards {
   readonly #state: ClusterState;
   readonly #peers: PeerCalls;
-  readonly #log: WriteLog;
+  readonly #log: Pick<WriteLog, 'write'>;
   readonly #lastSeq: (collectionId: number, shard: number) => Promise<number>;
   readonly #readTimeoutMs: number;
   readonly #catchUpTimeoutMs: number;
   readonly #hedge: HedgeDeadlines;
   #hedgedReads = 0;
+  readonly #onHedged: (count: number) => void;
   /** When each node (this one too) last answered a read from here (performance.now()). */
   readonly #lastAnswer = new Map<number, number>();
   /** Calls in flight from this node per peer: ties between equally fresh replicas go to the idler. */
@@ -89,6 +93,7 @@ export class ClusterShards {
     this.#readTimeoutMs = opts.readTimeoutMs ?? 10_000;
     this.#catchUpTimeoutMs = opts.catchUpTimeoutMs ?? 5_000;
     this.#hedge = new HedgeDeadlines(opts.hedgeMs ?? 0);
+    this.#onHedged = opts.onHedged ?? (() => undefined);
     // A peer whose lease lapses is not waited for until the call's deadline: its calls fail as
     // unreachable at once, and a read goes to the next replica (a paused node answers nothing).
     this.#state.onChange(() => {
@@ -234,7 +239,7 @@ export class ClusterShards {
             if (settled || asked >= replicas.length) return;
             // Busy, not stalled: it answered another read within the deadline (see the file comment).
             if (performance.now() - (this.#lastAnswer.get(replicas[0]!.node) ?? Number.NEGATIVE_INFINITY) < hedgeMs) return arm();
-            this.#hedgedReads++;
+            this.#onHedged(++this.#hedgedReads);
             askNext();
           }, hedgeMs);
         };

@@ -5,9 +5,9 @@
 // peer gave is rebuilt with QuiverError.fromWire.
 
 import * as grpc from '@grpc/grpc-js';
-import { QuiverError } from '../../shared/errors.js';
+import { QuiverError } from '../errors.js';
 import { AWAIT_APPLIED_PATH, decode, encode, SHARD_CALL_PATH, type AwaitAppliedRequest, type InternalReply, type ShardCallRequest } from './internal-wire.js';
-import type { PeerInfo } from '../../shared/cluster/state.js';
+import type { PeerInfo } from './state.js';
 
 /** The peer could not be asked (or did not answer in time): another replica may be. */
 export class PeerUnreachable extends QuiverError {

@@ -13,11 +13,15 @@
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, JetStreamApiError, type JetStreamClient, type JetStreamManager, DiscardPolicy, RetentionPolicy, StorageType } from '@nats-io/jetstream';
-import { QuiverError } from '../../shared/errors.js';
-import { connectNats, watchConnection } from '../../shared/nats-connection.js';
-import { retryFor, settleWithin } from '../../shared/deadline.js';
-import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../../shared/log-entry.js';
-import type { ClusterLog } from './node.js';
+import { QuiverError } from '../errors.js';
+import { connectNats, watchConnection } from '../nats-connection.js';
+import { retryFor, settleWithin } from '../deadline.js';
+import { encodeEntry, streamName, subjectOf, type LoggedWrite } from '../log-entry.js';
+
+/** Where the log reports what an operator should see (the server's logger; a worker's stdout line). */
+export interface WarnLog {
+  warn(fields: Record<string, unknown>, msg: string): void;
+}
 
 /** A publish that took longer than this (or was retried) is logged: it is how an operator sees a log stall. */
 const SLOW_PUBLISH_MS = 1000;
@@ -99,7 +103,7 @@ export class ShardLog {
   readonly node: string;
   /** The version of the nats-server the connection reached first (its INFO). */
   readonly serverVersion: string;
-  #log: Pick<ClusterLog, 'warn'> | null = null;
+  #log: WarnLog | null = null;
   #request = 0;
 
   private constructor(nc: NatsConnection, jsm: JetStreamManager, opts: ShardLogOptions) {
@@ -115,10 +119,10 @@ export class ShardLog {
   }
 
   /** Where slow or retried publishes are reported (the server's logger once it exists); told once of a nats-server too old. */
-  get log(): Pick<ClusterLog, 'warn'> | null {
+  get log(): WarnLog | null {
     return this.#log;
   }
-  set log(log: Pick<ClusterLog, 'warn'> | null) {
+  set log(log: WarnLog | null) {
     if (this.#log === null && log !== null && versionBelow(this.serverVersion, NATS_MIN)) {
       log.warn(
         { nats_version: this.serverVersion },
