@@ -100,17 +100,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
  * Cluster mode: the control plane's state, pushed whole to the coordinating workers after every
  * change (coalesced per event-loop turn: a burst of etcd events is one push), and once now.
  */
-function publishClusterState(state: ClusterNode['state'], dispatcher: PiscinaDispatcher): void {
+function publishClusterState(cluster: ClusterNode, dispatcher: PiscinaDispatcher): void {
   let pending = false;
+  let version = 0;
   const push = (): void => {
     pending = false;
-    dispatcher.publishClusterState(state.snapshot());
+    dispatcher.publishClusterState({ ...cluster.state.snapshot(), version: ++version, notServingReason: cluster.notServingReason() });
   };
-  state.onChange(() => {
+  const soon = (): void => {
     if (pending) return;
     pending = true;
     setImmediate(push);
-  });
+  };
+  cluster.state.onChange(soon);
+  cluster.onServingChange(soon);
   push();
 }
 
@@ -177,7 +180,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   // Cluster mode (issue 16): both switches are set, so the write log is open too.
   const joined = cluster !== null && writeLog !== null ? await joinCluster(cluster, writeLog) : null;
   // Cluster mode: each shard's requests reach its replicas on any node (src/main/cluster/data-plane.ts).
-  const dataPlane = cluster !== null && writeLog !== null ? (await import('./cluster/data-plane.js')).openDataPlane(config, cluster.state, writeLog) : null;
+  const dataPlane = cluster !== null && writeLog !== null ? (await import('./cluster/data-plane.js')).openDataPlane(config, cluster.state, writeLog, dispatcher) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -209,7 +212,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   });
   // Hedged reads: the coordinating workers' (every point request's), and this thread's engine's (none in production).
   const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => (dataPlane?.shards.hedgedReads ?? 0) + dispatcher.hedgedReads() });
-  if (cluster !== null) publishClusterState(cluster.state, dispatcher);
+  if (cluster !== null) publishClusterState(cluster, dispatcher);
   dispatcher.setOwners((name) => engine.copyHolders(name));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike: point
   // requests are coordinated in a worker in every mode (docs/request-path.md).
@@ -239,7 +242,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   clock.mark('grpc listening');
   if (cluster !== null) {
     // The internal port answers before the node is published: peers dial what they read there.
-    if (dataPlane !== null) app.log.info({ cluster_port: (await dataPlane.listen(engine.localShards(), cluster)).port }, 'internal port listening');
+    if (dataPlane !== null) app.log.info({ cluster_port: (await dataPlane.listen(cluster.leaseExpiry)).port }, 'internal port listening');
     await cluster.register({ rest: restPort, grpc: grpc.port });
     app.log.info({ node_id: cluster.nodeId, advertise: config.cluster.advertise }, 'cluster: joined');
   }

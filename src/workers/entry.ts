@@ -12,7 +12,7 @@ import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
 import { MemoryRelease, collectGarbage } from '../shared/memory-release.js';
 import { COUNTED_OPS, PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
-import { type CatalogSnapshot, type WorkerTask } from '../shared/coordination.js';
+import type { CatalogSnapshot, ListenReply, WorkerTask } from '../shared/coordination.js';
 import type { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
@@ -128,11 +128,17 @@ const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordin
   return coordinator;
 });
 
-export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
+export default async function handle(task: WorkerTask): Promise<WorkerReply | ListenReply | null> {
   switch (task.op) {
     case 'attachPeers':
       (await coordinatorLoaded).attach(task.peers, task.main, task.catalog, task.cluster);
       return null;
+    case 'listenInternal':
+      try {
+        return { ok: true, result: await (await coordinatorLoaded).listenInternal(task) };
+      } catch (err) {
+        return { ok: false, error: QuiverError.toWire(err) };
+      }
     case 'clusterState':
       // In task order after the first attach (its coordinator is loaded by then); a newer state wins.
       (await coordinatorLoaded).clusterState(task.state);

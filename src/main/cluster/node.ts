@@ -60,6 +60,7 @@ export class ClusterNode implements ClusterView {
   onCatalog: (m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>) => void = () => undefined;
   readonly #replies = new Map<number, { res: (r: CatalogReply) => void; rej: (e: Error) => void }>();
   #nextRequest = 0;
+  readonly #servingListeners = new Set<() => void>();
 
   private constructor(config: Config, nodeId: number, worker: Worker, expiry: BigInt64Array, log: ClusterLog) {
     this.#config = config;
@@ -98,6 +99,11 @@ export class ClusterNode implements ClusterView {
   #onMessage(m: FromEtcdThread): void {
     // The state takes assignments, reports and peers; the peers are GET /cluster's too.
     if (this.state.apply(m) && m.type !== 'nodes') return;
+    this.#handle(m);
+    if (m.type === 'registered' || m.type === 'removed' || m.type === 'lease-lost') for (const l of [...this.#servingListeners]) l();
+  }
+
+  #handle(m: FromEtcdThread): void {
     switch (m.type) {
       case 'reply': {
         const r = this.#replies.get(m.id);
@@ -245,6 +251,17 @@ export class ClusterNode implements ClusterView {
     });
     this.#post({ type: 'register', node });
     return done;
+  }
+
+  /** The lease expiry the etcd thread writes (BigInt64, epoch ms): a worker serving the internal port reads it too. */
+  get leaseExpiry(): SharedArrayBuffer {
+    return this.#expiry.buffer as SharedArrayBuffer;
+  }
+
+  /** Called when why this node serves or refuses changes (registered, lease lost, removed); returns the unsubscribe. */
+  onServingChange(listener: () => void): () => void {
+    this.#servingListeners.add(listener);
+    return () => this.#servingListeners.delete(listener);
   }
 
   /** Whether this node holds its lease now: data requests are refused while it does not. */

@@ -19,8 +19,6 @@ export class ClusterStateMirror implements ClusterState {
   readonly #listeners = new Set<() => void>();
   #assignLoaded = false;
   #assignVersion = 0;
-  /** Every change applied (snapshot()'s version). */
-  #version = 0;
 
   constructor(nodeId: number) {
     this.nodeId = nodeId;
@@ -41,10 +39,9 @@ export class ClusterStateMirror implements ClusterState {
     return replicasOf(this.#assign.get(key), key, (n) => this.#status.get(n), { nodeId: this.nodeId, bootId: BOOT_ID });
   }
 
-  /** All of it as plain data, for the coordinating workers (state-view.ts); the version grows with every change. */
-  snapshot(): ClusterStateSnapshot {
+  /** All of it as plain data, for the coordinating workers (state-view.ts; the publisher stamps version and lease). */
+  snapshot(): Omit<ClusterStateSnapshot, 'version' | 'notServingReason'> {
     return {
-      version: this.#version,
       nodeId: this.nodeId,
       bootId: BOOT_ID,
       assignments: [...this.#assign],
@@ -112,7 +109,6 @@ export class ClusterStateMirror implements ClusterState {
         return false;
     }
     if (m.type.startsWith('assign-')) this.#assignVersion++;
-    this.#version++;
     for (const l of [...this.#listeners]) {
       try {
         l();

@@ -16,7 +16,7 @@ import { HandoffChannel } from './handoff-channel.js';
 import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
 import type { ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
-import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type WorkerTask } from '../../shared/coordination.js';
+import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type ListenReply, type WorkerTask } from '../../shared/coordination.js';
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
@@ -38,7 +38,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly workerCount: number;
   /** The operation id counter the workers share with the main thread's Engine. */
   readonly opIds: OpIdCounter;
-  readonly #pools: Piscina<WorkerTask, WorkerReply | null>[];
+  readonly #pools: Piscina<WorkerTask, WorkerReply | ListenReply | null>[];
   /** The hand-off channel to each worker (replaced with the thread). */
   readonly #channels: (HandoffChannel | null)[];
   readonly #progress: Int32Array;
@@ -56,6 +56,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   #catalog: CatalogSnapshot | null = null;
   /** Cluster mode: the control plane's state last published (a replaced thread gets it). */
   #clusterState: ClusterStateSnapshot | null = null;
+  /** Cluster mode: where worker 0 serves the internal port (set once it first listened). */
+  #internal: Omit<Extract<WorkerTask, { op: 'listenInternal' }>, 'op'> | null = null;
   /** WorkerInit.hedged: reads each worker's coordinator hedged (cluster mode). */
   readonly #hedged: Float64Array;
   #closing = false;
@@ -101,7 +103,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         listening: this.#listening.buffer as SharedArrayBuffer,
         ...(cluster === undefined ? {} : { cluster, hedged }),
       };
-      const pool = new Piscina<WorkerTask, WorkerReply | null>({
+      const pool = new Piscina<WorkerTask, WorkerReply | ListenReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
         maxThreads: 1,
@@ -153,6 +155,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const { port1, port2 } = new MessageChannel();
     this.#channels[w] = new HandoffChannel(w, port1);
     this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog, cluster: this.#clusterState }, [...transfer, port2]);
+    // A replaced worker 0 serves the internal port again, on the port peers already know.
+    if (w === 0 && this.#internal !== null) this.#control(0, { op: 'listenInternal', ...this.#internal }, []);
   }
 
   #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
@@ -256,6 +260,18 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   publishClusterState(state: ClusterStateSnapshot): void {
     this.#clusterState = state;
     for (let w = 0; w < this.workerCount; w++) this.#control(w, { op: 'clusterState', state }, []);
+  }
+
+  /**
+   * Cluster mode: worker 0 serves the internal port (peers' shard calls never reach this
+   * thread); resolves with the port bound, rejects with the worker's reason. A thread that
+   * replaces worker 0 binds the same port again once its channels are attached.
+   */
+  async listenInternal(opts: Omit<Extract<WorkerTask, { op: 'listenInternal' }>, 'op'>): Promise<number> {
+    const reply = (await this.#pools[0]!.run({ op: 'listenInternal', ...opts })) as ListenReply | null;
+    if (reply === null || !reply.ok) throw reply === null ? QuiverError.internal('no answer to listenInternal') : QuiverError.fromWire(reply.error);
+    this.#internal = { ...opts, port: reply.result };
+    return reply.result;
   }
 
   /** Cluster mode: reads the workers' coordinators sent to a second replica (hedged), summed. */

@@ -24,6 +24,8 @@ export interface ClusterStateSnapshot {
   statuses: [number, NodeStatus][];
   /** The live peers (their lease held). */
   peers: PeerInfo[];
+  /** Why this node refuses internal calls while its lease is not held (the 503's message). */
+  notServingReason: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export class ClusterStateView implements ClusterState {
   #assign = new Map<string, Assignment>();
   #status = new Map<number, NodeStatus>();
   #peers = new Map<number, PeerInfo>();
+  #notServing = 'This node is not serving: its cluster lease has lapsed';
   readonly #listeners = new Set<() => void>();
 
   get nodeId(): number {
@@ -74,6 +77,7 @@ export class ClusterStateView implements ClusterState {
     this.#assign = new Map(snapshot.assignments);
     this.#status = new Map(snapshot.statuses);
     this.#peers = new Map(snapshot.peers.map((p) => [p.id, p]));
+    this.#notServing = snapshot.notServingReason;
     for (const l of [...this.#listeners]) {
       try {
         l();
@@ -81,6 +85,11 @@ export class ClusterStateView implements ClusterState {
         // A listener's failure is its own; the others still run.
       }
     }
+  }
+
+  /** Why this node refuses internal calls while its lease is not held. */
+  get notServingReason(): string {
+    return this.#notServing;
   }
 
   replicas(collectionId: number, shard: number): ReplicaInfo[] {

@@ -138,6 +138,11 @@ export class ClusterWorkerEngine implements PointEngine {
     this.atLogEnd = () => view;
   }
 
+  /** This node's own replicas, each on its primary worker here: what the internal port serves peers. */
+  get local(): LocalShards {
+    return this.#local;
+  }
+
   /** This node's own replicas, each on its primary worker here (by cluster-wide collection id). */
   #localShards(): LocalShards {
     const byId = (collectionId: number): CollectionMeta => {

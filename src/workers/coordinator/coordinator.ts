@@ -25,6 +25,8 @@ import type { PointEngine } from '../../shared/point-engine.js';
 import type { WorkerInit } from '../../shared/protocol.js';
 import { ShardRouter } from '../../shared/shard-router.js';
 import { ClusterStateView, type ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
+import { QuiverError } from '../../shared/errors.js';
+import type { InternalServer } from '../cluster/internal-server.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
 const UPSERT_ROUTE = 'PUT /collections/:collection_name/points' satisfies HandoffRoute;
@@ -45,6 +47,8 @@ export class Coordinator {
   #engine: PointEngine;
   /** Cluster mode: the replicas and peers, as the main thread publishes them. */
   readonly #clusterState = new ClusterStateView();
+  /** Cluster mode: the internal port's server, when this worker serves it. */
+  #internal: InternalServer | null = null;
   #attached!: () => void;
   readonly #ready: Promise<unknown>;
   /** This thread's (see write-garbage.ts), charged with each upsert body. */
@@ -82,6 +86,33 @@ export class Coordinator {
     if (cluster !== null) this.#clusterState.apply(cluster);
     if (main !== null) this.#serveMain(main);
     this.#attached();
+  }
+
+  /**
+   * Cluster mode: serves the internal port from this thread (peers' shard calls to this node's
+   * replicas, and their waits for a write to be applied), refusing while the lease in
+   * `leaseExpiry` has lapsed; answers the port bound.
+   */
+  async listenInternal(opts: { host: string; port: number; maxMessageBytes: number; leaseExpiry: SharedArrayBuffer }): Promise<number> {
+    await this.#ready;
+    const engine = this.#engine;
+    if (!(engine instanceof (await import('./cluster-engine.js')).ClusterWorkerEngine)) throw QuiverError.internal('listenInternal outside cluster mode');
+    const { startInternalServer } = await import('../cluster/internal-server.js');
+    const { nowMs } = await import('../../shared/cluster/messages.js');
+    const expiry = new BigInt64Array(opts.leaseExpiry);
+    const state = this.#clusterState;
+    this.#internal?.close().catch(() => undefined);
+    const server = await startInternalServer({
+      host: opts.host,
+      port: opts.port,
+      maxMessageBytes: opts.maxMessageBytes,
+      local: engine.local,
+      state: () => (state.known ? state : null),
+      serving: () => Number(Atomics.load(expiry, 0)) > nowMs(),
+      notServingReason: () => state.notServingReason,
+    });
+    this.#internal = server;
+    return server.port;
   }
 
   /** Cluster mode: the replicas and peers as the main thread's mirror has them (a newer state wins). */

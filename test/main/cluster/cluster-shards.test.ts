@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ClusterShards, type LocalShards } from '../../../src/shared/cluster/cluster-shards.js';
 import { GrpcPeers } from '../../../src/shared/cluster/internal-client.js';
-import { startInternalServer, type InternalServer } from '../../../src/main/cluster/internal-server.js';
+import { startInternalServer, type InternalServer } from '../../../src/workers/cluster/internal-server.js';
 import type { WriteLog } from '../../../src/shared/cluster/logged-writes.js';
 import type { ClusterState, PeerInfo, ReplicaInfo } from '../../../src/shared/cluster/state.js';
 import { QuiverError } from '../../../src/shared/errors.js';
