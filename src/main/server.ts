@@ -214,6 +214,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => (dataPlane?.shards.hedgedReads ?? 0) + dispatcher.hedgedReads() });
   if (cluster !== null) publishClusterState(cluster, dispatcher);
   dispatcher.setOwners((name) => engine.copyHolders(name));
+  dispatcher.setCallRouter((w) => engine.routeCall(w));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike: point
   // requests are coordinated in a worker in every mode (docs/request-path.md).
   const coordinators = new ReplicaAwareCoordinators(engine, dispatcher, handedOffWrites);

@@ -11,6 +11,7 @@ import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
 import type { ShardRequest, WorkerReply } from './protocol.js';
 import type { ClusterStateSnapshot } from './cluster/state-view.js';
+import type { ShardCall, ShardOp } from './shard-router.js';
 
 export interface HandoffRequest {
   route: HandoffRoute;
@@ -21,6 +22,11 @@ export interface HandoffRequest {
   body: Uint8Array | null;
   /** Arrival time, epoch milliseconds (performance.timeOrigin differs per thread). */
   t0: number;
+  /**
+   * A write of a collection that keeps copies: every shard call it makes goes through the main
+   * thread's router (RoutedCall), and all such requests of the collection to one coordinator.
+   */
+  routeCalls?: boolean;
 }
 
 export interface HandoffReply {
@@ -45,6 +51,21 @@ export interface GrpcHandoffRequest {
   body: Uint8Array;
   /** Arrival time, epoch milliseconds. */
   t0: number;
+  /** As HandoffRequest.routeCalls. */
+  routeCalls?: boolean;
+}
+
+/**
+ * A shard call of a write to a collection that keeps copies (routeCalls), sent by the worker
+ * coordinating it to the main thread's router, which writes every copy of the shard in the one
+ * order it receives the calls in. Answered with a WorkerReply.
+ */
+export interface RoutedCall {
+  collection: string;
+  /** The collection's id when the coordinator looked it up: a collection recreated since is not written. */
+  collectionId: number;
+  shard: number;
+  req: ShardCall<ShardOp>;
 }
 
 /** The encoded response message, or the failure the main thread maps to a status (unary.ts toStatus). */
@@ -88,10 +109,10 @@ export interface PeerPort {
 export type CoordinatorTask =
   /**
    * New channels to siblings (all of them at start, one after a sibling was replaced), the
-   * main thread's hand-off channel (null: unchanged), the catalog and, in cluster mode, the
+   * main thread's hand-off channel and its routed-writes channel (null: unchanged), the catalog and, in cluster mode, the
    * control plane's state (null: unchanged).
    */
-  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; catalog: CatalogSnapshot | null; cluster: ClusterStateSnapshot | null }
+  | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; writes: MessagePort | null; catalog: CatalogSnapshot | null; cluster: ClusterStateSnapshot | null }
   | { op: 'catalog'; catalog: CatalogSnapshot }
   /** Cluster mode: the replicas and peers as the main thread's mirror has them now (state-view.ts). */
   | { op: 'clusterState'; state: ClusterStateSnapshot }

@@ -131,7 +131,7 @@ const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordin
 export default async function handle(task: WorkerTask): Promise<WorkerReply | ListenReply | null> {
   switch (task.op) {
     case 'attachPeers':
-      (await coordinatorLoaded).attach(task.peers, task.main, task.catalog, task.cluster);
+      (await coordinatorLoaded).attach(task.peers, task.main, task.catalog, task.cluster, task.writes);
       return null;
     case 'listenInternal':
       try {

@@ -15,8 +15,9 @@
 // tracker, the point mode); nothing is wired into the engine after it is built.
 
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
-import type { HnswBuild, MemoryBytes, ResultOf, ThreadMemory } from '../../shared/protocol.js';
-import type { CatalogSnapshot } from '../../shared/coordination.js';
+import type { HnswBuild, MemoryBytes, ResultOf, ThreadMemory, WorkerReply } from '../../shared/protocol.js';
+import type { CatalogSnapshot, RoutedCall } from '../../shared/coordination.js';
+import { QuiverError } from '../../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../../shared/types.js';
 import type { ReplicaTable } from '../../shared/placement.js';
 import type { LoadProgress, ShardDispatcher } from '../router/dispatcher.js';
@@ -261,6 +262,22 @@ export class Engine implements PointEngine {
   }
 
   // --- Point calls (the point mode's engine). ---
+
+  /**
+   * A coordinating worker's shard call for a write of a collection that keeps copies: through this
+   * thread's router, which writes the shard's copies in the order the calls reach it (never
+   * rejects: a failure is the reply's). A collection recreated since the worker looked it up is
+   * not touched.
+   */
+  async routeCall(w: RoutedCall): Promise<WorkerReply> {
+    try {
+      const meta = this.collection(w.collection);
+      if (meta.id !== w.collectionId) throw QuiverError.collectionNotFound(w.collection);
+      return { ok: true, result: await this.call(meta, w.shard, w.req) };
+    } catch (err) {
+      return { ok: false, error: QuiverError.toWire(err) };
+    }
+  }
 
   /** One request to one shard of the collection. */
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {

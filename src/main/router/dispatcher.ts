@@ -15,8 +15,10 @@ import { CoordinatorTurns, type CoordinatorView } from './coordinator-choice.js'
 import { HandoffChannel } from './handoff-channel.js';
 import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
 import type { ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
+import { BatchedPort } from '../../shared/batched-port.js';
+import { ROUTED_CALL_WIRE } from '../../shared/routed-calls.js';
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
-import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type ListenReply, type WorkerTask } from '../../shared/coordination.js';
+import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type ListenReply, type RoutedCall, type WorkerTask } from '../../shared/coordination.js';
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
@@ -56,6 +58,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   #catalog: CatalogSnapshot | null = null;
   /** Cluster mode: the control plane's state last published (a replaced thread gets it). */
   #clusterState: ClusterStateSnapshot | null = null;
+  /** Shard calls the main thread's router makes for a coordinator (writes of collections with copies: setCallRouter). */
+  #routeCall: (w: RoutedCall) => Promise<WorkerReply> = () => Promise.resolve({ ok: false, error: QuiverError.internal('no call router is set').toWire() });
   /** Cluster mode: where worker 0 serves the internal port (set once it first listened). */
   #internal: Omit<Extract<WorkerTask, { op: 'listenInternal' }>, 'op'> | null = null;
   /** WorkerInit.hedged: reads each worker's coordinator hedged (cluster mode). */
@@ -150,11 +154,15 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
       const { port1, port2 } = new MessageChannel();
       own.push({ worker: peer, port: port1 });
       transfer.push(port1);
-      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, catalog: null, cluster: null }, [port2]);
+      this.#control(peer, { op: 'attachPeers', peers: [{ worker: w, port: port2 }], main: null, writes: null, catalog: null, cluster: null }, [port2]);
     }
     const { port1, port2 } = new MessageChannel();
     this.#channels[w] = new HandoffChannel(w, port1);
-    this.#control(w, { op: 'attachPeers', peers: own, main: port2, catalog: this.#catalog, cluster: this.#clusterState }, [...transfer, port2]);
+    // The coordinator's shard calls for writes of collections with copies, served by this thread's router
+    // (kept alive by its listener on the port; it closes with the thread).
+    const writes = new MessageChannel();
+    new BatchedPort(writes.port1, { wire: ROUTED_CALL_WIRE, serve: (req) => this.#routeCall(req) });
+    this.#control(w, { op: 'attachPeers', peers: own, main: port2, writes: writes.port2, catalog: this.#catalog, cluster: this.#clusterState }, [...transfer, port2, writes.port2]);
     // A replaced worker 0 serves the internal port again, on the port peers already know.
     if (w === 0 && this.#internal !== null) this.#control(0, { op: 'listenInternal', ...this.#internal }, []);
   }
@@ -220,7 +228,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
 
   async handoff<R extends AnyHandoffRequest>(req: R): Promise<{ reply: HandoffReplyOf<R>; worker: number }> {
     const name = req.params.collection_name;
-    const worker = this.#pickCoordinator(typeof name === 'string' ? this.#owners(name) : null);
+    const owners = typeof name === 'string' ? this.#owners(name) : null;
+    // A collection's routed writes all go to one coordinator, which sends their shard calls to this
+    // thread in the order they arrived (as this thread used to run them); the first holder of a copy.
+    const pinned = req.routeCalls === true ? (owners?.find((w) => this.#channels[w]?.open === true) ?? -1) : -1;
+    const worker = pinned >= 0 ? pinned : this.#pickCoordinator(owners);
     const channel = this.#channels[worker];
     if (channel === null || channel === undefined || !channel.open) throw new QuiverError('ShardUnavailable', 'No worker can take requests: every thread is being replaced');
     return { reply: await channel.send(req), worker };
@@ -272,6 +284,11 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     if (reply === null || !reply.ok) throw reply === null ? QuiverError.internal('no answer to listenInternal') : QuiverError.fromWire(reply.error);
     this.#internal = { ...opts, port: reply.result };
     return reply.result;
+  }
+
+  /** Who serves the coordinators' routed shard calls (the Engine: routeCall). */
+  setCallRouter(route: (w: RoutedCall) => Promise<WorkerReply>): void {
+    this.#routeCall = route;
   }
 
   /** Cluster mode: reads the workers' coordinators sent to a second replica (hedged), summed. */

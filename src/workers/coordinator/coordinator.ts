@@ -14,15 +14,16 @@
 import type { MessagePort } from 'node:worker_threads';
 import { handleAnyRequest } from './grpc-requests.js';
 import type { OpIdCounter } from '../../shared/op-ids.js';
-import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort } from '../../shared/coordination.js';
+import { isGrpcHandoff, type AnyHandoffReply, type AnyHandoffRequest, type CatalogSnapshot, type HandoffBatch, type HandoffReplyBatch, type PeerPort, type RoutedCall } from '../../shared/coordination.js';
 import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard as ShardServer } from './peers.js';
 import type { WriteGarbage } from '../write-garbage.js';
-import { WorkerEngine } from './worker-engine.js';
+import { RoutedEngine, WorkerEngine } from './worker-engine.js';
+import { ROUTED_CALL_WIRE } from '../../shared/routed-calls.js';
+import type { WorkerInit, WorkerReply } from '../../shared/protocol.js';
 import type { HandoffRoute } from '../../shared/point-ops.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import type { WorkerInit } from '../../shared/protocol.js';
 import { ShardRouter } from '../../shared/shard-router.js';
 import { ClusterStateView, type ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { QuiverError } from '../../shared/errors.js';
@@ -47,6 +48,10 @@ export class Coordinator {
   #engine: PointEngine;
   /** Cluster mode: the replicas and peers, as the main thread publishes them. */
   readonly #clusterState = new ClusterStateView();
+  /** The main thread's router, for the shard writes of collections with copies (routeCalls). */
+  #calls: BatchedPort<RoutedCall, WorkerReply> | null = null;
+  /** The engine of routeCalls hand-offs (single node only: a cluster node keeps one copy per shard). */
+  readonly #routed: PointEngine;
   /** Cluster mode: the internal port's server, when this worker serves it. */
   #internal: InternalServer | null = null;
   #attached!: () => void;
@@ -57,7 +62,9 @@ export class Coordinator {
   constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ShardServer, writeGarbage: WriteGarbage | null = null, cluster: ClusterCoordination | null = null) {
     this.#writeGarbage = writeGarbage;
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
-    this.#engine = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
+    const local = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
+    this.#engine = local;
+    this.#routed = new RoutedEngine(local, () => this.#calls);
     const attached = new Promise<void>((resolve) => (this.#attached = resolve));
     if (cluster === null) {
       this.#ready = attached;
@@ -80,8 +87,9 @@ export class Coordinator {
     this.#ready = Promise.all([attached, engine]);
   }
 
-  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null, cluster: ClusterStateSnapshot | null = null): void {
+  attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null, cluster: ClusterStateSnapshot | null = null, writes: MessagePort | null = null): void {
     this.#peers.attach(peers);
+    if (writes !== null) this.#calls = new BatchedPort(writes, { wire: ROUTED_CALL_WIRE });
     if (catalog !== null) this.#catalog.apply(catalog);
     if (cluster !== null) this.#clusterState.apply(cluster);
     if (main !== null) this.#serveMain(main);
@@ -147,7 +155,7 @@ export class Coordinator {
     await this.#ready;
     // Read now: requests.ts drops the body once parsed.
     const upsertBytes = req.body !== null && (isGrpcHandoff(req) ? req.method === 'Upsert' : req.route === UPSERT_ROUTE) ? req.body.byteLength : 0;
-    const reply = await handleAnyRequest(this.#engine, req);
+    const reply = await handleAnyRequest(req.routeCalls === true ? this.#routed : this.#engine, req);
     if (upsertBytes > 0) this.#writeGarbage?.charge(upsertBytes);
     return reply;
   }

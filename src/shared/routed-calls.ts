@@ -1,0 +1,15 @@
+// The channel between a coordinating worker and the main thread's router for the shard calls of a
+// write to a collection that keeps copies (docs/request-path.md, "Where a request is
+// coordinated"): the worker coordinates the request (parses, checks, splits it by shard, merges,
+// answers), the main thread's router writes each shard's copies in the one order it receives the
+// calls in.
+
+import type { BatchedWire } from './batched-port.js';
+import type { RoutedCall } from './coordination.js';
+import type { WorkerReply } from './protocol.js';
+
+/** RoutedCall in, WorkerReply back. */
+export const ROUTED_CALL_WIRE: BatchedWire<RoutedCall, WorkerReply> = {
+  request: (id, req) => ({ id, req }),
+  reply: (id, reply) => ({ id, reply }),
+};
