@@ -9,9 +9,8 @@ import type { CatalogEntry } from './db.js';
 import type { WireError } from './errors.js';
 import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
-import type { ShardRequest, WorkerReply } from './protocol.js';
+import type { ShardCall, ShardOp, ShardRequest, WorkerReply } from './protocol.js';
 import type { ClusterStateSnapshot } from './cluster/state-view.js';
-import type { ShardCall, ShardOp } from './shard-router.js';
 
 export interface HandoffRequest {
   route: HandoffRoute;

@@ -411,6 +411,15 @@ export interface LogPosition {
   /** Dead because its log was purged past it: only a snapshot brings it back. */
   purged: boolean;
 }
+/** Ops that change which shards a worker holds or how (sent to every copy's worker). */
+export type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex' | 'followShards';
+/** Ops addressed to one shard of a collection. */
+export type ShardOp = Exclude<Op, 'ping' | 'memory' | 'saveIndexes' | ControlOp>;
+/**
+ * A shard request without its address (collection, shard), which the router fills in. The op is
+ * inferred from the literal's `op` (the `{ op: O }` half), so call sites name it once.
+ */
+export type ShardCall<O extends ShardOp> = { op: O } & Omit<RequestOf<O>, 'collection' | 'shard'>;
 export type ResultOf<O extends Op> = ResultMap[O];
 
 /** What a worker posts back: a result, or an error to rebuild with QuiverError.fromWire. */

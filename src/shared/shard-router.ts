@@ -20,17 +20,11 @@
 
 import { QuiverError } from './errors.js';
 import { replicaTable, shardOf, workerOf, type ReplicaTable, type ShardCopy } from './placement.js';
-import type { Op, RequestOf, ResultOf } from './protocol.js';
+import type { ControlOp, Op, RequestOf, ResultOf, ShardCall, ShardOp } from './protocol.js';
 import type { CollectionMeta, PointId } from './types.js';
 import type { ShardDispatcher } from './dispatch.js';
 
-type ControlOp = 'openShards' | 'loadShards' | 'updateConfig' | 'dropShards' | 'createIndex' | 'dropIndex' | 'followShards';
-export type ShardOp = Exclude<Op, 'ping' | 'memory' | 'saveIndexes' | ControlOp>;
-/**
- * A shard request without its address (collection, shard), which the router fills in. The op is
- * inferred from the literal's `op` (the `{ op: O }` half), so call sites name it once.
- */
-export type ShardCall<O extends ShardOp> = { op: O } & Omit<RequestOf<O>, 'collection' | 'shard'>;
+export type { ControlOp, ShardCall, ShardOp };
 
 /** The ops that change a shard: sent to every copy. */
 const WRITE_OPS: ReadonlySet<Op> = new Set<Op>(['upsert', 'updateVectors', 'delete', 'payload', 'deleteVectors']);

@@ -4,32 +4,17 @@
 // back; a copy that never saves writes no file; rows written again unchanged leave the saved
 // graph as it is. The files and the manifest themselves: graph-snapshots.test.ts.
 
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeManifest, encodeManifest, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
 import { Shard } from '../../../src/workers/shard/shard.js';
 import { rng } from '../../helpers/random.js';
 import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
+import { exact, filled, manifest, MANIFEST, search, vec, writeManifest } from './graph-helpers.js';
 
 let fx: Fixture;
 afterEach(async () => fx.close());
 
-const vec = (i: number): number[] => [Math.sin(i), Math.cos(i), 1 + (i % 5) / 10];
-
-async function filled(options: Parameters<typeof shardFixture>[1] = {}): Promise<Fixture> {
-  const f = shardFixture(metaOf(3, 'Cosine'), options);
-  const ids = Array.from({ length: 50 }, (_, i) => i);
-  await f.shard.upsert(batch(ids, ids.map(vec)), 1, true);
-  await f.shard.delete([3, 4], null, 2, true);
-  return f;
-}
-
-const search = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, withPayload: { kind: 'none' } })).map((p) => p.id);
-const exact = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, exact: true, withPayload: { kind: 'none' } })).map((p) => p.id);
-const MANIFEST = '7-0-manifest.bin';
-const manifest = (f: Fixture): GraphManifest => decodeManifest(readFileSync(join(f.indexDir, MANIFEST)));
-const writeManifest = (f: Fixture, m: GraphManifest): void => writeFileSync(join(f.indexDir, MANIFEST), encodeManifest(m));
 
 describe('GraphSnapshots', () => {
   it('replays only the writes after the save: new, updated and deleted points, removed vectors', async () => {

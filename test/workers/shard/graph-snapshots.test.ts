@@ -11,28 +11,13 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, decodeManifest, encodeManifest, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
-import type { Shard } from '../../../src/workers/shard/shard.js';
 import type { PointBatch } from '../../../src/shared/protocol.js';
-import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
+import { batch, metaOf, shardFixture, type Fixture } from './helpers.js';
+import { exact, filled, manifest, MANIFEST, search, vec, writeManifest } from './graph-helpers.js';
 
 let fx: Fixture;
 afterEach(async () => fx.close());
 
-const vec = (i: number): number[] => [Math.sin(i), Math.cos(i), 1 + (i % 5) / 10];
-
-async function filled(options: Parameters<typeof shardFixture>[1] = {}): Promise<Fixture> {
-  const f = shardFixture(metaOf(3, 'Cosine'), options);
-  const ids = Array.from({ length: 50 }, (_, i) => i);
-  await f.shard.upsert(batch(ids, ids.map(vec)), 1, true);
-  await f.shard.delete([3, 4], null, 2, true);
-  return f;
-}
-
-const search = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, withPayload: { kind: 'none' } })).map((p) => p.id);
-const exact = (s: Shard, q = [1, 0, 1]): (number | string)[] => s.search(spec(q, { k: 5, exact: true, withPayload: { kind: 'none' } })).map((p) => p.id);
-const MANIFEST = '7-0-manifest.bin';
-const manifest = (f: Fixture): GraphManifest => decodeManifest(readFileSync(join(f.indexDir, MANIFEST)));
-const writeManifest = (f: Fixture, m: GraphManifest): void => writeFileSync(join(f.indexDir, MANIFEST), encodeManifest(m));
 
 /** A manifest as an older version wrote it: JSON, [id, slot] pairs, label lists (format 3, or 2 with sha256). */
 function legacyJson(m: GraphManifest, format: 2 | 3, graph: (name: string) => Record<string, unknown> = () => ({})): string {
