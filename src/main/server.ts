@@ -73,6 +73,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
       throw err;
     }
   }
+  // Cluster mode: worker 0 serves the internal port, and reads the lease the etcd thread writes.
+  const internal = nats === null ? null : { host: config.host, port: config.cluster.port, leaseExpiry: new SharedArrayBuffer(8), bound: new SharedArrayBuffer(8) };
   // First, so the workers load their modules and shards while this thread loads its own.
   const dispatcher = new PiscinaDispatcher(
     config.workers,
@@ -80,13 +82,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     config.hnsw_build,
     { everyWrites: config.graph_save_writes, everySeconds: config.graph_save_seconds },
     undefined,
-    nats === null
+    nats === null || internal === null
       ? undefined
-      : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024) },
+      : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024), internal },
   );
   clock.mark('workers spawned');
   try {
-    return await serve(config, clock, lock, dispatcher, writeLog);
+    return await serve(config, clock, lock, dispatcher, writeLog, internal);
   } catch (err) {
     // A setting only start-up can check (the auth secrets) failed: the workers stop with it.
     await dispatcher.close().catch(() => undefined);
@@ -117,9 +119,9 @@ function publishClusterState(cluster: ClusterNode, dispatcher: PiscinaDispatcher
   push();
 }
 
-async function startCluster(config: Config): Promise<ClusterNode> {
+async function startCluster(config: Config, leaseExpiry: SharedArrayBuffer | undefined): Promise<ClusterNode> {
   const [{ ClusterNode }, { readOrCreateNodeId }] = await Promise.all([import('./cluster/node.js'), import('./cluster/node-id.js')]);
-  return ClusterNode.start(config, readOrCreateNodeId(config.data_dir));
+  return ClusterNode.start(config, readOrCreateNodeId(config.data_dir), undefined, leaseExpiry);
 }
 
 /** The control plane joined to the Engine (cluster mode): etcd's catalog mirrored in, this node's replicas followed. */
@@ -169,18 +171,25 @@ async function openSnapshots(config: Config, engine: Engine, dispatcher: Piscina
   });
 }
 
-async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dispatcher: PiscinaDispatcher, writeLog: WriteLog | null): Promise<RunningServer> {
+async function serve(
+  config: Config,
+  clock: StartupClock,
+  lock: DataDirLock,
+  dispatcher: PiscinaDispatcher,
+  writeLog: WriteLog | null,
+  internal: { leaseExpiry: SharedArrayBuffer; bound: SharedArrayBuffer } | null,
+): Promise<RunningServer> {
   const { openDb, openAuthDb, AuthService, Engine, HandedOffWrites, localPoints, loggedPoints, clusterPoints, Metrics, startGrpcServer, warmServices, buildApp, ReplicaAwareCoordinators } = await serving();
   clock.mark('modules loaded');
   const db = openDb(config.data_dir);
   clock.mark('lmdb opened');
   // Cluster mode only, and only then are its modules loaded: etcd must answer within a bounded
   // time or start-up is refused naming the endpoints (exit 2, as a bad setting).
-  const cluster = clusterEnabled(config) ? await startCluster(config) : null;
+  const cluster = clusterEnabled(config) ? await startCluster(config, internal?.leaseExpiry) : null;
   // Cluster mode (issue 16): both switches are set, so the write log is open too.
   const joined = cluster !== null && writeLog !== null ? await joinCluster(cluster, writeLog) : null;
   // Cluster mode: each shard's requests reach its replicas on any node (src/main/cluster/data-plane.ts).
-  const dataPlane = cluster !== null && writeLog !== null ? (await import('./cluster/data-plane.js')).openDataPlane(config, cluster.state, writeLog, dispatcher) : null;
+  const dataPlane = cluster !== null && writeLog !== null ? (await import('./cluster/data-plane.js')).openDataPlane(config, cluster.state, writeLog) : null;
   const auth = await AuthService.open(openAuthDb(db.root), {
     jwtTtlSeconds: config.jwt_ttl_seconds,
     jwtSecret: config.jwt_secret,
@@ -243,7 +252,7 @@ async function serve(config: Config, clock: StartupClock, lock: DataDirLock, dis
   clock.mark('grpc listening');
   if (cluster !== null) {
     // The internal port answers before the node is published: peers dial what they read there.
-    if (dataPlane !== null) app.log.info({ cluster_port: (await dataPlane.listen(cluster.leaseExpiry)).port }, 'internal port listening');
+    if (dataPlane !== null && internal !== null) app.log.info({ cluster_port: (await dataPlane.listen(internal.bound)).port }, 'internal port listening');
     await cluster.register({ rest: restPort, grpc: grpc.port });
     app.log.info({ node_id: cluster.nodeId, advertise: config.cluster.advertise }, 'cluster: joined');
   }

@@ -88,7 +88,14 @@ export class BatchedPort<Req, Rep> {
           w?.resolve(msg.reply);
         } else if (serve !== undefined) {
           const id = msg.id;
-          void serve(msg.req).then((reply) => this.#queue(this.#wire.reply(id, reply)));
+          // A handler that rejects (it should answer errors as replies) answers as unsendable does,
+          // or not at all: never an unhandled rejection, which would end the thread.
+          void serve(msg.req).then(
+            (reply) => this.#queue(this.#wire.reply(id, reply)),
+            (err: unknown) => {
+              if (this.#unsendable !== undefined) this.#queue(this.#wire.reply(id, this.#unsendable.reply(err instanceof Error ? err.message : String(err))));
+            },
+          );
         }
       }
     });

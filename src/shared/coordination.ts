@@ -114,15 +114,7 @@ export type CoordinatorTask =
   | { op: 'attachPeers'; peers: PeerPort[]; main: MessagePort | null; writes: MessagePort | null; catalog: CatalogSnapshot | null; cluster: ClusterStateSnapshot | null }
   | { op: 'catalog'; catalog: CatalogSnapshot }
   /** Cluster mode: the replicas and peers as the main thread's mirror has them now (state-view.ts). */
-  | { op: 'clusterState'; state: ClusterStateSnapshot }
-  /**
-   * Cluster mode: serve the internal port (its server runs in this worker, off the main thread),
-   * answered with the port bound; `leaseExpiry` is the etcd thread's (BigInt64, epoch ms).
-   */
-  | { op: 'listenInternal'; host: string; port: number; maxMessageBytes: number; leaseExpiry: SharedArrayBuffer };
-
-/** What a listenInternal task answers: the port bound, or why it could not be. */
-export type ListenReply = { ok: true; result: number } | { ok: false; error: WireError };
+  | { op: 'clusterState'; state: ClusterStateSnapshot };
 
 export type WorkerTask = ShardRequest | CoordinatorTask;
 

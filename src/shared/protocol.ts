@@ -49,10 +49,26 @@ export interface WorkerInit {
    * replicas, the read hedge deadline (ms), and the largest internal message (bytes). Absent in
    * single-node mode: nothing of it loads.
    */
-  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number };
+  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number; internal?: InternalPortInit };
   /** Cluster mode: reads each worker's coordinator hedged, one Float64 slot per worker (written by its worker only). */
   hedged?: SharedArrayBuffer;
 }
+
+/**
+ * Cluster mode, worker 0 only: the internal port it serves from its start, before its shards
+ * load (peers are then told this node is still loading), so the node registers at once.
+ * `bound` is Int32[2], [INTERNAL_PORT.state, INTERNAL_PORT.port]: the worker writes the port bound
+ * (a thread replacing it binds that port again) and the state (1 listening, 2 failed), and
+ * notifies. `leaseExpiry` is the etcd thread's (BigInt64, epoch ms): refused while it has lapsed.
+ */
+export interface InternalPortInit {
+  host: string;
+  port: number;
+  leaseExpiry: SharedArrayBuffer;
+  bound: SharedArrayBuffer;
+}
+export const INTERNAL_PORT = { state: 0, port: 1 } as const;
+export const INTERNAL_PORT_STATE = { pending: 0, listening: 1, failed: 2 } as const;
 
 /** Per worker in WorkerInit.busy: event-loop utilization in per-mille, and when it was read. */
 export const BUSY_SLOTS = 2;

@@ -5,8 +5,15 @@
 // calls in.
 
 import type { BatchedWire } from './batched-port.js';
+import { QuiverError } from './errors.js';
 import type { RoutedCall } from './coordination.js';
 import type { WorkerReply } from './protocol.js';
+
+/** What a call or answer that cannot be posted (not cloneable) becomes: an error, never a lost call. */
+export const ROUTED_UNSENDABLE = {
+  request: (why: string): Error => QuiverError.internal(`shard call to the main thread's router could not be sent: ${why}`),
+  reply: (why: string): WorkerReply => ({ ok: false, error: QuiverError.internal(`answer could not be sent: ${why}`).toWire() }),
+};
 
 /** RoutedCall in, WorkerReply back. */
 export const ROUTED_CALL_WIRE: BatchedWire<RoutedCall, WorkerReply> = {

@@ -12,7 +12,7 @@ import { OpIdCounter } from '../shared/op-ids.js';
 import { failpoint } from './failpoints.js';
 import { MemoryRelease, collectGarbage } from '../shared/memory-release.js';
 import { COUNTED_OPS, PROTOCOL_VERSION, type ShardRequest, type WorkerInit, type WorkerReply } from '../shared/protocol.js';
-import type { CatalogSnapshot, ListenReply, WorkerTask } from '../shared/coordination.js';
+import type { CatalogSnapshot, WorkerTask } from '../shared/coordination.js';
 import type { Coordinator } from './coordinator/coordinator.js';
 import { selectHnswlib } from './index/hnswlib-loader.js';
 import { ShardHost } from './shard-host.js';
@@ -53,6 +53,9 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
   clock,
 });
 clock.mark('lmdb opened');
+// Cluster mode, worker 0: the internal port answers from now on (still loading: peers ask another
+// replica), so the node registers without waiting for this thread's shards (internal-port.ts).
+const internalPort = init.cluster?.internal === undefined ? null : await (await import('./cluster/internal-port.js')).serveInternalPort(init.cluster.internal, init.cluster.maxMessageBytes);
 // Top-level await: piscina holds every task until the shards are loaded.
 await host.loadAllAsync();
 clock.mark('shards loaded');
@@ -90,15 +93,17 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
     const slot = servedSlot.get(req.op);
     if (slot !== undefined) served[slot]!++;
   }
-  if (crashOnId !== null && req.op === 'upsert' && req.batch.ids.includes(crashOnId)) {
+  // A malformed request (a peer's, over the internal port) is an error reply, never a throw.
+  if (crashOnId !== null && req.op === 'upsert' && req.batch?.ids?.includes(crashOnId) === true) {
     // An uncaught exception ends this thread, as a native fault would.
     setImmediate(() => {
       throw new Error(`failpoint crash_on_id=${crashOnId}`);
     });
     return new Promise<never>(() => undefined);
   }
-  const bytes = writeBytes(req);
+  let bytes = 0;
   try {
+    bytes = writeBytes(req);
     return { ok: true, result: await host.handle(req) };
   } catch (err) {
     if (err instanceof NotCommittedError) {
@@ -122,23 +127,19 @@ let heldCatalog: CatalogSnapshot | null = null;
 // Cluster mode: this worker's slot of WorkerInit.hedged (the metrics sum them).
 const hedged = init.hedged === undefined ? null : new Float64Array(init.hedged, init.workerIndex * 8, 1);
 const coordinatorLoaded = import('./coordinator/coordinator.js').then(({ Coordinator }) => {
-  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard, writeGarbage, init.cluster === undefined ? null : { ...init.cluster, onHedged: (n) => void (hedged !== null && (hedged[0] = n)) });
+  coordinator = new Coordinator(init.workerIndex, init.workerCount, new OpIdCounter(init.opIds), serveShard, writeGarbage, init.cluster === undefined ? null : { ...init.cluster, onHedged: () => void (hedged !== null && hedged[0]!++) });
   if (heldCatalog !== null) coordinator.catalog(heldCatalog);
   heldCatalog = null;
+  // Cluster mode: the internal port serves this node's replicas once the coordinator's engine can.
+  if (internalPort !== null) void coordinator.clusterLocal().then((c) => c !== null && internalPort.serve(c.local, c.state));
   return coordinator;
 });
 
-export default async function handle(task: WorkerTask): Promise<WorkerReply | ListenReply | null> {
+export default async function handle(task: WorkerTask): Promise<WorkerReply | null> {
   switch (task.op) {
     case 'attachPeers':
       (await coordinatorLoaded).attach(task.peers, task.main, task.catalog, task.cluster, task.writes);
       return null;
-    case 'listenInternal':
-      try {
-        return { ok: true, result: await (await coordinatorLoaded).listenInternal(task) };
-      } catch (err) {
-        return { ok: false, error: QuiverError.toWire(err) };
-      }
     case 'clusterState':
       // In task order after the first attach (its coordinator is loaded by then); a newer state wins.
       (await coordinatorLoaded).clusterState(task.state);

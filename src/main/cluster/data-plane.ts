@@ -2,9 +2,9 @@
 // needs: ClusterShards first (the Engine's own point engine is built with it: what in-process
 // callers use; point requests are coordinated in the workers, each with its own), then the
 // internal port, bound before the node registers so that the address peers read under
-// /quiver/nodes is one that answers. The internal port is served by worker 0
-// (src/workers/cluster/internal-server.ts): peers' calls never reach this thread. Loaded only in
-// cluster mode.
+// /quiver/nodes is one that answers. The internal port is served by worker 0, which binds it as it
+// starts, before its shards load (src/workers/cluster/internal-port.ts): peers' calls never reach
+// this thread. Loaded only in cluster mode.
 
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
@@ -12,29 +12,43 @@ import { ClusterShards } from '../../shared/cluster/cluster-shards.js';
 import { GrpcPeers } from '../../shared/cluster/internal-client.js';
 import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
+import { INTERNAL_PORT, INTERNAL_PORT_STATE } from '../../shared/protocol.js';
 
-/** Who serves the internal port (the dispatcher: its worker 0). */
-export interface InternalPortHost {
-  listenInternal(opts: { host: string; port: number; maxMessageBytes: number; leaseExpiry: SharedArrayBuffer }): Promise<number>;
+/** How long start-up waits for worker 0 to bind the internal port (it binds before loading shards). */
+const BIND_WAIT_MS = 30_000;
+
+/** Resolves with the port worker 0 bound (InternalPortInit.bound), or rejects with why not. */
+async function boundPort(bound: SharedArrayBuffer): Promise<number> {
+  const b = new Int32Array(bound);
+  const deadline = Date.now() + BIND_WAIT_MS;
+  for (;;) {
+    const state = Atomics.load(b, INTERNAL_PORT.state);
+    if (state === INTERNAL_PORT_STATE.listening) return Atomics.load(b, INTERNAL_PORT.port);
+    if (state === INTERNAL_PORT_STATE.failed) throw new Error("worker 0 could not bind it (its log line 'cannot listen on the internal port' says why)");
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`worker 0 did not bind it within ${BIND_WAIT_MS / 1000} s`);
+    // Polled: worker 0 binds within milliseconds of starting, and this runs once per start.
+    await new Promise((res) => setTimeout(res, Math.min(20, left)));
+  }
 }
 
 export interface DataPlane {
   readonly shards: ClusterShards;
-  /** Binds the internal port (cluster.port) in a worker; sets cluster.advertise's port when it was 0. */
-  listen(leaseExpiry: SharedArrayBuffer): Promise<{ port: number }>;
+  /** Waits for worker 0 to bind the internal port (cluster.port); sets cluster.advertise's port when it was 0. */
+  listen(bound: SharedArrayBuffer): Promise<{ port: number }>;
   close(): Promise<void>;
 }
 
-export function openDataPlane(config: Config, state: ClusterState, log: WriteLog, host: InternalPortHost): DataPlane {
+export function openDataPlane(config: Config, state: ClusterState, log: WriteLog): DataPlane {
   const maxMessageBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
   const peers = new GrpcPeers(maxMessageBytes);
   const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s), hedgeMs: config.cluster.hedge_ms });
   return {
     shards,
-    async listen(leaseExpiry) {
+    async listen(bound) {
       let port: number;
       try {
-        port = await host.listenInternal({ host: config.host, port: config.cluster.port, maxMessageBytes, leaseExpiry });
+        port = await boundPort(bound);
       } catch (err) {
         throw new ConfigError(`cannot listen on the internal port ${config.host}:${config.cluster.port} (SERVICE_CLUSTER_PORT): ${err instanceof Error ? err.message : String(err)}`);
       }

@@ -72,8 +72,9 @@ export class ClusterNode implements ClusterView {
   }
 
   /** Starts the etcd thread; rejects with a ConfigError naming the endpoints when etcd does not answer in time. */
-  static async start(config: Config, nodeId: number, log: ClusterLog = STDERR_LOG): Promise<ClusterNode> {
-    const shared = new SharedArrayBuffer(8);
+  /** `leaseExpiry`: where the etcd thread writes the lease expiry (shared with worker 0, which serves the internal port). */
+  static async start(config: Config, nodeId: number, log: ClusterLog = STDERR_LOG, leaseExpiry: SharedArrayBuffer = new SharedArrayBuffer(8)): Promise<ClusterNode> {
+    const shared = leaseExpiry;
     const data: EtcdThreadData = {
       endpoints: config.cluster.etcd.map((e) => (/^https?:\/\//.test(e) ? e : `http://${e}`)),
       nodeId,
@@ -251,11 +252,6 @@ export class ClusterNode implements ClusterView {
     });
     this.#post({ type: 'register', node });
     return done;
-  }
-
-  /** The lease expiry the etcd thread writes (BigInt64, epoch ms): a worker serving the internal port reads it too. */
-  get leaseExpiry(): SharedArrayBuffer {
-    return this.#expiry.buffer as SharedArrayBuffer;
   }
 
   /** Called when why this node serves or refuses changes (registered, lease lost, removed); returns the unsubscribe. */

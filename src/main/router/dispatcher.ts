@@ -16,9 +16,9 @@ import { HandoffChannel } from './handoff-channel.js';
 import type { Coordinators, LoadProgress, ShardDispatcher } from '../../shared/dispatch.js';
 import type { ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { BatchedPort } from '../../shared/batched-port.js';
-import { ROUTED_CALL_WIRE } from '../../shared/routed-calls.js';
+import { ROUTED_CALL_WIRE, ROUTED_UNSENDABLE } from '../../shared/routed-calls.js';
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
-import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type ListenReply, type RoutedCall, type WorkerTask } from '../../shared/coordination.js';
+import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type RoutedCall, type WorkerTask } from '../../shared/coordination.js';
 
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
@@ -40,7 +40,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   readonly workerCount: number;
   /** The operation id counter the workers share with the main thread's Engine. */
   readonly opIds: OpIdCounter;
-  readonly #pools: Piscina<WorkerTask, WorkerReply | ListenReply | null>[];
+  readonly #pools: Piscina<WorkerTask, WorkerReply | null>[];
   /** The hand-off channel to each worker (replaced with the thread). */
   readonly #channels: (HandoffChannel | null)[];
   readonly #progress: Int32Array;
@@ -60,8 +60,6 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   #clusterState: ClusterStateSnapshot | null = null;
   /** Shard calls the main thread's router makes for a coordinator (writes of collections with copies: setCallRouter). */
   #routeCall: (w: RoutedCall) => Promise<WorkerReply> = () => Promise.resolve({ ok: false, error: QuiverError.internal('no call router is set').toWire() });
-  /** Cluster mode: where worker 0 serves the internal port (set once it first listened). */
-  #internal: Omit<Extract<WorkerTask, { op: 'listenInternal' }>, 'op'> | null = null;
   /** WorkerInit.hedged: reads each worker's coordinator hedged (cluster mode). */
   readonly #hedged: Float64Array;
   #closing = false;
@@ -105,9 +103,10 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         listening: this.#listening.buffer as SharedArrayBuffer,
-        ...(cluster === undefined ? {} : { cluster, hedged }),
+        // The internal port is worker 0's alone (WorkerInit.cluster.internal).
+        ...(cluster === undefined ? {} : { cluster: workerIndex === 0 || cluster.internal === undefined ? cluster : (({ internal: _, ...rest }) => rest)(cluster), hedged }),
       };
-      const pool = new Piscina<WorkerTask, WorkerReply | ListenReply | null>({
+      const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,
         minThreads: 1,
         maxThreads: 1,
@@ -161,10 +160,8 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     // The coordinator's shard calls for writes of collections with copies, served by this thread's router
     // (kept alive by its listener on the port; it closes with the thread).
     const writes = new MessageChannel();
-    new BatchedPort(writes.port1, { wire: ROUTED_CALL_WIRE, serve: (req) => this.#routeCall(req) });
+    new BatchedPort(writes.port1, { wire: ROUTED_CALL_WIRE, serve: (req) => this.#routeCall(req), unsendable: ROUTED_UNSENDABLE });
     this.#control(w, { op: 'attachPeers', peers: own, main: port2, writes: writes.port2, catalog: this.#catalog, cluster: this.#clusterState }, [...transfer, port2, writes.port2]);
-    // A replaced worker 0 serves the internal port again, on the port peers already know.
-    if (w === 0 && this.#internal !== null) this.#control(0, { op: 'listenInternal', ...this.#internal }, []);
   }
 
   #control(w: number, task: WorkerTask, transfer: MessagePort[]): void {
@@ -272,18 +269,6 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
   publishClusterState(state: ClusterStateSnapshot): void {
     this.#clusterState = state;
     for (let w = 0; w < this.workerCount; w++) this.#control(w, { op: 'clusterState', state }, []);
-  }
-
-  /**
-   * Cluster mode: worker 0 serves the internal port (peers' shard calls never reach this
-   * thread); resolves with the port bound, rejects with the worker's reason. A thread that
-   * replaces worker 0 binds the same port again once its channels are attached.
-   */
-  async listenInternal(opts: Omit<Extract<WorkerTask, { op: 'listenInternal' }>, 'op'>): Promise<number> {
-    const reply = (await this.#pools[0]!.run({ op: 'listenInternal', ...opts })) as ListenReply | null;
-    if (reply === null || !reply.ok) throw reply === null ? QuiverError.internal('no answer to listenInternal') : QuiverError.fromWire(reply.error);
-    this.#internal = { ...opts, port: reply.result };
-    return reply.result;
   }
 
   /** Who serves the coordinators' routed shard calls (the Engine: routeCall). */

@@ -92,7 +92,7 @@ export async function startInternalServer(opts: InternalServerOptions): Promise<
         if (r.minSeq !== undefined && r.minSeq > 0) await opts.local.awaitApplied(r.collectionId, r.shard, r.minSeq, r.timeoutMs);
         return opts.local.call(r.collectionId, r.shard, r.req);
       }),
-      AwaitApplied: unary<AwaitAppliedRequest, { result: unknown }>(opts, (r) => {
+      AwaitApplied: unary<AwaitAppliedRequest, { result: unknown }>(opts, async (r) => {
         checkReplica(opts, r.collectionId, r.shard, false);
         return opts.local.awaitApplied(r.collectionId, r.shard, r.seq, r.timeoutMs);
       }),

@@ -9,8 +9,8 @@
 //
 // Invariants: this node's replica refuses with a retryable ShardUnavailable while the catalog
 // here is not ready or does not hold the collection (the caller's ClusterShards then asks another
-// replica, never answering 412 or 404 for it); the write log connection is opened once, lazily,
-// and a failed open answers 503 and is tried again by the next write.
+// replica, never answering 412 or 404 for it); the write log connection is opened once, as the
+// engine is made, and a failed open answers 503 and is tried again by the next write.
 
 import { ClusterShards, type LocalShards } from '../../shared/cluster/cluster-shards.js';
 import { GrpcPeers } from '../../shared/cluster/internal-client.js';
@@ -55,6 +55,11 @@ class LazyWriteLog implements Pick<WriteLog, 'write' | 'operationId' | 'lastSeq'
   #opening: Promise<LoggedWrites> | null = null;
   constructor(open: () => Promise<LoggedWrites>) {
     this.#open = open;
+  }
+
+  /** Starts opening the log (a failure is retried by the next call). */
+  warm(): void {
+    this.#get().catch(() => undefined);
   }
 
   #get(): Promise<LoggedWrites> {
@@ -119,10 +124,13 @@ export class ClusterWorkerEngine implements PointEngine {
       return;
     }
     this.#log = new LazyWriteLog(async () => {
-      const log = new LoggedWrites(await ShardLog.open({ servers: opts.nats, replicas: opts.streamReplicas }));
+      // Bounded by a write's own deadline (15 s), not start-up's 30 s wait for JetStream.
+      const log = new LoggedWrites(await ShardLog.open({ servers: opts.nats, replicas: opts.streamReplicas, jetStreamWaitMs: 10_000 }));
       log.setLog({ warn });
       return log;
     });
+    // Opened now, in the background, so the first write does not wait for the connection.
+    this.#log.warm();
     this.#peers = new GrpcPeers(opts.maxMessageBytes);
     this.#shards = new ClusterShards({
       state: opts.state,

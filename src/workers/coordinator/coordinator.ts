@@ -20,14 +20,14 @@ import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard as ShardServer } from './peers.js';
 import type { WriteGarbage } from '../write-garbage.js';
 import { RoutedEngine, WorkerEngine } from './worker-engine.js';
-import { ROUTED_CALL_WIRE } from '../../shared/routed-calls.js';
+import { ROUTED_CALL_WIRE, ROUTED_UNSENDABLE } from '../../shared/routed-calls.js';
 import type { WorkerInit, WorkerReply } from '../../shared/protocol.js';
 import type { HandoffRoute } from '../../shared/point-ops.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { ShardRouter } from '../../shared/shard-router.js';
 import { ClusterStateView, type ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
-import { QuiverError } from '../../shared/errors.js';
-import type { InternalServer } from '../cluster/internal-server.js';
+import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
+import type { ClusterWorkerEngine } from './cluster-engine.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 
 const UPSERT_ROUTE = 'PUT /collections/:collection_name/points' satisfies HandoffRoute;
@@ -52,8 +52,6 @@ export class Coordinator {
   #calls: BatchedPort<RoutedCall, WorkerReply> | null = null;
   /** The engine of routeCalls hand-offs (single node only: a cluster node keeps one copy per shard). */
   readonly #routed: PointEngine;
-  /** Cluster mode: the internal port's server, when this worker serves it. */
-  #internal: InternalServer | null = null;
   #attached!: () => void;
   readonly #ready: Promise<unknown>;
   /** This thread's (see write-garbage.ts), charged with each upsert body. */
@@ -85,42 +83,24 @@ export class Coordinator {
       });
     });
     this.#ready = Promise.all([attached, engine]);
+    // Awaited by every request (which then fails with its error); never left unhandled.
+    this.#ready.catch(() => undefined);
   }
 
   attach(peers: readonly PeerPort[], main: MessagePort | null, catalog: CatalogSnapshot | null, cluster: ClusterStateSnapshot | null = null, writes: MessagePort | null = null): void {
     this.#peers.attach(peers);
-    if (writes !== null) this.#calls = new BatchedPort(writes, { wire: ROUTED_CALL_WIRE });
+    if (writes !== null) this.#calls = new BatchedPort(writes, { wire: ROUTED_CALL_WIRE, unsendable: ROUTED_UNSENDABLE });
     if (catalog !== null) this.#catalog.apply(catalog);
     if (cluster !== null) this.#clusterState.apply(cluster);
     if (main !== null) this.#serveMain(main);
     this.#attached();
   }
 
-  /**
-   * Cluster mode: serves the internal port from this thread (peers' shard calls to this node's
-   * replicas, and their waits for a write to be applied), refusing while the lease in
-   * `leaseExpiry` has lapsed; answers the port bound.
-   */
-  async listenInternal(opts: { host: string; port: number; maxMessageBytes: number; leaseExpiry: SharedArrayBuffer }): Promise<number> {
+  /** Cluster mode: this node's replicas (through this worker's sibling channels) and the control plane's state, once the engine is ready; null on a single node. */
+  async clusterLocal(): Promise<{ local: LocalShards; state: ClusterStateView } | null> {
     await this.#ready;
     const engine = this.#engine;
-    if (!(engine instanceof (await import('./cluster-engine.js')).ClusterWorkerEngine)) throw QuiverError.internal('listenInternal outside cluster mode');
-    const { startInternalServer } = await import('../cluster/internal-server.js');
-    const { nowMs } = await import('../../shared/cluster/messages.js');
-    const expiry = new BigInt64Array(opts.leaseExpiry);
-    const state = this.#clusterState;
-    this.#internal?.close().catch(() => undefined);
-    const server = await startInternalServer({
-      host: opts.host,
-      port: opts.port,
-      maxMessageBytes: opts.maxMessageBytes,
-      local: engine.local,
-      state: () => (state.known ? state : null),
-      serving: () => Number(Atomics.load(expiry, 0)) > nowMs(),
-      notServingReason: () => state.notServingReason,
-    });
-    this.#internal = server;
-    return server.port;
+    return 'local' in engine ? { local: (engine as ClusterWorkerEngine).local, state: this.#clusterState } : null;
   }
 
   /** Cluster mode: the replicas and peers as the main thread's mirror has them (a newer state wins). */
