@@ -29,6 +29,11 @@ export type { ControlOp, ShardCall, ShardOp };
 /** The ops that change a shard: sent to every copy. */
 const WRITE_OPS: ReadonlySet<Op> = new Set<Op>(['upsert', 'updateVectors', 'delete', 'payload', 'deleteVectors']);
 
+/** Whether an op changes a shard (a write: every copy of the shard gets it). */
+export function isWriteOp(op: Op): boolean {
+  return WRITE_OPS.has(op);
+}
+
 /** The replica table of a collection (the Engine's, or the default placement when it has none). */
 export type ReplicaLookup = (meta: CollectionMeta) => ReplicaTable | undefined;
 

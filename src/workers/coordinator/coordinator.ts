@@ -19,7 +19,7 @@ import { BatchedPort, type BatchedWire } from '../../shared/batched-port.js';
 import { CatalogMirror } from './catalog-mirror.js';
 import { PeerDispatcher, type ServeShard as ShardServer } from './peers.js';
 import type { WriteGarbage } from '../write-garbage.js';
-import { RoutedEngine, WorkerEngine } from './worker-engine.js';
+import { WorkerEngine } from './worker-engine.js';
 import { ROUTED_CALL_WIRE, ROUTED_UNSENDABLE } from '../../shared/routed-calls.js';
 import type { WorkerInit, WorkerReply } from '../../shared/protocol.js';
 import type { HandoffRoute } from '../../shared/point-ops.js';
@@ -60,9 +60,9 @@ export class Coordinator {
   constructor(worker: number, workerCount: number, opIds: OpIdCounter, serve: ShardServer, writeGarbage: WriteGarbage | null = null, cluster: ClusterCoordination | null = null) {
     this.#writeGarbage = writeGarbage;
     this.#peers = new PeerDispatcher(worker, workerCount, serve);
-    const local = new WorkerEngine(worker, this.#catalog, this.#peers, opIds);
+    const local = new WorkerEngine(worker, this.#catalog, this.#peers, opIds, () => this.#calls);
     this.#engine = local;
-    this.#routed = new RoutedEngine(local, () => this.#calls);
+    this.#routed = local.routed;
     const attached = new Promise<void>((resolve) => (this.#attached = resolve));
     if (cluster === null) {
       this.#ready = attached;

@@ -6,7 +6,7 @@
 // thread's router instead (RoutedEngine), so that every copy gets them in one order.
 
 import type { PointEngine } from '../../shared/point-engine.js';
-import { ShardRouter, type ShardCall, type ShardOp } from '../../shared/shard-router.js';
+import { isWriteOp, ShardRouter, type ShardCall, type ShardOp } from '../../shared/shard-router.js';
 import type { BatchedPort } from '../../shared/batched-port.js';
 import type { RoutedCall } from '../../shared/coordination.js';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
@@ -20,11 +20,19 @@ export class WorkerEngine implements PointEngine {
   readonly #catalog: CatalogMirror;
   readonly #router: ShardRouter;
   readonly #opIds: OpIdCounter;
+  /** The main thread's router (routed-calls channel), for writes of collections with copies. */
+  readonly #routed: RoutedEngine;
 
-  constructor(worker: number, catalog: CatalogMirror, peers: PeerDispatcher, opIds: OpIdCounter) {
+  constructor(worker: number, catalog: CatalogMirror, peers: PeerDispatcher, opIds: OpIdCounter, calls: () => BatchedPort<RoutedCall, WorkerReply> | null = () => null) {
     this.#catalog = catalog;
     this.#router = new ShardRouter(peers, (meta) => catalog.replicas(meta), worker);
     this.#opIds = opIds;
+    this.#routed = new RoutedEngine(this, calls);
+  }
+
+  /** The engine of a routeCalls hand-off: every shard call through the main thread's router. */
+  get routed(): RoutedEngine {
+    return this.#routed;
   }
 
   requireReady(): void {
@@ -40,10 +48,15 @@ export class WorkerEngine implements PointEngine {
   }
 
   call<O extends ShardOp>(meta: CollectionMeta, shard: number, req: ShardCall<O>, transfer?: ArrayBuffer[]): Promise<ResultOf<O>> {
+    // A write to a collection this worker sees with copies (its catalog ahead of the hand-off's
+    // routing, as while a PATCH adds a copy) takes the main thread's router too: only that router
+    // may write copies, so that they all get one order.
+    if (isWriteOp(req.op) && this.#catalog.replicas(meta) !== undefined) return this.#routed.call(meta, shard, req, transfer);
     return this.#router.call(meta, shard, req, transfer);
   }
 
   fanOut<O extends ShardOp>(meta: CollectionMeta, req: ShardCall<O>): Promise<ResultOf<O>[]> {
+    if (isWriteOp(req.op) && this.#catalog.replicas(meta) !== undefined) return this.#routed.fanOut(meta, req);
     return this.#router.fanOut(meta, req);
   }
 

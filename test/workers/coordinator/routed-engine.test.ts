@@ -1,7 +1,8 @@
 // RoutedEngine (src/workers/coordinator/worker-engine.ts) over a real MessageChannel: the engine
 // of a write to a collection that keeps copies sends every shard call, reads and writes alike and
 // in the order made, to the main thread's router, names the collection by name and id, rebuilds
-// the router's errors, and answers 503 once the channel is gone.
+// the router's errors, and answers 503 once the channel is gone; a WorkerEngine whose catalog
+// already shows copies sends its writes there too.
 
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,6 +25,20 @@ afterEach(() => {
 const META = { id: 7, name: 'copies', config: { shard_number: 2 } } as unknown as CollectionMeta;
 
 /** A RoutedEngine whose router (the main thread's side) records each call and answers with `answer`. */
+/** The calls port of `routed()`, for a WorkerEngine of its own. */
+function routerPort(seen: RoutedCall[]): BatchedPort<RoutedCall, WorkerReply> {
+  const { port1, port2 } = new MessageChannel();
+  open.push(port1, port2);
+  new BatchedPort<RoutedCall, WorkerReply>(port1, {
+    wire: ROUTED_CALL_WIRE,
+    serve: async (c) => {
+      seen.push(c);
+      return { ok: true, result: { routed: c.req.op } } as unknown as WorkerReply;
+    },
+  });
+  return new BatchedPort<RoutedCall, WorkerReply>(port2, { wire: ROUTED_CALL_WIRE });
+}
+
 function routed(answer: (c: RoutedCall) => WorkerReply = (c) => ({ ok: true, result: { shard: c.shard, op: c.req.op } }) as unknown as WorkerReply) {
   const { port1, port2 } = new MessageChannel();
   open.push(port1, port2);
@@ -73,5 +88,27 @@ describe('RoutedEngine', () => {
     await expect(engine.call(META, 0, { op: 'delete', ids: [1], opId: 1, wait: true } as never)).rejects.toMatchObject({ code: 'NotFound' });
     drop();
     await expect(engine.call(META, 0, { op: 'delete', ids: [1], opId: 1, wait: true } as never)).rejects.toMatchObject({ code: 'ShardUnavailable' });
+  });
+
+  it("a WorkerEngine whose catalog shows copies sends writes (not reads) to the router, even unmarked", async () => {
+    const seen: RoutedCall[] = [];
+    const port = routerPort(seen);
+    const catalog = new CatalogMirror();
+    catalog.apply({
+      version: 1,
+      ready: true,
+      collections: { copies: { entry: { ...META, created_at: '' } as never, replicas: { collection: 7, shards: [[{ worker: 0, state: 'Active' }, { worker: 1, state: 'Active' }]] } } },
+    });
+    const served: string[] = [];
+    const peers = new PeerDispatcher(0, 1, async (req) => {
+      served.push(req.op);
+      return { ok: true, result: { here: req.op } } as unknown as WorkerReply;
+    });
+    const engine = new WorkerEngine(0, catalog, peers, new OpIdCounter(), () => port);
+    const meta = { ...META, config: { shard_number: 1 } } as unknown as CollectionMeta;
+    expect(await engine.call(meta, 0, { op: 'delete', ids: [1], opId: 1, wait: true } as never)).toEqual({ routed: 'delete' });
+    expect(await engine.call(meta, 0, { op: 'count', filter: null, exact: true } as never)).toEqual({ here: 'count' });
+    expect(seen.map((c) => c.req.op)).toEqual(['delete']);
+    expect(served).toEqual(['count']);
   });
 });
