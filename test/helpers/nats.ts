@@ -219,7 +219,9 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
   try {
     // Every server, each on its own: a cluster missing one would pass a check through any of them.
     await Promise.all(nodes.map((n) => jetStreamReady([n.url], 20_000, allLogs)));
-    if (size > 1) await placesReplicas(cluster, size, 30_000, allLogs);
+    // 60 s: a clean-clone CI run (two cluster files at once on 2 cores) saw placement refused for
+    // the whole of 30 s although the meta leader was elected within 1 s.
+    if (size > 1) await placesReplicas(cluster, size, 60_000, allLogs);
   } catch (err) {
     await cluster.close();
     throw err;
