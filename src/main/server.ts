@@ -99,25 +99,46 @@ export async function startServer(config: Config): Promise<RunningServer> {
 }
 
 /**
- * Cluster mode: the control plane's state, pushed whole to the coordinating workers after every
- * change (coalesced per event-loop turn: a burst of etcd events is one push), and once now.
+ * Cluster mode: the control plane's state, pushed whole to the coordinating workers. A change of
+ * assignments, peers or this node's lease standing goes on the next turn (a burst of etcd events
+ * is one push); the nodes' status reports alone (every node's, twice a second under writes: only
+ * the replicas' positions move, which orders reads) at most every STATUS_PUSH_MS.
  */
 function publishClusterState(cluster: ClusterNode, dispatcher: PiscinaDispatcher): void {
-  let pending = false;
   let version = 0;
+  let timer: NodeJS.Timeout | null = null;
+  let immediate = false;
+  let seen = '';
   const push = (): void => {
-    pending = false;
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    immediate = false;
     dispatcher.publishClusterState({ ...cluster.state.snapshot(), version: ++version, notServingReason: cluster.notServingReason() });
   };
   const soon = (): void => {
-    if (pending) return;
-    pending = true;
+    if (immediate) return;
+    immediate = true;
     setImmediate(push);
   };
-  cluster.state.onChange(soon);
+  /** What a worker must see at once: the assignments' version and the live peers. */
+  const shape = (): string => `${cluster.state.assignVersion}|${cluster.state.peers().map((p) => `${p.id}@${p.advertise}`).join(',')}`;
+  cluster.state.onChange(() => {
+    const now = shape();
+    if (now !== seen) {
+      seen = now;
+      soon();
+    } else if (timer === null && !immediate) {
+      timer = setTimeout(push, STATUS_PUSH_MS);
+      timer.unref();
+    }
+  });
   cluster.onServingChange(soon);
+  seen = shape();
   push();
 }
+
+/** How often status-only changes of the cluster state reach the workers at most (ms). */
+const STATUS_PUSH_MS = 250;
 
 async function startCluster(config: Config, leaseExpiry: SharedArrayBuffer | undefined): Promise<ClusterNode> {
   const [{ ClusterNode }, { readOrCreateNodeId }] = await Promise.all([import('./cluster/node.js'), import('./cluster/node-id.js')]);
