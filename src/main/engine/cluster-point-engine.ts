@@ -8,37 +8,13 @@
 // replica refuses with a retryable ShardUnavailable while this node is loading or does not hold
 // the collection, so the caller asks another replica instead of answering 412 / 404.
 
-import { QuiverError } from '../../shared/errors.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { ResultOf } from '../../shared/protocol.js';
-import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.js';
+import type { ShardCall, ShardOp } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';
-import type { ClusterShards, LocalShards } from '../../shared/cluster/cluster-shards.js';
+import { localShardsOf, type ClusterShards, type LocalShards } from '../../shared/cluster/cluster-shards.js';
 import type { WriteLog } from '../../shared/cluster/logged-writes.js';
-import type { LiveCollections } from './catalog.js';
 import { PointEngineBase, type PointEngineParts, type PointMode } from './point-engines.js';
-
-/** This node's own replicas by cluster-wide collection id, each on its primary worker here. */
-export function localShardsOf(collections: LiveCollections, router: ShardRouter): LocalShards {
-  const byId = (collectionId: number): CollectionMeta => {
-    // Still loading: another replica answers (a 412 would reach the caller's client).
-    if (!collections.ready) throw new QuiverError('ShardUnavailable', 'This node is still loading its shards');
-    const entry = collections.byId(collectionId);
-    if (entry !== undefined) return entry;
-    // Not mirrored here yet, or being deleted: the caller tries another replica.
-    throw new QuiverError('ShardUnavailable', `Collection ${collectionId} is not open on this node`);
-  };
-  return {
-    call: async (collectionId, shard, req) => {
-      const meta = byId(collectionId);
-      return router.callOn(router.workerOf(meta, shard), meta, shard, req);
-    },
-    awaitApplied: async (collectionId, shard, seq, timeoutMs) => {
-      const meta = byId(collectionId);
-      return router.callOn(router.workerOf(meta, shard), meta, shard, { op: 'awaitApplied', seq, timeoutMs });
-    },
-  };
-}
 
 /** Several nodes: each shard's replicas, wherever they live, through ClusterShards. */
 export class ClusterPointEngine extends PointEngineBase {
@@ -81,3 +57,5 @@ export class ClusterPointEngine extends PointEngineBase {
 export function clusterPoints(shards: ClusterShards, log: WriteLog): PointMode {
   return { writeLog: log, create: (parts) => new ClusterPointEngine(parts, shards, log) };
 }
+
+export { localShardsOf };

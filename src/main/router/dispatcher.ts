@@ -20,6 +20,13 @@ import { ROUTED_CALL_WIRE, ROUTED_UNSENDABLE } from '../../shared/routed-calls.j
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
 import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type RoutedCall, type WorkerTask } from '../../shared/coordination.js';
 
+/** A worker's WorkerInit.cluster: the internal port is worker 0's alone. */
+function clusterInitOf(cluster: NonNullable<WorkerInit['cluster']>, worker: number): NonNullable<WorkerInit['cluster']> {
+  if (worker === 0 || cluster.internal === undefined) return cluster;
+  const { internal: _, ...rest } = cluster;
+  return rest;
+}
+
 function unwrap<O extends Op>(reply: WorkerReply): ResultOf<O> {
   if (reply.ok) return reply.result as ResultOf<O>;
   throw QuiverError.fromWire(reply.error);
@@ -103,8 +110,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         listening: this.#listening.buffer as SharedArrayBuffer,
-        // The internal port is worker 0's alone (WorkerInit.cluster.internal).
-        ...(cluster === undefined ? {} : { cluster: workerIndex === 0 || cluster.internal === undefined ? cluster : (({ internal: _, ...rest }) => rest)(cluster), hedged }),
+        ...(cluster === undefined ? {} : { cluster: clusterInitOf(cluster, workerIndex), hedged }),
       };
       const pool = new Piscina<WorkerTask, WorkerReply | null>({
         filename: WORKER_FILE,

@@ -24,7 +24,7 @@ import { QuiverError } from '../errors.js';
 import { isLoggedOp } from '../log-entry.js';
 import type { ResultOf } from '../protocol.js';
 import type { CollectionMeta } from '../types.js';
-import type { ShardCall, ShardOp } from '../shard-router.js';
+import type { ShardCall, ShardOp, ShardRouter } from '../shard-router.js';
 import { HedgeDeadlines } from './hedge.js';
 import { PeerUnreachable, type PeerCalls } from './internal-client.js';
 import type { WriteLog } from './logged-writes.js';
@@ -38,6 +38,32 @@ export interface LocalShards {
   call(collectionId: number, shard: number, req: ShardCall<ShardOp>): Promise<unknown>;
   /** Resolves once this node's replica applied `seq` with LMDB flushed, with that entry's outcome. */
   awaitApplied(collectionId: number, shard: number, seq: number, timeoutMs: number): Promise<{ result: unknown }>;
+}
+
+/**
+ * This node's own replicas by cluster-wide collection id, each on its primary worker here (the
+ * main thread's Engine and a worker's cluster engine build them alike). While loading, or for a
+ * collection not open here, a retryable ShardUnavailable: the caller asks another replica.
+ */
+export function localShardsOf(collections: { readonly ready: boolean; byId(id: number): CollectionMeta | undefined }, router: Pick<ShardRouter, 'callOn' | 'workerOf'>): LocalShards {
+  const byId = (collectionId: number): CollectionMeta => {
+    // Still loading: another replica answers (a 412 would reach the caller's client).
+    if (!collections.ready) throw new QuiverError('ShardUnavailable', 'This node is still loading its shards');
+    const entry = collections.byId(collectionId);
+    if (entry !== undefined) return entry;
+    // Not mirrored here yet, or being deleted: the caller tries another replica.
+    throw new QuiverError('ShardUnavailable', `Collection ${collectionId} is not open on this node`);
+  };
+  return {
+    call: async (collectionId, shard, req) => {
+      const meta = byId(collectionId);
+      return router.callOn(router.workerOf(meta, shard), meta, shard, req);
+    },
+    awaitApplied: async (collectionId, shard, seq, timeoutMs) => {
+      const meta = byId(collectionId);
+      return router.callOn(router.workerOf(meta, shard), meta, shard, { op: 'awaitApplied', seq, timeoutMs });
+    },
+  };
 }
 
 export interface ClusterShardsOptions {

@@ -28,6 +28,7 @@
 // keeps reading from the diverged server never meets that write again: for it, every VERIFY_MS the
 // entries applied since are compared with what the stream leader holds (#verify).
 
+import { workerLog } from '../stdout-log.js';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { connectNats } from '../../shared/nats-connection.js';
 import { jetstream, jetstreamManager, JetStreamApiError, type Consumer, type ConsumerMessages, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
@@ -65,9 +66,9 @@ interface FollowTarget {
   apply(entries: LogEntry[]): Promise<void>;
 }
 
-/** A pino-shaped line on stdout (the server's log format; workers have no logger of their own). */
+/** This loop's lines (message first, as its call sites read). */
 function log(level: 'info' | 'warn' | 'error', msg: string, fields: Record<string, unknown>): void {
-  process.stdout.write(JSON.stringify({ level: level === 'error' ? 50 : level === 'warn' ? 40 : 30, time: Date.now(), ...fields, msg }) + '\n');
+  workerLog(level, fields, msg);
 }
 
 class ShardFollow {

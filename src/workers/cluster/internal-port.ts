@@ -15,14 +15,11 @@ import type { ClusterStateView } from '../../shared/cluster/state-view.js';
 import { QuiverError } from '../../shared/errors.js';
 import { INTERNAL_PORT, INTERNAL_PORT_STATE, type InternalPortInit } from '../../shared/protocol.js';
 import { startInternalServer } from './internal-server.js';
+import { workerLog } from '../stdout-log.js';
 
 const LOADING = 'This node is still loading its shards';
 const LAPSED = 'This node is not serving: its cluster lease has lapsed';
 
-/** A pino-shaped line on stdout (workers have no logger of their own). */
-function log(level: 30 | 50, fields: Record<string, unknown>, msg: string): void {
-  process.stdout.write(JSON.stringify({ level, time: Date.now(), ...fields, msg }) + '\n');
-}
 
 export interface InternalPort {
   /** Serves this node's replicas from now on (the coordinator's engine is ready). */
@@ -55,7 +52,7 @@ export async function serveInternalPort(init: InternalPortInit, maxMessageBytes:
     Atomics.notify(bound, INTERNAL_PORT.state);
     return { serve: (l, state) => void (target = { local: l, state }) };
   } catch (err) {
-    log(50, { host: init.host, port, err: err instanceof Error ? err.message : String(err) }, 'cannot listen on the internal port');
+    workerLog('error', { host: init.host, port, err: err instanceof Error ? err.message : String(err) }, 'cannot listen on the internal port');
     Atomics.store(bound, INTERNAL_PORT.state, INTERNAL_PORT_STATE.failed);
     Atomics.notify(bound, INTERNAL_PORT.state);
     return null;

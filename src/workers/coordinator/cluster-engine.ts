@@ -12,7 +12,7 @@
 // replica, never answering 412 or 404 for it); the write log connection is opened once, as the
 // engine is made, and a failed open answers 503 and is tried again by the next write.
 
-import { ClusterShards, type LocalShards } from '../../shared/cluster/cluster-shards.js';
+import { ClusterShards, localShardsOf, type LocalShards } from '../../shared/cluster/cluster-shards.js';
 import { GrpcPeers } from '../../shared/cluster/internal-client.js';
 import { LoggedWrites, type WriteLog } from '../../shared/cluster/logged-writes.js';
 import { ShardLog } from '../../shared/cluster/shard-log.js';
@@ -25,6 +25,7 @@ import type { ResultOf } from '../../shared/protocol.js';
 import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { CatalogMirror } from './catalog-mirror.js';
+import { workerLog } from '../stdout-log.js';
 
 export interface ClusterEngineOptions {
   catalog: CatalogMirror;
@@ -43,10 +44,6 @@ export interface ClusterEngineOptions {
   onHedged?: (count: number) => void;
 }
 
-/** A pino-shaped line on stdout, as the apply loop writes (workers have no logger of their own). */
-function warn(fields: Record<string, unknown>, msg: string): void {
-  process.stdout.write(JSON.stringify({ level: 40, time: Date.now(), ...fields, msg }) + '\n');
-}
 
 /** The write log, opened on first use: the log's publish and lastSeq, retried by the next call after a failure. */
 class LazyWriteLog implements Pick<WriteLog, 'write' | 'operationId' | 'lastSeq'> {
@@ -126,7 +123,7 @@ export class ClusterWorkerEngine implements PointEngine {
     this.#log = new LazyWriteLog(async () => {
       // Bounded by a write's own deadline (15 s), not start-up's 30 s wait for JetStream.
       const log = new LoggedWrites(await ShardLog.open({ servers: opts.nats, replicas: opts.streamReplicas, jetStreamWaitMs: 10_000 }));
-      log.setLog({ warn });
+      log.setLog({ warn: (fields, msg) => workerLog('warn', fields, msg) });
       return log;
     });
     // Opened now, in the background, so the first write does not wait for the connection.
@@ -140,7 +137,7 @@ export class ClusterWorkerEngine implements PointEngine {
       hedgeMs: opts.hedgeMs,
       ...(opts.onHedged === undefined ? {} : { onHedged: opts.onHedged }),
     });
-    this.#local = this.#localShards();
+    this.#local = localShardsOf(this.#catalog, this.#router);
     this.#atLogEnd = false;
     const view = new ClusterWorkerEngine(opts, this);
     this.atLogEnd = () => view;
@@ -149,26 +146,6 @@ export class ClusterWorkerEngine implements PointEngine {
   /** This node's own replicas, each on its primary worker here: what the internal port serves peers. */
   get local(): LocalShards {
     return this.#local;
-  }
-
-  /** This node's own replicas, each on its primary worker here (by cluster-wide collection id). */
-  #localShards(): LocalShards {
-    const byId = (collectionId: number): CollectionMeta => {
-      if (!this.#catalog.ready) throw new QuiverError('ShardUnavailable', 'This node is still loading its shards');
-      const meta = this.#catalog.byId(collectionId);
-      if (meta === undefined) throw new QuiverError('ShardUnavailable', `Collection ${collectionId} is not open on this node`);
-      return meta;
-    };
-    return {
-      call: async (collectionId, shard, req) => {
-        const meta = byId(collectionId);
-        return this.#router.callOn(this.#router.workerOf(meta, shard), meta, shard, req);
-      },
-      awaitApplied: async (collectionId, shard, seq, timeoutMs) => {
-        const meta = byId(collectionId);
-        return this.#router.callOn(this.#router.workerOf(meta, shard), meta, shard, { op: 'awaitApplied', seq, timeoutMs });
-      },
-    };
   }
 
   requireReady(): void {
