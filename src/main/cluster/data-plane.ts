@@ -9,7 +9,7 @@
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import { ClusterShards } from '../../shared/cluster/cluster-shards.js';
-import { GrpcPeers } from '../../shared/cluster/internal-client.js';
+import { InternalPeers } from '../../shared/cluster/internal-client.js';
 import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
 import { INTERNAL_PORT, INTERNAL_PORT_STATE } from '../../shared/protocol.js';
@@ -41,7 +41,7 @@ export interface DataPlane {
 
 export function openDataPlane(config: Config, state: ClusterState, log: WriteLog): DataPlane {
   const maxMessageBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
-  const peers = new GrpcPeers(maxMessageBytes);
+  const peers = new InternalPeers(maxMessageBytes);
   const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s), hedgeMs: config.cluster.hedge_ms });
   return {
     shards,

@@ -1,12 +1,25 @@
-// The internal port's client side: one HTTP/2 channel per peer (keyed by its advertised address,
-// reused by every call; replaced when the peer comes back on another address), and the two calls
-// of proto/internal.proto. A transport failure (UNAVAILABLE, DEADLINE_EXCEEDED, a refused or lost
-// connection) is a PeerUnreachable, which ClusterShards retries on another replica; an answer the
-// peer gave is rebuilt with QuiverError.fromWire.
+// The internal port's client side: one TCP connection per peer (keyed by its advertised address,
+// reused by every call, opened again after it fails; replaced when the peer comes back on another
+// address), carrying the two calls of internal-wire.ts. A transport failure (refused, lost or
+// timed-out connection, a call past its deadline, the peer's refusal to serve) is a
+// PeerUnreachable, which ClusterShards retries on another replica; an answer the peer gave is
+// rebuilt with QuiverError.fromWire.
 
-import * as grpc from '@grpc/grpc-js';
+import { connect, type Socket } from 'node:net';
 import { QuiverError } from '../errors.js';
-import { AWAIT_APPLIED_PATH, decode, encode, SHARD_CALL_PATH, type AwaitAppliedRequest, type InternalReply, type ShardCallRequest } from './internal-wire.js';
+import {
+  decode,
+  encode,
+  frameHeader,
+  FrameReader,
+  KIND,
+  PREAMBLE,
+  type AwaitAppliedRequest,
+  type Frame,
+  type InternalReply,
+  type RequestKind,
+  type ShardCallRequest,
+} from './internal-wire.js';
 import type { PeerInfo } from './state.js';
 
 /** The peer could not be asked (or did not answer in time): another replica may be. */
@@ -27,77 +40,170 @@ export interface PeerCalls {
   close(): void;
 }
 
-const identity = (b: Buffer): Buffer => b;
-
-/** Margin past the receiver's own timeout before the channel gives up on it (ms). */
+/** Margin past the receiver's own timeout before the client gives up on it (ms). */
 const DEADLINE_MARGIN_MS = 1000;
+/** A connection not established by then is dropped, and its calls fail (ms). */
+const CONNECT_TIMEOUT_MS = 3000;
+/** TCP keepalive: a peer machine that vanished is found out between calls. */
+const KEEPALIVE_MS = 10_000;
 
-export class GrpcPeers implements PeerCalls {
-  readonly #clients = new Map<number, { advertise: string; client: grpc.Client }>();
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** "host:port" or "[v6]:port" as advertised under /quiver/nodes. */
+export function parseAdvertise(advertise: string): { host: string; port: number } {
+  const at = advertise.lastIndexOf(':');
+  const host = advertise.slice(0, at).replace(/^\[(.*)\]$/, '$1');
+  return { host, port: Number(advertise.slice(at + 1)) };
+}
+
+/** One connection to one peer, with its calls in flight by id. */
+class PeerConnection {
+  readonly advertise: string;
+  readonly #peer: number;
+  readonly #socket: Socket;
+  readonly #reader: FrameReader;
+  readonly #pending = new Map<number, Pending>();
+  readonly #maxMessageBytes: number;
+  readonly #gone: () => void;
+  #nextId = 0;
+  #corked = false;
+  #closed: string | null = null;
+
+  constructor(peer: number, advertise: string, maxMessageBytes: number, gone: () => void) {
+    this.advertise = advertise;
+    this.#peer = peer;
+    this.#maxMessageBytes = maxMessageBytes;
+    this.#reader = new FrameReader(maxMessageBytes);
+    this.#gone = gone;
+    const { host, port } = parseAdvertise(advertise);
+    const socket = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: KEEPALIVE_MS });
+    this.#socket = socket;
+    const connecting = setTimeout(() => this.#fail('connect timed out'), CONNECT_TIMEOUT_MS);
+    connecting.unref();
+    socket.once('connect', () => clearTimeout(connecting));
+    socket.on('data', (chunk: Buffer) => {
+      let frames: Frame[];
+      try {
+        frames = this.#reader.push(chunk);
+      } catch (err) {
+        this.#fail(err instanceof Error ? err.message : String(err));
+        return;
+      }
+      for (const f of frames) this.#answer(f);
+    });
+    socket.on('error', (err) => this.#fail(err.message));
+    socket.on('close', () => {
+      clearTimeout(connecting);
+      this.#fail('connection closed');
+    });
+    socket.write(PREAMBLE);
+  }
+
+  get closed(): boolean {
+    return this.#closed !== null;
+  }
+
+  call<T>(kind: RequestKind, req: object, timeoutMs: number, signal?: AbortSignal): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (signal?.aborted === true) return reject(new PeerUnreachable(this.#peer, 'cancelled'));
+      if (this.#closed !== null) return reject(new PeerUnreachable(this.#peer, this.#closed));
+      const payload = encode(req);
+      if (payload.length > this.#maxMessageBytes) {
+        return reject(new PeerUnreachable(this.#peer, `request of ${payload.length} bytes is over the internal message limit of ${this.#maxMessageBytes}`));
+      }
+      const id = (this.#nextId = (this.#nextId + 1) >>> 0);
+      const cancel = (): void => settle(new PeerUnreachable(this.#peer, 'cancelled'));
+      const settle = (err: Error | null, value?: unknown): void => {
+        if (!this.#pending.delete(id)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', cancel);
+        if (err === null) resolve(value as T);
+        else reject(err);
+      };
+      // The peer may still run the request; this node stops waiting for it and drops a late answer.
+      const timer = setTimeout(() => settle(new PeerUnreachable(this.#peer, `no answer within ${timeoutMs + DEADLINE_MARGIN_MS} ms`)), timeoutMs + DEADLINE_MARGIN_MS);
+      this.#pending.set(id, { resolve: (v) => settle(null, v), reject: (e) => settle(e), timer });
+      signal?.addEventListener('abort', cancel, { once: true });
+      this.#send(frameHeader(id, kind, payload.length), payload);
+    });
+  }
+
+  /** Frames written in one turn leave in one write. */
+  #send(header: Buffer, payload: Buffer): void {
+    if (!this.#corked) {
+      this.#corked = true;
+      this.#socket.cork();
+      process.nextTick(() => {
+        this.#corked = false;
+        this.#socket.uncork();
+      });
+    }
+    this.#socket.write(header);
+    this.#socket.write(payload);
+  }
+
+  #answer(f: Frame): void {
+    const p = this.#pending.get(f.id);
+    if (p === undefined) return; // cancelled or timed out: nobody waits for it
+    if (f.kind === KIND.refused) return p.reject(new PeerUnreachable(this.#peer, f.payload.toString('utf8')));
+    let reply: InternalReply<unknown>;
+    try {
+      if (f.kind !== KIND.reply) throw new Error(`frame kind ${f.kind}`);
+      reply = decode<InternalReply<unknown>>(f.payload);
+    } catch (e) {
+      return p.reject(QuiverError.internal(`node ${this.#peer} answered a malformed internal reply: ${e instanceof Error ? e.message : String(e)}`));
+    }
+    if (reply.ok) p.resolve(reply.result);
+    else p.reject(QuiverError.fromWire(reply.error));
+  }
+
+  /** Fails every call in flight and drops the connection (the next call opens another). */
+  #fail(why: string): void {
+    if (this.#closed !== null) return;
+    this.#closed = why;
+    this.#socket.destroy();
+    this.#gone();
+    for (const p of [...this.#pending.values()]) p.reject(new PeerUnreachable(this.#peer, why));
+  }
+
+  close(): void {
+    this.#fail('client closed');
+  }
+}
+
+export class InternalPeers implements PeerCalls {
+  readonly #connections = new Map<number, PeerConnection>();
   readonly #maxMessageBytes: number;
 
   constructor(maxMessageBytes: number) {
     this.#maxMessageBytes = maxMessageBytes;
   }
 
-  #client(peer: PeerInfo): grpc.Client {
-    const known = this.#clients.get(peer.id);
-    if (known !== undefined && known.advertise === peer.advertise) return known.client;
-    known?.client.close();
-    const client = new grpc.Client(peer.advertise, grpc.credentials.createInsecure(), {
-      'grpc.max_receive_message_length': this.#maxMessageBytes,
-      'grpc.max_send_message_length': this.#maxMessageBytes,
-      // A peer that died is found out between calls, not by the next read's deadline.
-      'grpc.keepalive_time_ms': 10_000,
-      'grpc.keepalive_timeout_ms': 5_000,
+  #connection(peer: PeerInfo): PeerConnection {
+    const known = this.#connections.get(peer.id);
+    if (known !== undefined && !known.closed && known.advertise === peer.advertise) return known;
+    known?.close();
+    const made: PeerConnection = new PeerConnection(peer.id, peer.advertise, this.#maxMessageBytes, () => {
+      if (this.#connections.get(peer.id) === made) this.#connections.delete(peer.id);
     });
-    this.#clients.set(peer.id, { advertise: peer.advertise, client });
-    return client;
-  }
-
-  #call<T>(peer: PeerInfo, path: string, req: object, timeoutMs: number, signal?: AbortSignal): Promise<T> {
-    const client = this.#client(peer);
-    const deadline = Date.now() + timeoutMs + DEADLINE_MARGIN_MS;
-    return new Promise<T>((resolve, reject) => {
-      if (signal?.aborted === true) {
-        reject(new PeerUnreachable(peer.id, 'cancelled'));
-        return;
-      }
-      const cancel = (): void => call.cancel();
-      const call = client.makeUnaryRequest<Buffer, Buffer>(path, identity, identity, encode(req), new grpc.Metadata(), { deadline }, (err, bytes) => {
-        signal?.removeEventListener('abort', cancel);
-        if (err !== null || bytes === undefined) {
-          // Every status here is the transport's or the peer's refusal to serve (not a request's
-          // outcome, which comes back as a reply): another replica may answer.
-          reject(new PeerUnreachable(peer.id, err?.details || err?.message || 'no reply'));
-          return;
-        }
-        let reply: InternalReply<T>;
-        try {
-          reply = decode<InternalReply<T>>(bytes);
-        } catch (e) {
-          reject(QuiverError.internal(`node ${peer.id} answered a malformed internal reply: ${e instanceof Error ? e.message : String(e)}`));
-          return;
-        }
-        if (reply.ok) resolve(reply.result);
-        else reject(QuiverError.fromWire(reply.error));
-      });
-      // The peer's worker may still run the request; this node stops waiting for it (and grpc-js
-      // answers the callback with CANCELLED).
-      signal?.addEventListener('abort', cancel, { once: true });
-    });
+    this.#connections.set(peer.id, made);
+    return made;
   }
 
   shardCall(peer: PeerInfo, req: ShardCallRequest, waitMs: number, signal?: AbortSignal): Promise<unknown> {
-    return this.#call<unknown>(peer, SHARD_CALL_PATH, req, waitMs, signal);
+    return this.#connection(peer).call<unknown>(KIND.shardCall, req, waitMs, signal);
   }
 
   awaitApplied(peer: PeerInfo, req: AwaitAppliedRequest): Promise<{ result: unknown }> {
-    return this.#call<{ result: unknown }>(peer, AWAIT_APPLIED_PATH, req, req.timeoutMs);
+    return this.#connection(peer).call<{ result: unknown }>(KIND.awaitApplied, req, req.timeoutMs);
   }
 
   close(): void {
-    for (const { client } of this.#clients.values()) client.close();
-    this.#clients.clear();
+    for (const c of [...this.#connections.values()]) c.close();
+    this.#connections.clear();
   }
 }

@@ -11,7 +11,7 @@ import type { CatalogEntry } from './catalog.js';
 /** What a node publishes under /quiver/nodes/<id> (lease-bound). */
 export interface NodeRecord {
   id: number;
-  /** host:port of the internal gRPC port (SERVICE_CLUSTER_ADVERTISE). */
+  /** host:port of the internal port (SERVICE_CLUSTER_ADVERTISE). */
   advertise: string;
   rest_port: number;
   grpc_port: number;

@@ -17,7 +17,7 @@ export interface ReplicaInfo {
 /** A live node (its lease held), as /quiver/nodes/<id> holds it. */
 export interface PeerInfo {
   id: number;
-  /** host:port of its internal gRPC port. */
+  /** host:port of its internal port. */
   advertise: string;
   rest_port: number;
   grpc_port: number;

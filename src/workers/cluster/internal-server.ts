@@ -1,16 +1,28 @@
-// The internal gRPC port's server (cluster mode, docs/cluster.md section 6): other nodes' coordinators
+// The internal port's server (cluster mode, docs/cluster.md section 6): other nodes' coordinators
 // send it one shard's worker request (ShardCall) or ask when a write is applied here
 // (AwaitApplied); it runs them on this node's own replica through the Engine (LocalShards), never
 // across nodes again. Invariants:
-// - a node that does not hold its lease answers UNAVAILABLE, whatever it holds;
+// - a node that does not hold its lease refuses every call (REFUSED: the caller reads the replica as
+//   unreachable), whatever it holds;
 // - a replica this node's mirror says is Dead answers ShardUnavailable (the caller tries another),
 //   and so does one not Active for a read with no log position to reach;
 // - every failure of the request itself comes back as a WireError, mapped by errors.ts alone.
 
-import * as grpc from '@grpc/grpc-js';
+import { createServer, type Socket } from 'node:net';
 import { QuiverError } from '../../shared/errors.js';
 import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
-import { AWAIT_APPLIED_PATH, decode, encode, SHARD_CALL_PATH, type AwaitAppliedRequest, type InternalReply, type ShardCallRequest } from '../../shared/cluster/internal-wire.js';
+import {
+  decode,
+  encode,
+  frameHeader,
+  FrameReader,
+  KIND,
+  PREAMBLE,
+  type AwaitAppliedRequest,
+  type Frame,
+  type InternalReply,
+  type ShardCallRequest,
+} from '../../shared/cluster/internal-wire.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
 
 export interface InternalServerOptions {
@@ -32,33 +44,6 @@ export interface InternalServer {
   close(): Promise<void>;
 }
 
-const identity = (b: Buffer): Buffer => b;
-
-function method(path: string): grpc.MethodDefinition<Buffer, Buffer> {
-  return { path, requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity };
-}
-
-/** Runs `work` as one unary call: UNAVAILABLE while not serving, else the v8 reply. */
-function unary<Req, Res>(opts: InternalServerOptions, work: (req: Req) => Promise<Res>): grpc.handleUnaryCall<Buffer, Buffer> {
-  return (call, callback) => {
-    if (!opts.serving()) {
-      callback({ code: grpc.status.UNAVAILABLE, details: opts.notServingReason() });
-      return;
-    }
-    let req: Req;
-    try {
-      req = decode<Req>(call.request);
-    } catch (err) {
-      callback({ code: grpc.status.INVALID_ARGUMENT, details: `malformed internal message: ${err instanceof Error ? err.message : String(err)}` });
-      return;
-    }
-    work(req).then(
-      (result) => callback(null, encode({ ok: true, result } satisfies InternalReply<Res>)),
-      (err: unknown) => callback(null, encode({ ok: false, error: QuiverError.toWire(err) } satisfies InternalReply<Res>)),
-    );
-  };
-}
-
 /**
  * Refuses a shard this node's mirror says it does not serve: its replica Dead (it may be behind the
  * log), or the assignment known here without this node (moved away: the local copy is no longer
@@ -78,44 +63,126 @@ function checkReplica(opts: InternalServerOptions, collectionId: number, shard: 
   if (activeOnly && mine.state !== 'Active') throw new QuiverError('ShardUnavailable', `Replica of shard ${shard} (collection ${collectionId}) on node ${state.nodeId} is ${mine.state}: catching up, not serving reads yet`);
 }
 
-export async function startInternalServer(opts: InternalServerOptions): Promise<InternalServer> {
-  const server = new grpc.Server({
-    'grpc.max_receive_message_length': opts.maxMessageBytes,
-    'grpc.max_send_message_length': opts.maxMessageBytes,
+/** How long calls in flight may still answer once the port closes (ms). */
+const CLOSE_GRACE_MS = 2000;
+
+/** Runs one request frame: a reply with the outcome, or a refusal when this node does not serve. */
+async function run(opts: InternalServerOptions, f: Frame): Promise<{ kind: number; payload: Buffer }> {
+  const refused = (why: string) => ({ kind: KIND.refused, payload: Buffer.from(why, 'utf8') });
+  if (!opts.serving()) return refused(opts.notServingReason());
+  let req: unknown;
+  try {
+    if (f.kind !== KIND.shardCall && f.kind !== KIND.awaitApplied) throw new Error(`unknown call kind ${f.kind}`);
+    req = decode<unknown>(f.payload);
+  } catch (err) {
+    return refused(`malformed internal message: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let reply: InternalReply<unknown>;
+  try {
+    reply = { ok: true, result: f.kind === KIND.shardCall ? await shardCall(opts, req as ShardCallRequest) : await awaitApplied(opts, req as AwaitAppliedRequest) };
+  } catch (err) {
+    reply = { ok: false, error: QuiverError.toWire(err) };
+  }
+  const payload = encode(reply);
+  if (payload.length > opts.maxMessageBytes) return refused(`reply of ${payload.length} bytes is over the internal message limit of ${opts.maxMessageBytes}`);
+  return { kind: KIND.reply, payload };
+}
+
+async function shardCall(opts: InternalServerOptions, r: ShardCallRequest): Promise<unknown> {
+  checkReplica(opts, r.collectionId, r.shard, r.minSeq === undefined || r.minSeq <= 0);
+  // Times out with ShardUnavailable (applier.ts): the caller then tries another replica.
+  if (r.minSeq !== undefined && r.minSeq > 0) await opts.local.awaitApplied(r.collectionId, r.shard, r.minSeq, r.timeoutMs);
+  return opts.local.call(r.collectionId, r.shard, r.req);
+}
+
+function awaitApplied(opts: InternalServerOptions, r: AwaitAppliedRequest): Promise<{ result: unknown }> {
+  checkReplica(opts, r.collectionId, r.shard, false);
+  return opts.local.awaitApplied(r.collectionId, r.shard, r.seq, r.timeoutMs);
+}
+
+/** One peer's connection: its preamble checked, then each frame run and answered as it completes. */
+function serveConnection(opts: InternalServerOptions, socket: Socket, inFlight: { count: number; drained: (() => void) | null }): void {
+  socket.setNoDelay(true);
+  const reader = new FrameReader(opts.maxMessageBytes);
+  let greeted: Buffer | null = Buffer.alloc(0);
+  let corked = false;
+  const send = (id: number, kind: number, payload: Buffer): void => {
+    if (socket.destroyed) return;
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        corked = false;
+        socket.uncork();
+      });
+    }
+    socket.write(frameHeader(id, kind, payload.length));
+    socket.write(payload);
+  };
+  socket.on('data', (chunk: Buffer) => {
+    if (greeted !== null) {
+      // Not a Quiver node (a browser, a port scanner, a gRPC client): dropped without an answer.
+      greeted = Buffer.concat([greeted, chunk]);
+      if (greeted.length < PREAMBLE.length) return;
+      if (!greeted.subarray(0, PREAMBLE.length).equals(PREAMBLE)) return void socket.destroy();
+      chunk = greeted.subarray(PREAMBLE.length);
+      greeted = null;
+      if (chunk.length === 0) return;
+    }
+    let frames: Frame[];
+    try {
+      frames = reader.push(chunk);
+    } catch {
+      return void socket.destroy(); // a frame over the limit: the stream cannot be followed past it
+    }
+    for (const f of frames) {
+      inFlight.count++;
+      void run(opts, f).then(({ kind, payload }) => {
+        send(f.id, kind, payload);
+        if (--inFlight.count === 0) inFlight.drained?.();
+      });
+    }
   });
-  server.addService(
-    { ShardCall: method(SHARD_CALL_PATH), AwaitApplied: method(AWAIT_APPLIED_PATH) },
-    {
-      ShardCall: unary<ShardCallRequest, unknown>(opts, async (r) => {
-        checkReplica(opts, r.collectionId, r.shard, r.minSeq === undefined || r.minSeq <= 0);
-        // Times out with ShardUnavailable (applier.ts): the caller then tries another replica.
-        if (r.minSeq !== undefined && r.minSeq > 0) await opts.local.awaitApplied(r.collectionId, r.shard, r.minSeq, r.timeoutMs);
-        return opts.local.call(r.collectionId, r.shard, r.req);
-      }),
-      AwaitApplied: unary<AwaitAppliedRequest, { result: unknown }>(opts, async (r) => {
-        checkReplica(opts, r.collectionId, r.shard, false);
-        return opts.local.awaitApplied(r.collectionId, r.shard, r.seq, r.timeoutMs);
-      }),
-    },
-  );
-  const host = opts.host.includes(':') && !opts.host.startsWith('[') ? `[${opts.host}]` : opts.host;
+  socket.on('error', () => socket.destroy());
+}
+
+export async function startInternalServer(opts: InternalServerOptions): Promise<InternalServer> {
+  const sockets = new Set<Socket>();
+  const inFlight: { count: number; drained: (() => void) | null } = { count: 0, drained: null };
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    serveConnection(opts, socket, inFlight);
+  });
+  const host = opts.host.replace(/^\[(.*)\]$/, '$1');
   const port = await new Promise<number>((res, rej) => {
-    server.bindAsync(`${host}:${opts.port}`, grpc.ServerCredentials.createInsecure(), (err, p) => (err === null ? res(p) : rej(err)));
+    server.once('error', rej);
+    server.listen({ host, port: opts.port }, () => {
+      server.off('error', rej);
+      const addr = server.address();
+      res(typeof addr === 'object' && addr !== null ? addr.port : opts.port);
+    });
   });
   return {
     port,
     close: () =>
       new Promise<void>((res) => {
-        // Calls in flight get a moment to answer; then the port closes whatever remains.
-        const force = setTimeout(() => {
-          server.forceShutdown();
-          res();
-        }, 2000);
-        force.unref();
-        server.tryShutdown(() => {
+        server.close();
+        // Calls in flight get a moment to answer; then every connection closes, whatever remains.
+        // Drained, each connection ends once its last answers are written (end() flushes them).
+        const done = (drained: boolean): void => {
           clearTimeout(force);
+          inFlight.drained = null;
+          for (const s of sockets) {
+            if (drained) s.end();
+            else s.destroy();
+          }
           res();
-        });
+        };
+        const force = setTimeout(() => done(false), CLOSE_GRACE_MS);
+        force.unref();
+        if (inFlight.count === 0) done(true);
+        else inFlight.drained = () => done(true);
       }),
   };
 }

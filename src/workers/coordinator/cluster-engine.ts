@@ -13,7 +13,7 @@
 // engine is made, and a failed open answers 503 and is tried again by the next write.
 
 import { ClusterShards, localShardsOf, type LocalShards } from '../../shared/cluster/cluster-shards.js';
-import { GrpcPeers } from '../../shared/cluster/internal-client.js';
+import { InternalPeers } from '../../shared/cluster/internal-client.js';
 import { LoggedWrites, type WriteLog } from '../../shared/cluster/logged-writes.js';
 import { ShardLog } from '../../shared/cluster/shard-log.js';
 import type { ClusterStateView } from '../../shared/cluster/state-view.js';
@@ -101,7 +101,7 @@ export class ClusterWorkerEngine implements PointEngine {
   readonly #opIds: OpIdCounter;
   readonly #shards: ClusterShards;
   readonly #log: LazyWriteLog;
-  readonly #peers: GrpcPeers;
+  readonly #peers: InternalPeers;
   readonly #local: LocalShards;
   readonly #atLogEnd: boolean;
   readonly atLogEnd?: () => PointEngine;
@@ -128,7 +128,7 @@ export class ClusterWorkerEngine implements PointEngine {
     });
     // Opened now, in the background, so the first write does not wait for the connection.
     this.#log.warm();
-    this.#peers = new GrpcPeers(opts.maxMessageBytes);
+    this.#peers = new InternalPeers(opts.maxMessageBytes);
     this.#shards = new ClusterShards({
       state: opts.state,
       peers: this.#peers,

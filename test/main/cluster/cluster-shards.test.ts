@@ -1,11 +1,11 @@
-// ClusterShards over the real internal port (grpc-js servers and GrpcPeers on loopback), with the
+// ClusterShards over the real internal port (internal-port servers and InternalPeers on loopback), with the
 // control plane's mirror and each node's local replicas faked (in-memory): which replica a read
 // picks, the one retry, the hedge past a deadline (first answer wins), 503s naming the shard, reads at the log's end, write_consistency_factor
 // before publishing and after, and the wire carrying errors through the one taxonomy.
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ClusterShards, type LocalShards } from '../../../src/shared/cluster/cluster-shards.js';
-import { GrpcPeers } from '../../../src/shared/cluster/internal-client.js';
+import { InternalPeers } from '../../../src/shared/cluster/internal-client.js';
 import { startInternalServer, type InternalServer } from '../../../src/workers/cluster/internal-server.js';
 import type { WriteLog } from '../../../src/shared/cluster/logged-writes.js';
 import type { ClusterState, PeerInfo, ReplicaInfo } from '../../../src/shared/cluster/state.js';
@@ -114,7 +114,7 @@ describe('ClusterShards over the internal port', () => {
     close: async () => undefined,
   };
   let shards: ClusterShards;
-  let peers: GrpcPeers;
+  let peers: InternalPeers;
 
   beforeAll(async () => {
     for (const id of [1, 2, 3]) {
@@ -135,7 +135,7 @@ describe('ClusterShards over the internal port', () => {
       servers.set(id, server);
       state.peers.set(id, { id, advertise: `127.0.0.1:${server.port}`, rest_port: 0, grpc_port: 0 });
     }
-    peers = new GrpcPeers(4 << 20);
+    peers = new InternalPeers(4 << 20);
     shards = new ClusterShards({ state, peers, log, lastSeq: async () => lastSeq, readTimeoutMs: 2000, catchUpTimeoutMs: 300 });
   });
 
@@ -182,7 +182,7 @@ describe('ClusterShards over the internal port', () => {
     expect(await read(meta(1), 0)).toMatchObject({ node: 2 });
   });
 
-  it('retries once on another Active replica when the first cannot serve (lease lost: UNAVAILABLE)', async () => {
+  it('retries once on another Active replica when the first cannot serve (lease lost: the call refused)', async () => {
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
     serving.set(3, false);
     expect(await read(meta(1), 0)).toMatchObject({ node: 2 });

@@ -1,18 +1,18 @@
 // Worker 0's internal port (src/workers/cluster/internal-port.ts), in process, called through the
-// real gRPC client peers use: it is bound and reported before the shards load (calls answer
+// real client peers use: it is bound and reported before the shards load (calls answer
 // "still loading" and the caller asks another replica), serves this node's replicas once the
 // engine is ready, refuses while the lease in shared memory has lapsed, and a thread replacing
 // worker 0 binds the port its predecessor reported.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { GrpcPeers, PeerUnreachable } from '../../../src/shared/cluster/internal-client.js';
+import { InternalPeers, PeerUnreachable } from '../../../src/shared/cluster/internal-client.js';
 import type { LocalShards } from '../../../src/shared/cluster/cluster-shards.js';
 import { nowMs } from '../../../src/shared/cluster/messages.js';
 import { ClusterStateView } from '../../../src/shared/cluster/state-view.js';
 import { INTERNAL_PORT, INTERNAL_PORT_STATE, type InternalPortInit } from '../../../src/shared/protocol.js';
 import { serveInternalPort } from '../../../src/workers/cluster/internal-port.js';
 
-const peers = new GrpcPeers(4 << 20);
+const peers = new InternalPeers(4 << 20);
 afterEach(() => peers.close());
 
 function init(port = 0): InternalPortInit & { expiry: BigInt64Array; bound: SharedArrayBuffer } {
