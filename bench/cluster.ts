@@ -51,6 +51,10 @@ const CFG = {
   replicationFactor: envInt('BENCH_CLUSTER_RF', 2),
   singleWorkers: envInt('BENCH_SINGLE_WORKERS', CORES),
   timeoutS: envInt('BENCH_TIMEOUT_S', 1800),
+  warmupS: envInt('BENCH_WARMUP_S', 2),
+  settleMaxS: envInt('BENCH_SETTLE_MAX_S', 30),
+  // The cluster's control plane alone (leases, status reports, etcd, NATS) keeps about 0.1 core busy.
+  idleCores: Number(process.env.BENCH_IDLE_CORES ?? 0.15),
 };
 const NAME = 'bench';
 
@@ -119,6 +123,23 @@ async function ingestAll(s: Setup, batches: Batches): Promise<IngestResult> {
   return { points, seconds, rate: points / seconds, acked: parts.flatMap((p) => p.acked) };
 }
 
+/**
+ * Waits (at most BENCH_SETTLE_MAX_S) until the set-up's processes are about idle over a whole
+ * second: the work an ingest leaves behind (graph saves, LMDB syncs) is not charged to queries.
+ */
+async function settle(s: Setup): Promise<{ seconds: number; cores: number }> {
+  const t0 = performance.now();
+  let a = sampleRoles(s);
+  for (;;) {
+    await new Promise((res) => setTimeout(res, 1000));
+    const b = sampleRoles(s);
+    const cores = perUnit(a, b, 1).coresBusy!;
+    const seconds = (performance.now() - t0) / 1000;
+    if (cores < CFG.idleCores || seconds >= CFG.settleMaxS) return { seconds, cores };
+    a = b;
+  }
+}
+
 async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: number[][], replicated: () => Promise<void>): Promise<SetupResult> {
   progress(`${s.label}: ingest ${CFG.n} points`);
   const batches = new Batches(ds, CFG.batch);
@@ -130,6 +151,8 @@ async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: numb
   const replicatedS = s.urls.length > 1 ? (performance.now() - t) / 1000 : null;
   const cpuIngest = perUnit(c0, c1, ing.points);
   progress(`  ${ing.rate.toFixed(0)} points/s (${ing.seconds.toFixed(1)} s)${replicatedS === null ? '' : `, every replica at the log's end ${replicatedS.toFixed(1)} s later`}`);
+  const settled = await settle(s);
+  progress(`  settled ${settled.seconds.toFixed(1)} s after ingest (${settled.cores.toFixed(2)} cores busy then)`);
   for (const u of s.urls) {
     const c = await countPoints(u, NAME);
     if (c !== CFG.n) throw new Error(`${u} counts ${c} points, not ${CFG.n}`);
@@ -143,13 +166,17 @@ async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: numb
     for (const u of s.urls) recalls.push(recallAtK(await searchAll(u, NAME, bodies), truth));
     const recall = recalls.reduce((a, r) => a + r, 0) / recalls.length;
     const conns = Math.max(1, Math.floor(CFG.connections / s.urls.length));
+    const load = (seconds: number): Promise<Measured[]> =>
+      Promise.all(
+        s.quivers.map((q) =>
+          httpLoad({ url: q.url, path: `/collections/${NAME}/points/search`, bodies, connections: conns, seconds, warmupSeconds: 0, overallRate: null }, scratch, { pid: q.pid, tidFile: q.tidFile }),
+        ),
+      );
+    // The same load, unmeasured, first: code paths compiled and connections open before CPU is counted.
+    if (CFG.warmupS > 0) await load(CFG.warmupS);
     const hedged0 = await hedgedReads(s.urls);
     const before = sampleRoles(s);
-    const runs: Measured[] = await Promise.all(
-      s.quivers.map((q) =>
-        httpLoad({ url: q.url, path: `/collections/${NAME}/points/search`, bodies, connections: conns, seconds: CFG.seconds, warmupSeconds: 0, overallRate: null }, scratch, { pid: q.pid, tidFile: q.tidFile }),
-      ),
-    );
+    const runs = await load(CFG.seconds);
     const after = sampleRoles(s);
     const ok = runs.reduce((a, r) => a + r.load.ok, 0);
     const hedgedPerQuery = ((await hedgedReads(s.urls)) - hedged0) / Math.max(1, ok);
