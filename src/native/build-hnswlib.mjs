@@ -24,27 +24,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cpuFlags, X86_TIERS as TIERS } from './cpu-tiers.mjs';
 import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
 const BUILD_TIMEOUT_MS = 5 * 60_000;
-
-// The x86-64 psABI microarchitecture levels, as /proc/cpuinfo names their features (SSE3 is
-// "pni"; LZCNT is reported as "abm").
-const V2 = ['cx16', 'lahf_lm', 'popcnt', 'pni', 'sse4_1', 'sse4_2', 'ssse3'];
-const V3 = [...V2, 'avx', 'avx2', 'bmi1', 'bmi2', 'f16c', 'fma', 'abm', 'movbe', 'xsave'];
-const V4 = [...V3, 'avx512f', 'avx512bw', 'avx512cd', 'avx512dq', 'avx512vl'];
-
-/**
- * Builds to try, best first: a level's -march lets gcc use exactly that level's instructions,
- * and `requires` is the level's definition, so the loader's check is complete.
- * @type {{ name: string, cflags: string[], requires: string[] }[]}
- */
-const TIERS = [
-  { name: 'x86-64-v4', cflags: ['-march=x86-64-v4'], requires: V4 },
-  { name: 'x86-64-v3', cflags: ['-march=x86-64-v3'], requires: V3 },
-];
 
 /**
  * @param {string} msg
@@ -53,14 +38,6 @@ const TIERS = [
 function skip(msg) {
   process.stderr.write(`quiver: native hnswlib build skipped (${msg}); the portable npm build will be used\n`);
   process.exit(0);
-}
-
-/** @returns {Set<string>} */
-function cpuFlags() {
-  const text = readFileSync('/proc/cpuinfo', 'utf8');
-  const line = text.split('\n').find((l) => /^flags\s*:/.test(l));
-  if (line === undefined) throw new Error('/proc/cpuinfo has no flags line');
-  return new Set(line.slice(line.indexOf(':') + 1).trim().split(/\s+/));
 }
 
 function main() {
