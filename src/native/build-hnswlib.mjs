@@ -20,12 +20,12 @@
 // instruction scheduling only, never the set.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuFlags, X86_TIERS as TIERS } from './cpu-tiers.mjs';
-import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
+import { runNodeGyp } from './node-gyp.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
@@ -76,16 +76,10 @@ function main() {
   };
   writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
 
-  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
-  const nodedir = nodeHeaders();
-  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
   const t0 = Date.now();
-  const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
-  writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
-  if (built.error) skip(`node-gyp: ${built.error.message}; see ${join(OUT, 'build.log')}`);
-  if (built.status !== 0) skip(`node-gyp exited ${built.status ?? built.signal}; see ${join(OUT, 'build.log')}`);
   const addon = join(OUT, 'build', 'Release', 'addon.node');
-  if (!existsSync(addon)) skip(`node-gyp made no ${addon}`);
+  const failed = runNodeGyp(OUT, addon, BUILD_TIMEOUT_MS);
+  if (failed !== null) skip(failed);
 
   // Smoke-test in a child process, so a bad binary costs the child, not the install.
   const smoke = spawnSync(

@@ -7,10 +7,10 @@
 // handing glibc's free arena pages back after a burst.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
+import { runNodeGyp } from './node-gyp.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -32,15 +32,9 @@ function main() {
   copyFileSync(join(HERE, 'malloc-trim.c'), join(OUT, 'malloc-trim.c'));
   const gyp = { targets: [{ target_name: 'malloc_trim', sources: ['malloc-trim.c'] }] };
   writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
-  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
-  const nodedir = nodeHeaders();
-  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
-  const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: 120_000 });
-  writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
-  if (built.error) skip(`node-gyp: ${built.error.message}; see ${join(OUT, 'build.log')}`);
-  if (built.status !== 0) skip(`node-gyp exited ${built.status ?? built.signal}; see ${join(OUT, 'build.log')}`);
   const addon = join(OUT, 'build', 'Release', 'malloc_trim.node');
-  if (!existsSync(addon)) skip(`node-gyp made no ${addon}`);
+  const failed = runNodeGyp(OUT, addon, 120_000);
+  if (failed !== null) skip(failed);
   const smoke = spawnSync(process.execPath, ['-e', `if (typeof require(${JSON.stringify(addon)}).trim() !== 'boolean') throw new Error('trim() gave no boolean')`], { encoding: 'utf8', timeout: 30_000 });
   if (smoke.status !== 0) {
     rmSync(join(OUT, 'build'), { recursive: true, force: true });

@@ -12,12 +12,12 @@
 // QUIVER_SKIP_NATIVE_BUILD=1 skips it.
 
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuFlags, PORTABLE_TIER, X86_TIERS } from './cpu-tiers.mjs';
-import { nodeGyp, nodeHeaders } from './node-gyp.mjs';
+import { runNodeGyp } from './node-gyp.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -59,16 +59,10 @@ function build(tier, addonApi, hnswlibSrc) {
     ],
   };
   writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
-  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
-  const nodedir = nodeHeaders();
-  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
   const t0 = Date.now();
-  const built = spawnSync(process.execPath, args, { cwd: OUT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
-  writeFileSync(join(OUT, 'build.log'), `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
-  if (built.error) return `node-gyp: ${built.error.message}; see ${join(OUT, 'build.log')}`;
-  if (built.status !== 0) return `node-gyp exited ${built.status ?? built.signal}; see ${join(OUT, 'build.log')}`;
   const addon = join(OUT, 'build', 'Release', 'quantized.node');
-  if (!existsSync(addon)) return `node-gyp made no ${addon}`;
+  const failed = runNodeGyp(OUT, addon, BUILD_TIMEOUT_MS);
+  if (failed !== null) return failed;
   // Smoke-test in a child process, so a bad binary costs the child, not the install.
   const smoke = spawnSync(
     process.execPath,

@@ -1,9 +1,10 @@
 // @ts-check
-// What both install-time builds (build-hnswlib.mjs, build-malloc-trim.mjs) need of node-gyp:
-// where it is, and where Node's own headers are. Plain JavaScript on Node built-ins only: it runs
+// What the install-time builds (build-hnswlib.mjs, build-quantized.mjs, build-malloc-trim.mjs)
+// need of node-gyp: where it is, where Node's own headers are, and one way to run it. Plain JavaScript on Node built-ins only: it runs
 // before `tsc`, and under `npm ci --omit=dev`.
 
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** npm passes its bundled node-gyp to lifecycle scripts; run by hand, find npm's own copy. */
@@ -26,4 +27,25 @@ export function nodeHeaders() {
   if (process.env.npm_config_nodedir) return process.env.npm_config_nodedir;
   const prefix = dirname(dirname(process.execPath));
   return existsSync(join(prefix, 'include', 'node', 'node_api.h')) ? prefix : null;
+}
+
+/**
+ * `node-gyp rebuild --release` in `dir` (its binding.gyp written), the output kept in
+ * dir/build.log; then `addon` must exist. Never throws for a failed build.
+ * @param {string} dir
+ * @param {string} addon the file the build must make
+ * @param {number} timeoutMs
+ * @returns {string | null} why the build failed, naming the log, or null
+ */
+export function runNodeGyp(dir, addon, timeoutMs) {
+  const args = [nodeGyp(), 'rebuild', '--release', '--jobs', '1'];
+  const nodedir = nodeHeaders();
+  if (nodedir !== null) args.push(`--nodedir=${nodedir}`);
+  const built = spawnSync(process.execPath, args, { cwd: dir, encoding: 'utf8', timeout: timeoutMs });
+  const log = join(dir, 'build.log');
+  writeFileSync(log, `${built.stdout ?? ''}\n${built.stderr ?? ''}`);
+  if (built.error) return `node-gyp: ${built.error.message}; see ${log}`;
+  if (built.status !== 0) return `node-gyp exited ${built.status ?? built.signal}; see ${log}`;
+  if (!existsSync(addon)) return `node-gyp made no ${addon}`;
+  return null;
 }
