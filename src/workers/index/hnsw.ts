@@ -20,7 +20,7 @@
 // is several times slower than from a Float32Array (1,000 candidates of 20k, in one run on a
 // busy machine: 10 ms from LMDB, 33 ms through getPoint, 0.8-1.3 ms from a store); what the
 // memory targets buy.
-// Per-label state is one byte (absent, live, deleted) in a typed array, not Sets.
+// Per-label state is one byte (absent, live, deleted) in a typed array, not Sets (label-states.ts).
 //
 // Capacity grows by 25% (grownCapacity), not by doubling. Memory estimate (bytes), from
 // hnswlib's layout (hnswalg.h), with C the capacity, N the labels held, d the dimension,
@@ -32,17 +32,13 @@
 //   + 65,536 * 40                  the label operation locks, a fixed table per index
 // plus one byte per slot here for the label state.
 
-import { grownCapacity } from '../storage/capacity.js';
 import { hnswlib, type HnswlibModule } from './hnswlib-loader.js';
+import { INITIAL_CAPACITY, LabelStates } from './label-states.js';
 
 type Index = InstanceType<HnswlibModule['HierarchicalNSW']>;
 
-const INITIAL_CAPACITY = 256;
-const LABEL_LOCKS_BYTES = 65_536 * 40;
-/** Label states. */
-const ABSENT = 0;
-const LIVE = 1;
-const DELETED = 2;
+/** hnswlib's fixed table of label operation locks, per index (bytes). */
+export const LABEL_LOCKS_BYTES = 65_536 * 40;
 
 export interface HnswParams {
   space: 'ip' | 'l2';
@@ -57,8 +53,8 @@ export interface HnswHits {
   distances: number[];
 }
 
-/** True when both rows hold the same float32 values. */
-function sameRow(a: Float32Array, b: Float32Array): boolean {
+/** True when both rows hold the same values (float32 rows here, code rows in quantized-graph.ts). */
+export function sameRow<T extends Float32Array | Uint8Array>(a: T, b: T): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -67,11 +63,8 @@ function sameRow(a: Float32Array, b: Float32Array): boolean {
 export class HnswIndex {
   readonly #index: Index;
   readonly #params: HnswParams;
-  #capacity = INITIAL_CAPACITY;
-  #live = 0;
-  #held = 0;
   #efSet = -1;
-  #state: Uint8Array;
+  #labels: LabelStates;
   /** hnswlib-node takes plain arrays only: one reused per index rather than one made per call. */
   readonly #row: number[];
 
@@ -91,8 +84,8 @@ export class HnswIndex {
     this.#row = new Array<number>(params.dim).fill(0);
     this.#index = saved?.native ?? new (hnswlib().HierarchicalNSW)(params.space, params.dim);
     if (saved === undefined) {
-      this.#index.initIndex(this.#capacity, params.m, params.efConstruct, 100);
-      this.#state = new Uint8Array(this.#capacity);
+      this.#index.initIndex(INITIAL_CAPACITY, params.m, params.efConstruct, 100);
+      this.#labels = new LabelStates(INITIAL_CAPACITY);
       return;
     }
     // A saved graph (graph-snapshots.ts): its labels, and those it had marked deleted, as saved
@@ -101,40 +94,17 @@ export class HnswIndex {
     if (this.#index.getCurrentCount() !== saved.labels.length) {
       throw new Error(`graph holds ${this.#index.getCurrentCount()} elements, its manifest ${saved.labels.length}`);
     }
-    this.#capacity = this.#index.getMaxElements();
-    this.#state = new Uint8Array(this.#capacity);
-    for (const label of saved.labels) {
-      if (label >= this.#state.length) this.#growState(label + 1);
-      if (this.#state[label] !== ABSENT) continue;
-      this.#held++;
-      this.#state[label] = LIVE;
-      this.#live++;
-    }
-    for (const label of saved.deleted) {
-      if (this.#state[label] !== LIVE) continue;
-      this.#state[label] = DELETED;
-      this.#live--;
-    }
-  }
-
-  #growState(need: number): void {
-    const grown = new Uint8Array(Math.max(need, this.#capacity));
-    grown.set(this.#state);
-    this.#state = grown;
+    this.#labels = LabelStates.restored(this.#index.getMaxElements(), saved.labels, saved.deleted);
   }
 
   /** Every label the graph holds, live or marked deleted (what a restore needs to know). */
   get labels(): number[] {
-    const out: number[] = [];
-    for (let l = 0; l < this.#state.length; l++) if (this.#state[l] !== ABSENT) out.push(l);
-    return out;
+    return this.#labels.labels();
   }
 
   /** Labels marked deleted (saved beside the graph: hnswlib's file keeps the marks, not a list). */
   get deletedLabels(): number[] {
-    const out: number[] = [];
-    for (let l = 0; l < this.#state.length; l++) if (this.#state[l] === DELETED) out.push(l);
-    return out;
+    return this.#labels.deletedLabels();
   }
 
   /**
@@ -146,7 +116,7 @@ export class HnswIndex {
   }
 
   get size(): number {
-    return this.#live;
+    return this.#labels.live;
   }
 
   get params(): HnswParams {
@@ -154,15 +124,16 @@ export class HnswIndex {
   }
 
   get capacity(): number {
-    return this.#capacity;
+    return this.#labels.capacity;
   }
 
   /** Estimated bytes this graph takes, vectors included (formula in the module comment). */
   get bytes(): number {
     const { m, dim } = this.#params;
     const perSlot = 8 * m + 4 + 4 * dim + 8 + (40 + 4 + 8 + 2) + 1;
-    const upper = m > 1 ? (this.#held * (4 * m + 4)) / (m - 1) : 0;
-    return Math.round(this.#capacity * perSlot + upper + this.#held * 48 + LABEL_LOCKS_BYTES);
+    const held = this.#labels.held;
+    const upper = m > 1 ? (held * (4 * m + 4)) / (m - 1) : 0;
+    return Math.round(this.#labels.capacity * perSlot + upper + held * 48 + LABEL_LOCKS_BYTES);
   }
 
   /**
@@ -175,33 +146,20 @@ export class HnswIndex {
    * row this graph holds for the slot when the caller knows it (cheaper than getPoint).
    */
   add(slot: number, vector: Float32Array, held?: Float32Array): boolean {
-    if (this.#state[slot] === LIVE && sameRow(held ?? this.vector(slot), vector)) return false;
-    if (slot >= this.#capacity) {
-      this.#capacity = grownCapacity(this.#capacity, slot + 1, INITIAL_CAPACITY);
-      this.#index.resizeIndex(this.#capacity);
-      this.#growState(this.#capacity);
-    }
+    if (this.#labels.isLive(slot) && sameRow(held ?? this.vector(slot), vector)) return false;
+    this.#labels.makeRoom(slot, (n) => this.#index.resizeIndex(n));
     this.#index.addPoint(this.#rowOf(vector), slot);
-    const was = this.#state[slot];
-    if (was !== LIVE) {
-      if (was === ABSENT) this.#held++;
-      this.#state[slot] = LIVE;
-      this.#live++;
-    }
+    this.#labels.markLive(slot);
     return true;
   }
 
   remove(slot: number): void {
-    if (this.#state[slot] === LIVE) {
-      this.#index.markDelete(slot);
-      this.#state[slot] = DELETED;
-      this.#live--;
-    }
+    if (this.#labels.markDeleted(slot)) this.#index.markDelete(slot);
   }
 
   /** True when `slot` is live in the graph. */
   has(slot: number): boolean {
-    return this.#state[slot] === LIVE;
+    return this.#labels.isLive(slot);
   }
 
   /** The vector stored for a live slot (read back from hnswlib: see the module comment for the cost). */
@@ -226,8 +184,8 @@ export class HnswIndex {
 
   /** Up to k candidates with hnswlib's distances, nearest first. `accept` is consulted per visited label. */
   searchHits(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): HnswHits {
-    if (this.#live === 0) return { slots: [], distances: [] };
-    const kk = Math.min(k, this.#live);
+    if (this.#labels.live === 0) return { slots: [], distances: [] };
+    const kk = Math.min(k, this.#labels.live);
     this.#setEf(ef);
     const res = accept ? this.#index.searchKnn(this.#rowOf(query), kk, accept) : this.#index.searchKnn(this.#rowOf(query), kk);
     return { slots: res.neighbors, distances: res.distances };
@@ -246,9 +204,9 @@ export class HnswIndex {
    * caller scores any candidate it did not meet, which a graph may leave unreachable).
    */
   exactHits(query: Float32Array, k: number, allowed: number, accept: (slot: number) => boolean, visited: (slot: number) => void): HnswHits {
-    if (this.#live === 0) return { slots: [], distances: [] };
-    const kk = Math.min(k, this.#live);
-    this.#setEf(Math.max(kk, Math.min(allowed, this.#live) + 1));
+    if (this.#labels.live === 0) return { slots: [], distances: [] };
+    const kk = Math.min(k, this.#labels.live);
+    this.#setEf(Math.max(kk, Math.min(allowed, this.#labels.live) + 1));
     const res = this.#index.searchKnn(this.#rowOf(query), kk, (slot: number) => {
       visited(slot);
       return accept(slot);
