@@ -60,6 +60,7 @@ function spec(query: Float32Array, over: Partial<SearchSpec>): SearchSpec {
     k: 10,
     ef: 100,
     exact: false,
+    quantization: null,
     scoreThreshold: null,
     filter: null,
     exclude: [],

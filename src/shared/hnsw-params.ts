@@ -1,8 +1,9 @@
 // The one rule for a vector's effective HNSW parameters, used by the workers (which graph to
 // build, when to scan exactly) and by the main thread (the default ef of a search): the vector's
-// own hnsw_config overrides the collection's, field by field, as in Qdrant.
+// own hnsw_config overrides the collection's, field by field, as in Qdrant; and its quantization,
+// its own or else the collection's, whole.
 
-import type { CollectionMeta, HnswConfig } from './types.js';
+import type { CollectionMeta, HnswConfig, QuantizationConfig } from './types.js';
 
 /** The collection's hnsw_config with the named vector's overrides applied. */
 export function effectiveHnsw(meta: CollectionMeta, vector: string): HnswConfig {
@@ -15,4 +16,9 @@ export function effectiveHnsw(meta: CollectionMeta, vector: string): HnswConfig 
     max_indexing_threads: own?.max_indexing_threads ?? c.max_indexing_threads,
     on_disk: own?.on_disk ?? c.on_disk,
   };
+}
+
+/** The named vector's quantization: its own, else the collection's; null for none. */
+export function effectiveQuantization(meta: CollectionMeta, vector: string): QuantizationConfig | null {
+  return meta.config.vectors[vector]?.quantization_config ?? meta.config.quantization_config ?? null;
 }

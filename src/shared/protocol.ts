@@ -166,6 +166,8 @@ export interface SearchSpec {
   k: number;
   ef: number;
   exact: boolean;
+  /** Qdrant's params.quantization for a quantized vector (null: defaults; see search-planner.ts). */
+  quantization: { ignore: boolean; rescore: boolean | null; oversampling: number | null } | null;
   scoreThreshold: number | null;
   filter: Filter | null;
   /** Ids left out of the results (query by point id leaves the point itself out). */

@@ -17,12 +17,23 @@ export interface HnswConfig {
   on_disk: boolean;
 }
 
+/**
+ * Quantization as Qdrant configures it (docs/storage.md, "Quantized graphs"): the HNSW graph is
+ * built over int8 or binary codes, and candidates are rescored with the float32 originals.
+ * `always_ram` and `memory` are kept as given: the codes are always in RAM here.
+ */
+export type QuantizationConfig =
+  | { scalar: { type: 'int8'; quantile?: number; always_ram?: boolean; memory?: string } }
+  | { binary: { always_ram?: boolean; memory?: string; encoding?: 'one_bit'; query_encoding?: 'default' | 'binary' } };
+
 export interface VectorParams {
   size: number;
   distance: Distance;
   /** Per-vector overrides of the collection's hnsw_config, as Qdrant allows. */
   hnsw_config?: Partial<HnswConfig>;
   on_disk?: boolean;
+  /** This vector's own quantization, over the collection's (absent: the collection's). */
+  quantization_config?: QuantizationConfig;
 }
 
 /** The unnamed vector is stored under this name, so messages read `vector ''` as the spec's examples do. */
@@ -65,6 +76,8 @@ export interface CollectionConfig {
   replication_factor?: number;
   write_consistency_factor?: number;
   hnsw_config: HnswConfig;
+  /** The collection's quantization (absent in catalogs written before it was kept: none). */
+  quantization_config?: QuantizationConfig | null;
   on_disk_payload: boolean;
   /** Field indexes by payload key. */
   payload_schema: Record<string, FieldIndexSchema>;

@@ -47,6 +47,7 @@ const spec = (over: Partial<SearchSpec>): SearchSpec => ({
   k: 10,
   ef: 100,
   exact: false,
+  quantization: null,
   scoreThreshold: null,
   filter: null,
   exclude: [],

@@ -10,7 +10,8 @@ import type {
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
 import type { ShardCopy } from '../../shared/placement.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
+import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { type MemoryBytes } from '../../shared/protocol.js';
 import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
@@ -44,6 +45,7 @@ function vectorParams(p: VectorParamsIn): VectorParams {
   const h = hnswDiff(p.hnsw_config);
   if (Object.keys(h).length > 0) out.hnsw_config = h;
   if (typeof p.on_disk === 'boolean') out.on_disk = p.on_disk;
+  if (p.quantization_config !== undefined && p.quantization_config !== null) out.quantization_config = quantizationIn(p.quantization_config);
   return out;
 }
 
@@ -79,16 +81,19 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     if (vectors[name] !== undefined) throw QuiverError.badInput(`Vector name '${name}' is both dense and sparse`);
   }
   const hnsw: HnswConfig = { ...DEFAULT_HNSW, ...hnswDiff(req.hnsw_config) };
-  return {
+  const config: CollectionConfig = {
     vectors,
     sparse_vectors: sparse,
     shard_number: req.shard_number ?? defaults.shard_number,
     replication_factor: req.replication_factor ?? defaults.replication_factor,
     write_consistency_factor: req.write_consistency_factor ?? 1,
     hnsw_config: hnsw,
+    quantization_config: req.quantization_config === undefined || req.quantization_config === null ? null : quantizationIn(req.quantization_config),
     on_disk_payload: req.on_disk_payload ?? true,
     payload_schema: {},
   };
+  checkQuantizable(config);
+  return config;
 }
 
 export async function doCreateCollection(engine: Engine, name: string, req: CreateCollection): Promise<boolean> {
@@ -101,6 +106,8 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   const meta = engine.collection(name);
   const config: CollectionConfig = structuredClone(meta.config);
   config.hnsw_config = { ...config.hnsw_config, ...hnswDiff(req.hnsw_config) };
+  const quantization = quantizationDiffIn(req.quantization_config);
+  if (quantization !== undefined) config.quantization_config = quantization;
   if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
@@ -109,12 +116,17 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
+    // "Disabled" drops the vector's own setting: the collection's applies again, as in Qdrant.
+    const own = quantizationDiffIn(diff.quantization_config);
+    if (own === null) delete params.quantization_config;
+    else if (own !== undefined) params.quantization_config = own;
   }
   for (const [sname, diff] of Object.entries(req.sparse_vectors ?? {})) {
     const current = config.sparse_vectors[sname];
     if (current === undefined) throw QuiverError.badInput(`Wrong input: Not existing sparse vector name error: ${sname}`);
     config.sparse_vectors[sname] = sparseParams(diff, current);
   }
+  checkQuantizable(config);
   await engine.updateCollection({ ...meta, config });
   return true;
 }
@@ -163,7 +175,7 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
       max_optimization_threads: number | null;
     };
     wal_config: { wal_capacity_mb: number; wal_segments_ahead: number };
-    quantization_config: null;
+    quantization_config: QuantizationConfig | null;
   };
   payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
 }
@@ -237,7 +249,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
         max_optimization_threads: null,
       },
       wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
-      quantization_config: null,
+      quantization_config: meta.config.quantization_config ?? null,
     },
     payload_schema: payloadSchema,
     memory: withTotal(sumMemory(shards.map((s) => s.memory))),

@@ -14,12 +14,45 @@ export const HnswConfigDiff = Type.Object({
 });
 export type HnswConfigDiff = Static<typeof HnswConfigDiff>;
 
+/** Qdrant's Memory placement (1.19): accepted and reported; codes are always in RAM here. */
+const Memory = Type.Union([Type.Literal('cold'), Type.Literal('cached'), Type.Literal('pinned'), Type.Null()]);
+
+export const ScalarQuantizationConfig = Type.Object({
+  type: Type.Literal('int8'),
+  quantile: Type.Optional(Type.Union([Type.Number({ minimum: 0.5, maximum: 1 }), Type.Null()])),
+  always_ram: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  memory: Type.Optional(Memory),
+});
+
+export const BinaryQuantizationConfig = Type.Object({
+  always_ram: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  memory: Type.Optional(Memory),
+  encoding: Type.Optional(Type.Union([Type.Literal('one_bit'), Type.Literal('two_bits'), Type.Literal('one_and_half_bits'), Type.Null()])),
+  query_encoding: Type.Optional(Type.Union([Type.Literal('default'), Type.Literal('binary'), Type.Literal('scalar4bits'), Type.Literal('scalar8bits'), Type.Null()])),
+});
+
+/**
+ * Qdrant's QuantizationConfig. Product and turbo quantization read, so that the service can refuse
+ * them by name (src/main/service/quantization.ts), as it refuses the binary encodings it lacks.
+ */
+export const QuantizationConfig = Type.Union([
+  Type.Object({ scalar: ScalarQuantizationConfig }),
+  Type.Object({ binary: BinaryQuantizationConfig }),
+  Type.Object({ product: Type.Unknown() }),
+  Type.Object({ turbo: Type.Unknown() }),
+]);
+export type QuantizationConfig = Static<typeof QuantizationConfig>;
+
+/** A PATCH may also turn quantization off. */
+export const QuantizationConfigDiff = Type.Union([QuantizationConfig, Type.Literal('Disabled')]);
+export type QuantizationConfigDiff = Static<typeof QuantizationConfigDiff>;
+
 export const VectorParams = Type.Object({
   size: Type.Integer({ minimum: 1, maximum: MAX_VECTOR_SIZE }),
   distance: Distance,
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  quantization_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   datatype: Type.Optional(Type.Unknown()),
   multivector_config: Type.Optional(Type.Unknown()),
 });
@@ -81,7 +114,7 @@ export const CreateCollection = Type.Object({
   optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
   // Accepted for client compatibility.
   sharding_method: Type.Optional(Type.Unknown()),
-  quantization_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
   init_from: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(Type.Unknown()),
@@ -91,7 +124,7 @@ export type CreateCollection = Static<typeof CreateCollection>;
 export const VectorParamsDiff = Type.Object({
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  quantization_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Union([QuantizationConfigDiff, Type.Null()])),
 });
 
 /** Qdrant's CollectionParamsDiff: its factors are NonZeroU32, so a 0 there does not even read (400). */
@@ -111,7 +144,7 @@ export const UpdateCollection = Type.Object({
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   params: Type.Optional(Type.Union([CollectionParamsDiff, Type.Null()])),
   optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
-  quantization_config: Type.Optional(Type.Unknown()),
+  quantization_config: Type.Optional(Type.Union([QuantizationConfigDiff, Type.Null()])),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(Type.Unknown()),

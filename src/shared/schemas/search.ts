@@ -1,10 +1,18 @@
 import Type, { type Static } from 'typebox';
 import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
+/** Qdrant's QuantizationSearchParams: how a quantized vector's graph is searched (search-planner.ts). */
+export const QuantizationSearchParams = Type.Object({
+  ignore: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  rescore: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  oversampling: Type.Optional(Type.Union([Type.Number({ minimum: 1 }), Type.Null()])),
+});
+export type QuantizationSearchParams = Static<typeof QuantizationSearchParams>;
+
 export const SearchParams = Type.Object({
   hnsw_ef: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
   exact: Type.Optional(Type.Boolean()),
-  quantization: Type.Optional(Type.Unknown()),
+  quantization: Type.Optional(Type.Union([QuantizationSearchParams, Type.Null()])),
   indexed_only: Type.Optional(Type.Boolean()),
   acorn: Type.Optional(Type.Unknown()),
 });

@@ -9,7 +9,7 @@ import { effectiveHnsw } from '../../shared/hnsw-params.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { SearchSpec } from '../../shared/protocol.js';
 import type { Filter } from '../../shared/filter.js';
-import type { SearchRequest } from '../../shared/schemas/search.js';
+import type { QuantizationSearchParams, SearchRequest } from '../../shared/schemas/search.js';
 import type { CollectionMeta, PointId, ScoredPoint, SparseVector } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { checkSparse, checkVector, payloadSelector, vectorSelector } from './request-forms.js';
@@ -39,6 +39,12 @@ export interface NearestRequest {
   only?: PointId[] | null;
 }
 
+/** Qdrant's QuantizationSearchParams as the shard takes them (null: the defaults). */
+function quantizationParams(q: QuantizationSearchParams | null | undefined): SearchSpec['quantization'] {
+  if (q === undefined || q === null) return null;
+  return { ignore: q.ignore === true, rescore: q.rescore ?? null, oversampling: q.oversampling ?? null };
+}
+
 /**
  * The shard-side spec of one search: vector checked (and normalised or sparse-sorted), k = limit +
  * offset, ef and score direction from the vector's params. The caller has checked the window.
@@ -49,6 +55,7 @@ export function planNearest(meta: CollectionMeta, c: NearestRequest): PlannedSea
     vector: c.vectorName,
     k,
     exact: c.params?.exact === true,
+    quantization: quantizationParams(c.params?.quantization),
     scoreThreshold: c.scoreThreshold ?? null,
     filter: c.filter,
     exclude: c.exclude,

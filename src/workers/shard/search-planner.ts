@@ -105,11 +105,13 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
   const excluded = new Set(slotsOf(ctx.ids, spec.exclude));
   const accept = (slot: number): boolean => space.has(slot) && !excluded.has(slot) && (pred === null || pred(slot));
   const graph = space.index;
+  // A quantized vector's graph is over codes; `ignore` searches its float32 originals exactly.
+  const quantized = spec.quantization?.ignore === true ? null : (space.quantized?.graph ?? null);
   const plan = planSearch({
     only: spec.only === null ? null : slotsOf(ctx.ids, spec.only),
     filtered: pred !== null,
     exact: spec.exact,
-    hasGraph: graph !== null,
+    hasGraph: graph !== null || quantized !== null,
     fromIndex: ctx.indexCandidates,
     scan: () => {
       const out: number[] = [];
@@ -120,7 +122,17 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
   });
   const top = new TopK(spec.k, metric.higherIsBetter);
   const push = (slot: number, score: number): void => top.push(slot, score);
-  if (plan.exact || graph === null) {
+  if (!plan.exact && quantized !== null) {
+    // The graph's top k x oversampling by the codes, rescored with the originals (Qdrant's
+    // default) or scored from the codes' distances (`rescore: false`).
+    const wide = Math.ceil(spec.k * (spec.quantization?.oversampling ?? 1));
+    const found = quantized.searchHits(spec.query, wide, Math.max(spec.ef, wide), pred !== null || excluded.size > 0 ? accept : undefined);
+    const rescore = spec.quantization?.rescore ?? true;
+    for (let i = 0; i < found.slots.length; i++) {
+      const slot = found.slots[i]!;
+      top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!));
+    }
+  } else if (plan.exact || graph === null) {
     const candidates = plan.candidates ?? ctx.ids.sortedSlots();
     space.exactScores(spec.query, spec.k, candidates, sizeOf(candidates), ctx.ids.live, accept, push);
   } else {

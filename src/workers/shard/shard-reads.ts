@@ -199,7 +199,7 @@ export class ShardReads {
     const indexedVectors: Record<string, number> = {};
     const vectors: Record<string, number> = {};
     for (const space of this.#s.spaces.values()) {
-      indexedVectors[space.name] = space.index?.size ?? 0;
+      indexedVectors[space.name] = space.indexedCount;
       vectors[space.name] = space.count();
     }
     for (const [name, index] of this.#s.sparse) {

@@ -11,7 +11,7 @@
 
 import { bytesVector, type QuiverDb } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
-import { effectiveHnsw } from '../../shared/hnsw-params.js';
+import { effectiveHnsw, effectiveQuantization } from '../../shared/hnsw-params.js';
 import type { CollectionMeta, Payload, PointId } from '../../shared/types.js';
 import { SparseIndex } from '../index/sparse-index.js';
 import type { Row } from './batch-rows.js';
@@ -31,7 +31,9 @@ export interface FromSave {
 
 export function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
   const { m, ef_construct } = effectiveHnsw(meta, name);
-  return { m, ef_construct };
+  const q = effectiveQuantization(meta, name);
+  const quantization = q === null ? null : 'scalar' in q ? { kind: 'int8' as const, quantile: q.scalar.quantile ?? null } : { kind: 'binary' as const, quantile: null };
+  return { m, ef_construct, quantization };
 }
 
 export class ShardState {

@@ -27,13 +27,17 @@
 // deleted in hnswlib); when `#store` is not null it holds every present row (and exact search
 // reads it), otherwise the serving graph and `#behind` do. While a rebuild runs, every slot
 // written since it started is in `touched` and is redone from the rows as they are at the end,
-// before the new graph replaces the old one. No graph (null) means exact search.
+// before the new graph replaces the old one. No graph (null) means exact search, unless the vector
+// is quantized: then its graph over codes (quantized-space.ts) serves searches and the store holds
+// the originals its candidates are rescored with.
 
 import { HnswIndex, type HnswParams } from '../index/hnsw.js';
 import { metricFor, type Metric } from '../index/distance.js';
 import { grownArray } from '../storage/capacity.js';
 import { VectorStore } from '../storage/vector-store.js';
 import type { Distance } from '../../shared/types.js';
+import type { QuantizedGraph } from '../index/quantized-graph.js';
+import { QuantizedSpace, sameSpec, type QuantSpec } from './quantized-space.js';
 
 /** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
 const REBUILD_CHUNK = 256;
@@ -59,6 +63,8 @@ export type RowReader = (slot: number) => Float32Array | undefined;
 export interface GraphConfig {
   m: number;
   ef_construct: number;
+  /** A graph over quantized codes instead of float32 rows (quantized-space.ts); null: float32. */
+  quantization: QuantSpec | null;
 }
 
 /** A background rebuild: the new graph, and the slots written since it started (redone at the end). */
@@ -79,7 +85,15 @@ export class VectorSpace {
   readonly name: string;
   readonly dim: number;
   readonly metric: Metric;
+  readonly #distance: Distance;
   #present = new Uint8Array(0);
+  /** Present slots (kept as presence changes: the quantized graph's build waits for enough). */
+  #live = 0;
+  /**
+   * The quantized graph and its builds, where the configuration asks for one; the float32 rows
+   * then stay in `#store` (the originals candidates are rescored with) and `index` is null.
+   */
+  #quantized: QuantizedSpace | null = null;
   /** The rows, where they are the one in-memory copy (see the module comment); else null. */
   #store: VectorStore | null = null;
   /** The graph that serves searches, or null for exact search. */
@@ -100,16 +114,41 @@ export class VectorSpace {
     this.name = name;
     this.dim = dim;
     this.metric = metricFor(distance);
+    this.#distance = distance;
     this.#want = want;
     const graph = this.graphParams();
     if (graph !== null) this.index = new HnswIndex(graph);
     else this.#store = new VectorStore(dim);
+    this.#quantized = this.#quantizedFor(want, null);
+  }
+
+  /** The quantized side a configuration asks for (a vector without a graph gets none), keeping `serving` until it has its own. */
+  #quantizedFor(want: GraphConfig, serving: QuantizedGraph | null): QuantizedSpace | null {
+    if (want.quantization === null || want.m === 0 || this.metric.hnswSpace === null) return null;
+    const rows = {
+      live: () => this.#live,
+      presentSlots: () => this.presentSlots(this.#present.length),
+      has: (slot: number) => this.has(slot),
+      vector: (slot: number) => this.vector(slot),
+    };
+    return new QuantizedSpace(want.quantization, this.#distance, this.dim, { m: want.m, efConstruct: want.ef_construct }, rows, serving);
+  }
+
+  /** The quantized graph searches use, or null (no quantization, or not built yet: exact). */
+  get quantized(): QuantizedSpace | null {
+    return this.#quantized;
+  }
+
+  /** Vectors a graph indexes (float32 or quantized): indexed_vectors_count. */
+  get indexedCount(): number {
+    return this.index?.size ?? this.#quantized?.graph?.size ?? 0;
   }
 
   /** The HNSW graph this vector should have, or null for none (exact search). */
   graphParams(): HnswParams | null {
     const kind = this.metric.hnswSpace;
-    if (kind === null || this.#want.m === 0) return null;
+    // A quantized vector's graph is over codes (quantized-space.ts): no float32 graph to restore.
+    if (kind === null || this.#want.m === 0 || this.#want.quantization !== null) return null;
     return { space: kind, dim: this.dim, m: this.#want.m, efConstruct: this.#want.ef_construct };
   }
 
@@ -184,6 +223,7 @@ export class VectorSpace {
       this.index?.remove(slot);
     }
     this.#rebuild?.touched.add(slot);
+    this.#quantized?.written(slot, v);
   }
 
   /**
@@ -197,6 +237,8 @@ export class VectorSpace {
 
   #setPresent(slot: number, on: boolean): void {
     this.#present = grownArray(this.#present, slot + 1, (n) => new Uint8Array(n));
+    const was = this.#present[slot] === 1;
+    if (was !== on) this.#live += on ? 1 : -1;
     this.#present[slot] = on ? 1 : 0;
   }
 
@@ -307,9 +349,14 @@ export class VectorSpace {
    * `slotLimit` bounds the slots to walk.
    */
   reconfigure(want: GraphConfig, slotLimit: number): void {
-    if (want.m === this.#want.m && want.ef_construct === this.#want.ef_construct) return;
+    if (want.m === this.#want.m && want.ef_construct === this.#want.ef_construct && sameSpec(want.quantization, this.#want.quantization)) return;
     this.#want = want;
     const graph = this.graphParams();
+    // A new quantized setting builds its graph in the background while the one before serves;
+    // none any more: the float32 graph (or exact search) takes over.
+    this.#quantized?.stop();
+    const serving = this.#quantized?.graph ?? null;
+    this.#quantized = null;
     if (graph !== null) {
       this.#startRebuild(graph, slotLimit);
     } else {
@@ -325,16 +372,19 @@ export class VectorSpace {
         this.#behind.clear();
         this.#settle();
       }
+      this.#quantized = this.#quantizedFor(want, serving);
+      this.#quantized?.startIfDue();
     }
   }
 
   get rebuilding(): boolean {
-    return this.#rebuild !== null;
+    return this.#rebuild !== null || this.#quantized?.building === true;
   }
 
   /** Stops a background rebuild: the shard is being dropped, or the thread is about to end. */
   dispose(): void {
     this.#rebuild = null;
+    this.#quantized?.stop();
     this.#stopped = true;
   }
 
@@ -342,7 +392,7 @@ export class VectorSpace {
   memory(): SpaceMemory {
     return {
       vectors: (this.#store?.bytes ?? 0) + this.#present.byteLength + this.behind * this.dim * 4,
-      graph: (this.index?.bytes ?? 0) + (this.#rebuild?.index.bytes ?? 0),
+      graph: (this.index?.bytes ?? 0) + (this.#rebuild?.index.bytes ?? 0) + (this.#quantized?.bytes ?? 0),
     };
   }
 

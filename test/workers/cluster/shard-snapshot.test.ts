@@ -101,7 +101,7 @@ describe('shard snapshots', () => {
     const search: RequestOf<'search'> = {
       op: 'search',
       ...at,
-      searches: [{ vector: '', query: new Float32Array([0.5, 0.5, 0.5, 0.5]), sparse: null, k: 10, ef: 64, exact: false, scoreThreshold: null, filter: null, exclude: [], only: null, withPayload: { kind: 'none' }, withVector: { kind: 'none' } }],
+      searches: [{ vector: '', query: new Float32Array([0.5, 0.5, 0.5, 0.5]), sparse: null, k: 10, ef: 64, exact: false, quantization: null, scoreThreshold: null, filter: null, exclude: [], only: null, withPayload: { kind: 'none' }, withVector: { kind: 'none' } }],
     };
     expect(await b.host.handle(search)).toEqual(await a.host.handle(search));
     const ping = await b.host.handle({ op: 'ping' });

@@ -76,6 +76,7 @@ export function spec(query: number[], over: Partial<SearchSpec> = {}): SearchSpe
     k: 10,
     ef: 100,
     exact: false,
+    quantization: null,
     scoreThreshold: null,
     filter: null,
     exclude: [],

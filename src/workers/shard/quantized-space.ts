@@ -1,0 +1,141 @@
+// The quantized HNSW graph of one VectorSpace (docs/storage.md, "Quantized graphs"): built in the
+// background once the vector holds QUANTIZE_AT rows (fewer are searched exactly, and there is no
+// sample to learn an int8 range from), over codes learned from the rows present then; rebuilt in
+// the background when the setting changes, the graph it replaces serving meanwhile. The float32
+// originals stay in the VectorSpace's store: searches rescore the graph's candidates with them.
+//
+// Invariants: once built, the serving graph holds every present row (each write reaches it, and
+// the build redoes every slot written while it ran); a build never blocks the thread for more than
+// BUILD_CHUNK inserts.
+
+import { QuantizedGraph, type QuantizedParams } from '../index/quantized-graph.js';
+import { scalarRange } from '../index/scalar-range.js';
+import type { Distance } from '../../shared/types.js';
+
+/** Rows a vector holds before its quantized graph is built. */
+export const QUANTIZE_AT = 1000;
+/** Rows sampled to learn an int8 range from. */
+const TRAIN_ROWS = 4096;
+/** Rows inserted per turn of the event loop while a graph is built. */
+const BUILD_CHUNK = 256;
+
+/** What the configuration asks for (src/shared/hnsw-params.ts: effectiveQuantization). */
+export interface QuantSpec {
+  kind: 'int8' | 'binary';
+  quantile: number | null;
+}
+
+export function sameSpec(a: QuantSpec | null, b: QuantSpec | null): boolean {
+  return a === b || (a !== null && b !== null && a.kind === b.kind && a.quantile === b.quantile);
+}
+
+/** What the space gives the graph to build from. */
+export interface RowSource {
+  live(): number;
+  presentSlots(): number[];
+  has(slot: number): boolean;
+  vector(slot: number): Float32Array;
+}
+
+export class QuantizedSpace {
+  readonly spec: QuantSpec;
+  readonly #distance: Distance;
+  readonly #dim: number;
+  readonly #graph: { m: number; efConstruct: number };
+  readonly #rows: RowSource;
+  /** The graph searches use, or null until one is built. */
+  graph: QuantizedGraph | null;
+  #job: { graph: QuantizedGraph; touched: Set<number> } | null = null;
+  /** Whether `graph` is this setting's own (not one kept serving from the setting before). */
+  #built = false;
+
+  /** `serving`: the graph of the setting this one replaces, used until this one's is built. */
+  constructor(spec: QuantSpec, distance: Distance, dim: number, graph: { m: number; efConstruct: number }, rows: RowSource, serving: QuantizedGraph | null = null) {
+    this.spec = spec;
+    this.#distance = distance;
+    this.#dim = dim;
+    this.#graph = graph;
+    this.#rows = rows;
+    this.graph = serving;
+  }
+
+  /** The slot's row was written (v) or removed (undefined) in the space. */
+  written(slot: number, v: Float32Array | undefined): void {
+    // The serving graph (this setting's, or the one before while this one's is built) stays whole.
+    if (v !== undefined) this.graph?.add(slot, v);
+    else this.graph?.remove(slot);
+    this.#job?.touched.add(slot);
+    this.startIfDue();
+  }
+
+  get building(): boolean {
+    return this.#job !== null;
+  }
+
+  /** Estimated bytes of the serving graph and of one being built. */
+  get bytes(): number {
+    return (this.graph?.bytes ?? 0) + (this.#job?.graph.bytes ?? 0);
+  }
+
+  /** Starts the build once the space holds enough rows and none is built or building. */
+  startIfDue(): void {
+    if (this.#job !== null || (this.graph !== null && this.#built) || this.#rows.live() < QUANTIZE_AT) return;
+    this.#start();
+  }
+
+  stop(): void {
+    this.#job = null;
+  }
+
+  /**
+   * A score in the metric's scale from the graph's distance, for `rescore: false`: exact for the
+   * dequantized rows (int8), an estimate from the share of differing signs (binary).
+   */
+  approxScore(d: number): number {
+    if (this.spec.kind === 'binary') {
+      const cos = Math.cos((Math.PI * d) / this.#dim);
+      return this.#distance === 'Euclid' ? Math.sqrt(Math.max(0, 2 - 2 * cos)) : cos;
+    }
+    if (this.#distance === 'Dot') return 1 - d;
+    if (this.#distance === 'Cosine') return 1 - d / 2;
+    return Math.sqrt(Math.max(0, d));
+  }
+
+  #params(slots: readonly number[]): QuantizedParams {
+    // l2 over the codes for Euclid and for Cosine's unit rows; ip for Dot (see the binding's comment).
+    const space = this.#distance === 'Dot' ? 'ip' : 'l2';
+    const base = { kind: this.spec.kind, space, dim: this.#dim, m: this.#graph.m, efConstruct: this.#graph.efConstruct } as const;
+    if (this.spec.kind === 'binary') return { ...base, alpha: 1, offset: 0 };
+    const step = Math.max(1, Math.floor(slots.length / TRAIN_ROWS));
+    const sample: Float32Array[] = [];
+    for (let i = 0; i < slots.length; i += step) sample.push(this.#rows.vector(slots[i]!));
+    return { ...base, ...scalarRange(sample, this.spec.quantile) };
+  }
+
+  #start(): void {
+    const slots = this.#rows.presentSlots();
+    const job = { graph: new QuantizedGraph(this.#params(slots)), touched: new Set<number>() };
+    this.#job = job;
+    let next = 0;
+    const step = (): void => {
+      if (this.#job !== job) return; // stopped, or superseded
+      for (const end = Math.min(next + BUILD_CHUNK, slots.length); next < end; next++) {
+        const slot = slots[next]!;
+        if (this.#rows.has(slot) && !job.touched.has(slot)) job.graph.add(slot, this.#rows.vector(slot));
+      }
+      if (next < slots.length) {
+        setImmediate(step);
+        return;
+      }
+      // Slots written while the graph was built: redone as they are now.
+      for (const slot of job.touched) {
+        if (this.#rows.has(slot)) job.graph.add(slot, this.#rows.vector(slot));
+        else job.graph.remove(slot);
+      }
+      this.graph = job.graph;
+      this.#built = true;
+      this.#job = null;
+    };
+    setImmediate(step);
+  }
+}
