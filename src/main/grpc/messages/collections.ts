@@ -27,6 +27,7 @@ import type { VectorParamsDiff__Output } from '../../../shared/grpc/generated/qd
 import type { VectorsConfig } from '../../../shared/grpc/generated/qdrant/VectorsConfig.js';
 import { lower, num, opt, plain } from '../../../shared/grpc/messages/common.js';
 import { structIn } from '../../../shared/grpc/messages/values.js';
+import { quantizationDiffIn, quantizationIn, quantizationOut } from './quantization.js';
 
 function hnswIn(h: HnswConfigDiff__Output | undefined): CreateCollection['hnsw_config'] | undefined {
   if (h === undefined) return undefined;
@@ -46,7 +47,13 @@ function distanceIn(d: Distance__Output | undefined): VectorParamsIn['distance']
 }
 
 function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
-  return { size: Number(p.size ?? 0), distance: distanceIn(p.distance), ...opt('hnsw_config', hnswIn(p.hnsw_config)), ...opt('on_disk', p.on_disk) };
+  return {
+    size: Number(p.size ?? 0),
+    distance: distanceIn(p.distance),
+    ...opt('hnsw_config', hnswIn(p.hnsw_config)),
+    ...opt('on_disk', p.on_disk),
+    ...opt('quantization_config', quantizationIn(p.quantization_config)),
+  };
 }
 
 const OPTIMIZER_INTS = ['vacuum_min_vector_number', 'default_segment_number', 'max_segment_size', 'memmap_threshold', 'indexing_threshold', 'flush_interval_sec'];
@@ -93,6 +100,7 @@ export function createCollectionIn(r: CreateCollection__Output): CreateCollectio
     ...opt('sharding_method', lower(r.sharding_method)),
     ...opt('replication_factor', r.replication_factor),
     ...opt('write_consistency_factor', r.write_consistency_factor),
+    ...opt('quantization_config', quantizationIn(r.quantization_config)),
     ...opt('wal_config', r.wal_config && plain(r.wal_config, ['wal_capacity_mb', 'wal_segments_ahead'])),
     ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
@@ -107,10 +115,13 @@ export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollectio
         ? r.vectors_config.params_map.map
         : {};
   const vectors: NonNullable<UpdateCollection['vectors']> = {};
-  for (const [name, d] of Object.entries(diffs)) vectors[name] = { ...opt('hnsw_config', hnswIn(d.hnsw_config)), ...opt('on_disk', d.on_disk) };
+  for (const [name, d] of Object.entries(diffs)) {
+    vectors[name] = { ...opt('hnsw_config', hnswIn(d.hnsw_config)), ...opt('on_disk', d.on_disk), ...opt('quantization_config', quantizationDiffIn(d.quantization_config)) };
+  }
   return {
     ...opt('vectors', Object.keys(vectors).length > 0 ? vectors : undefined),
     ...opt('hnsw_config', hnswIn(r.hnsw_config)),
+    ...opt('quantization_config', quantizationDiffIn(r.quantization_config)),
     ...opt('params', r.params && plain(r.params)),
     ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
     ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
@@ -170,7 +181,13 @@ function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: n
 }
 
 function vectorParamsOut(p: VectorParamsConfig): VectorParams {
-  return { size: p.size, distance: p.distance, ...opt('hnsw_config', p.hnsw_config ? hnswOut(p.hnsw_config) : undefined), ...opt('on_disk', p.on_disk ?? undefined) };
+  return {
+    size: p.size,
+    distance: p.distance,
+    ...opt('hnsw_config', p.hnsw_config ? hnswOut(p.hnsw_config) : undefined),
+    ...opt('on_disk', p.on_disk ?? undefined),
+    ...opt('quantization_config', p.quantization_config && quantizationOut(p.quantization_config)),
+  };
 }
 
 /** The unnamed vector's params alone, or a map of names (a vector may be named `size`). */
@@ -226,6 +243,7 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
       hnsw_config: hnswOut(r.config.hnsw_config),
       optimizer_config: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)),
       wal_config: r.config.wal_config,
+      ...opt('quantization_config', r.config.quantization_config === null ? undefined : quantizationOut(r.config.quantization_config)),
     },
     payload_schema: payloadSchema,
   };

@@ -7,6 +7,8 @@ import type { AcornSearchParams as _qdrant_AcornSearchParams, AcornSearchParams_
 import type { AliasDescription as _qdrant_AliasDescription, AliasDescription__Output as _qdrant_AliasDescription__Output } from './qdrant/AliasDescription.js';
 import type { AliasOperations as _qdrant_AliasOperations, AliasOperations__Output as _qdrant_AliasOperations__Output } from './qdrant/AliasOperations.js';
 import type { BatchResult as _qdrant_BatchResult, BatchResult__Output as _qdrant_BatchResult__Output } from './qdrant/BatchResult.js';
+import type { BinaryQuantization as _qdrant_BinaryQuantization, BinaryQuantization__Output as _qdrant_BinaryQuantization__Output } from './qdrant/BinaryQuantization.js';
+import type { BinaryQuantizationQueryEncoding as _qdrant_BinaryQuantizationQueryEncoding, BinaryQuantizationQueryEncoding__Output as _qdrant_BinaryQuantizationQueryEncoding__Output } from './qdrant/BinaryQuantizationQueryEncoding.js';
 import type { BoolIndexParams as _qdrant_BoolIndexParams, BoolIndexParams__Output as _qdrant_BoolIndexParams__Output } from './qdrant/BoolIndexParams.js';
 import type { ChangeAliases as _qdrant_ChangeAliases, ChangeAliases__Output as _qdrant_ChangeAliases__Output } from './qdrant/ChangeAliases.js';
 import type { ClearPayloadPoints as _qdrant_ClearPayloadPoints, ClearPayloadPoints__Output as _qdrant_ClearPayloadPoints__Output } from './qdrant/ClearPayloadPoints.js';
@@ -46,6 +48,7 @@ import type { DeleteShardKeyRequest as _qdrant_DeleteShardKeyRequest, DeleteShar
 import type { DeleteShardKeyResponse as _qdrant_DeleteShardKeyResponse, DeleteShardKeyResponse__Output as _qdrant_DeleteShardKeyResponse__Output } from './qdrant/DeleteShardKeyResponse.js';
 import type { DeleteVectorNameRequest as _qdrant_DeleteVectorNameRequest, DeleteVectorNameRequest__Output as _qdrant_DeleteVectorNameRequest__Output } from './qdrant/DeleteVectorNameRequest.js';
 import type { DenseVector as _qdrant_DenseVector, DenseVector__Output as _qdrant_DenseVector__Output } from './qdrant/DenseVector.js';
+import type { Disabled as _qdrant_Disabled, Disabled__Output as _qdrant_Disabled__Output } from './qdrant/Disabled.js';
 import type { DiscoverBatchPoints as _qdrant_DiscoverBatchPoints, DiscoverBatchPoints__Output as _qdrant_DiscoverBatchPoints__Output } from './qdrant/DiscoverBatchPoints.js';
 import type { DiscoverBatchResponse as _qdrant_DiscoverBatchResponse, DiscoverBatchResponse__Output as _qdrant_DiscoverBatchResponse__Output } from './qdrant/DiscoverBatchResponse.js';
 import type { DiscoverInput as _qdrant_DiscoverInput, DiscoverInput__Output as _qdrant_DiscoverInput__Output } from './qdrant/DiscoverInput.js';
@@ -117,7 +120,10 @@ import type { PointsOperationResponse as _qdrant_PointsOperationResponse, Points
 import type { PointsSelector as _qdrant_PointsSelector, PointsSelector__Output as _qdrant_PointsSelector__Output } from './qdrant/PointsSelector.js';
 import type { PointsUpdateOperation as _qdrant_PointsUpdateOperation, PointsUpdateOperation__Output as _qdrant_PointsUpdateOperation__Output } from './qdrant/PointsUpdateOperation.js';
 import type { PrefetchQuery as _qdrant_PrefetchQuery, PrefetchQuery__Output as _qdrant_PrefetchQuery__Output } from './qdrant/PrefetchQuery.js';
+import type { ProductQuantization as _qdrant_ProductQuantization, ProductQuantization__Output as _qdrant_ProductQuantization__Output } from './qdrant/ProductQuantization.js';
 import type { QdrantClient as _qdrant_QdrantClient, QdrantDefinition as _qdrant_QdrantDefinition } from './qdrant/Qdrant.js';
+import type { QuantizationConfig as _qdrant_QuantizationConfig, QuantizationConfig__Output as _qdrant_QuantizationConfig__Output } from './qdrant/QuantizationConfig.js';
+import type { QuantizationConfigDiff as _qdrant_QuantizationConfigDiff, QuantizationConfigDiff__Output as _qdrant_QuantizationConfigDiff__Output } from './qdrant/QuantizationConfigDiff.js';
 import type { QuantizationSearchParams as _qdrant_QuantizationSearchParams, QuantizationSearchParams__Output as _qdrant_QuantizationSearchParams__Output } from './qdrant/QuantizationSearchParams.js';
 import type { Query as _qdrant_Query, Query__Output as _qdrant_Query__Output } from './qdrant/Query.js';
 import type { QueryBatchPoints as _qdrant_QueryBatchPoints, QueryBatchPoints__Output as _qdrant_QueryBatchPoints__Output } from './qdrant/QueryBatchPoints.js';
@@ -144,6 +150,7 @@ import type { Replica as _qdrant_Replica, Replica__Output as _qdrant_Replica__Ou
 import type { ReplicateShard as _qdrant_ReplicateShard, ReplicateShard__Output as _qdrant_ReplicateShard__Output } from './qdrant/ReplicateShard.js';
 import type { RetrievedPoint as _qdrant_RetrievedPoint, RetrievedPoint__Output as _qdrant_RetrievedPoint__Output } from './qdrant/RetrievedPoint.js';
 import type { Rrf as _qdrant_Rrf, Rrf__Output as _qdrant_Rrf__Output } from './qdrant/Rrf.js';
+import type { ScalarQuantization as _qdrant_ScalarQuantization, ScalarQuantization__Output as _qdrant_ScalarQuantization__Output } from './qdrant/ScalarQuantization.js';
 import type { ScoredPoint as _qdrant_ScoredPoint, ScoredPoint__Output as _qdrant_ScoredPoint__Output } from './qdrant/ScoredPoint.js';
 import type { ScrollPoints as _qdrant_ScrollPoints, ScrollPoints__Output as _qdrant_ScrollPoints__Output } from './qdrant/ScrollPoints.js';
 import type { ScrollResponse as _qdrant_ScrollResponse, ScrollResponse__Output as _qdrant_ScrollResponse__Output } from './qdrant/ScrollResponse.js';
@@ -170,6 +177,7 @@ import type { SparseVectorParams as _qdrant_SparseVectorParams, SparseVectorPara
 import type { StartFrom as _qdrant_StartFrom, StartFrom__Output as _qdrant_StartFrom__Output } from './qdrant/StartFrom.js';
 import type { Struct as _qdrant_Struct, Struct__Output as _qdrant_Struct__Output } from './qdrant/Struct.js';
 import type { TextIndexParams as _qdrant_TextIndexParams, TextIndexParams__Output as _qdrant_TextIndexParams__Output } from './qdrant/TextIndexParams.js';
+import type { TurboQuantization as _qdrant_TurboQuantization, TurboQuantization__Output as _qdrant_TurboQuantization__Output } from './qdrant/TurboQuantization.js';
 import type { UpdateBatchPoints as _qdrant_UpdateBatchPoints, UpdateBatchPoints__Output as _qdrant_UpdateBatchPoints__Output } from './qdrant/UpdateBatchPoints.js';
 import type { UpdateBatchResponse as _qdrant_UpdateBatchResponse, UpdateBatchResponse__Output as _qdrant_UpdateBatchResponse__Output } from './qdrant/UpdateBatchResponse.js';
 import type { UpdateCollection as _qdrant_UpdateCollection, UpdateCollection__Output as _qdrant_UpdateCollection__Output } from './qdrant/UpdateCollection.js';
@@ -214,6 +222,9 @@ export interface ProtoGrpcType {
     AliasDescription: MessageTypeDefinition<_qdrant_AliasDescription, _qdrant_AliasDescription__Output>
     AliasOperations: MessageTypeDefinition<_qdrant_AliasOperations, _qdrant_AliasOperations__Output>
     BatchResult: MessageTypeDefinition<_qdrant_BatchResult, _qdrant_BatchResult__Output>
+    BinaryQuantization: MessageTypeDefinition<_qdrant_BinaryQuantization, _qdrant_BinaryQuantization__Output>
+    BinaryQuantizationEncoding: EnumTypeDefinition
+    BinaryQuantizationQueryEncoding: MessageTypeDefinition<_qdrant_BinaryQuantizationQueryEncoding, _qdrant_BinaryQuantizationQueryEncoding__Output>
     BoolIndexParams: MessageTypeDefinition<_qdrant_BoolIndexParams, _qdrant_BoolIndexParams__Output>
     ChangeAliases: MessageTypeDefinition<_qdrant_ChangeAliases, _qdrant_ChangeAliases__Output>
     ClearPayloadPoints: MessageTypeDefinition<_qdrant_ClearPayloadPoints, _qdrant_ClearPayloadPoints__Output>
@@ -230,6 +241,7 @@ export interface ProtoGrpcType {
     CollectionParamsDiff: MessageTypeDefinition<_qdrant_CollectionParamsDiff, _qdrant_CollectionParamsDiff__Output>
     CollectionStatus: EnumTypeDefinition
     Collections: SubtypeConstructor<typeof grpc.Client, _qdrant_CollectionsClient> & { service: _qdrant_CollectionsDefinition }
+    CompressionRatio: EnumTypeDefinition
     Condition: MessageTypeDefinition<_qdrant_Condition, _qdrant_Condition__Output>
     ContextInput: MessageTypeDefinition<_qdrant_ContextInput, _qdrant_ContextInput__Output>
     ContextInputPair: MessageTypeDefinition<_qdrant_ContextInputPair, _qdrant_ContextInputPair__Output>
@@ -255,6 +267,7 @@ export interface ProtoGrpcType {
     DeleteVectorNameRequest: MessageTypeDefinition<_qdrant_DeleteVectorNameRequest, _qdrant_DeleteVectorNameRequest__Output>
     DenseVector: MessageTypeDefinition<_qdrant_DenseVector, _qdrant_DenseVector__Output>
     Direction: EnumTypeDefinition
+    Disabled: MessageTypeDefinition<_qdrant_Disabled, _qdrant_Disabled__Output>
     DiscoverBatchPoints: MessageTypeDefinition<_qdrant_DiscoverBatchPoints, _qdrant_DiscoverBatchPoints__Output>
     DiscoverBatchResponse: MessageTypeDefinition<_qdrant_DiscoverBatchResponse, _qdrant_DiscoverBatchResponse__Output>
     DiscoverInput: MessageTypeDefinition<_qdrant_DiscoverInput, _qdrant_DiscoverInput__Output>
@@ -304,6 +317,7 @@ export interface ProtoGrpcType {
     LocalShardInfo: MessageTypeDefinition<_qdrant_LocalShardInfo, _qdrant_LocalShardInfo__Output>
     LookupLocation: MessageTypeDefinition<_qdrant_LookupLocation, _qdrant_LookupLocation__Output>
     Match: MessageTypeDefinition<_qdrant_Match, _qdrant_Match__Output>
+    Memory: EnumTypeDefinition
     MinShould: MessageTypeDefinition<_qdrant_MinShould, _qdrant_MinShould__Output>
     Mmr: MessageTypeDefinition<_qdrant_Mmr, _qdrant_Mmr__Output>
     Modifier: EnumTypeDefinition
@@ -332,8 +346,12 @@ export interface ProtoGrpcType {
     PointsSelector: MessageTypeDefinition<_qdrant_PointsSelector, _qdrant_PointsSelector__Output>
     PointsUpdateOperation: MessageTypeDefinition<_qdrant_PointsUpdateOperation, _qdrant_PointsUpdateOperation__Output>
     PrefetchQuery: MessageTypeDefinition<_qdrant_PrefetchQuery, _qdrant_PrefetchQuery__Output>
+    ProductQuantization: MessageTypeDefinition<_qdrant_ProductQuantization, _qdrant_ProductQuantization__Output>
     Qdrant: SubtypeConstructor<typeof grpc.Client, _qdrant_QdrantClient> & { service: _qdrant_QdrantDefinition }
+    QuantizationConfig: MessageTypeDefinition<_qdrant_QuantizationConfig, _qdrant_QuantizationConfig__Output>
+    QuantizationConfigDiff: MessageTypeDefinition<_qdrant_QuantizationConfigDiff, _qdrant_QuantizationConfigDiff__Output>
     QuantizationSearchParams: MessageTypeDefinition<_qdrant_QuantizationSearchParams, _qdrant_QuantizationSearchParams__Output>
+    QuantizationType: EnumTypeDefinition
     Query: MessageTypeDefinition<_qdrant_Query, _qdrant_Query__Output>
     QueryBatchPoints: MessageTypeDefinition<_qdrant_QueryBatchPoints, _qdrant_QueryBatchPoints__Output>
     QueryBatchResponse: MessageTypeDefinition<_qdrant_QueryBatchResponse, _qdrant_QueryBatchResponse__Output>
@@ -363,6 +381,7 @@ export interface ProtoGrpcType {
     RetrievedPoint: MessageTypeDefinition<_qdrant_RetrievedPoint, _qdrant_RetrievedPoint__Output>
     Rrf: MessageTypeDefinition<_qdrant_Rrf, _qdrant_Rrf__Output>
     Sample: EnumTypeDefinition
+    ScalarQuantization: MessageTypeDefinition<_qdrant_ScalarQuantization, _qdrant_ScalarQuantization__Output>
     ScoredPoint: MessageTypeDefinition<_qdrant_ScoredPoint, _qdrant_ScoredPoint__Output>
     ScrollPoints: MessageTypeDefinition<_qdrant_ScrollPoints, _qdrant_ScrollPoints__Output>
     ScrollResponse: MessageTypeDefinition<_qdrant_ScrollResponse, _qdrant_ScrollResponse__Output>
@@ -392,6 +411,8 @@ export interface ProtoGrpcType {
     Struct: MessageTypeDefinition<_qdrant_Struct, _qdrant_Struct__Output>
     TextIndexParams: MessageTypeDefinition<_qdrant_TextIndexParams, _qdrant_TextIndexParams__Output>
     TokenizerType: EnumTypeDefinition
+    TurboQuantBitSize: EnumTypeDefinition
+    TurboQuantization: MessageTypeDefinition<_qdrant_TurboQuantization, _qdrant_TurboQuantization__Output>
     UpdateBatchPoints: MessageTypeDefinition<_qdrant_UpdateBatchPoints, _qdrant_UpdateBatchPoints__Output>
     UpdateBatchResponse: MessageTypeDefinition<_qdrant_UpdateBatchResponse, _qdrant_UpdateBatchResponse__Output>
     UpdateCollection: MessageTypeDefinition<_qdrant_UpdateCollection, _qdrant_UpdateCollection__Output>

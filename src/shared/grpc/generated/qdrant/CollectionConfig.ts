@@ -4,12 +4,15 @@ import type { CollectionParams as _qdrant_CollectionParams, CollectionParams__Ou
 import type { HnswConfigDiff as _qdrant_HnswConfigDiff, HnswConfigDiff__Output as _qdrant_HnswConfigDiff__Output } from '../qdrant/HnswConfigDiff.js';
 import type { OptimizersConfigDiff as _qdrant_OptimizersConfigDiff, OptimizersConfigDiff__Output as _qdrant_OptimizersConfigDiff__Output } from '../qdrant/OptimizersConfigDiff.js';
 import type { WalConfigDiff as _qdrant_WalConfigDiff, WalConfigDiff__Output as _qdrant_WalConfigDiff__Output } from '../qdrant/WalConfigDiff.js';
+import type { QuantizationConfig as _qdrant_QuantizationConfig, QuantizationConfig__Output as _qdrant_QuantizationConfig__Output } from '../qdrant/QuantizationConfig.js';
 
 export interface CollectionConfig {
   'params'?: (_qdrant_CollectionParams | null);
   'hnsw_config'?: (_qdrant_HnswConfigDiff | null);
   'optimizer_config'?: (_qdrant_OptimizersConfigDiff | null);
   'wal_config'?: (_qdrant_WalConfigDiff | null);
+  'quantization_config'?: (_qdrant_QuantizationConfig | null);
+  '_quantization_config'?: "quantization_config";
 }
 
 export interface CollectionConfig__Output {
@@ -17,4 +20,6 @@ export interface CollectionConfig__Output {
   'hnsw_config'?: (_qdrant_HnswConfigDiff__Output);
   'optimizer_config'?: (_qdrant_OptimizersConfigDiff__Output);
   'wal_config'?: (_qdrant_WalConfigDiff__Output);
+  'quantization_config'?: (_qdrant_QuantizationConfig__Output);
+  '_quantization_config'?: "quantization_config";
 }

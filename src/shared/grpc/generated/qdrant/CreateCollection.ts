@@ -4,6 +4,7 @@ import type { HnswConfigDiff as _qdrant_HnswConfigDiff, HnswConfigDiff__Output a
 import type { WalConfigDiff as _qdrant_WalConfigDiff, WalConfigDiff__Output as _qdrant_WalConfigDiff__Output } from '../qdrant/WalConfigDiff.js';
 import type { OptimizersConfigDiff as _qdrant_OptimizersConfigDiff, OptimizersConfigDiff__Output as _qdrant_OptimizersConfigDiff__Output } from '../qdrant/OptimizersConfigDiff.js';
 import type { VectorsConfig as _qdrant_VectorsConfig, VectorsConfig__Output as _qdrant_VectorsConfig__Output } from '../qdrant/VectorsConfig.js';
+import type { QuantizationConfig as _qdrant_QuantizationConfig, QuantizationConfig__Output as _qdrant_QuantizationConfig__Output } from '../qdrant/QuantizationConfig.js';
 import type { ShardingMethod as _qdrant_ShardingMethod, ShardingMethod__Output as _qdrant_ShardingMethod__Output } from '../qdrant/ShardingMethod.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from '../qdrant/SparseVectorConfig.js';
 import type { Value as _qdrant_Value, Value__Output as _qdrant_Value__Output } from '../qdrant/Value.js';
@@ -20,6 +21,7 @@ export interface CreateCollection {
   'vectors_config'?: (_qdrant_VectorsConfig | null);
   'replication_factor'?: (number);
   'write_consistency_factor'?: (number);
+  'quantization_config'?: (_qdrant_QuantizationConfig | null);
   'sharding_method'?: (_qdrant_ShardingMethod);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig | null);
   'metadata'?: ({[key: string]: _qdrant_Value});
@@ -32,6 +34,7 @@ export interface CreateCollection {
   '_vectors_config'?: "vectors_config";
   '_replication_factor'?: "replication_factor";
   '_write_consistency_factor'?: "write_consistency_factor";
+  '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
 }
@@ -47,6 +50,7 @@ export interface CreateCollection__Output {
   'vectors_config'?: (_qdrant_VectorsConfig__Output);
   'replication_factor'?: (number);
   'write_consistency_factor'?: (number);
+  'quantization_config'?: (_qdrant_QuantizationConfig__Output);
   'sharding_method'?: (_qdrant_ShardingMethod__Output);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig__Output);
   'metadata': ({[key: string]: _qdrant_Value__Output});
@@ -59,6 +63,7 @@ export interface CreateCollection__Output {
   '_vectors_config'?: "vectors_config";
   '_replication_factor'?: "replication_factor";
   '_write_consistency_factor'?: "write_consistency_factor";
+  '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
 }

@@ -4,6 +4,7 @@ import type { OptimizersConfigDiff as _qdrant_OptimizersConfigDiff, OptimizersCo
 import type { CollectionParamsDiff as _qdrant_CollectionParamsDiff, CollectionParamsDiff__Output as _qdrant_CollectionParamsDiff__Output } from '../qdrant/CollectionParamsDiff.js';
 import type { HnswConfigDiff as _qdrant_HnswConfigDiff, HnswConfigDiff__Output as _qdrant_HnswConfigDiff__Output } from '../qdrant/HnswConfigDiff.js';
 import type { VectorsConfigDiff as _qdrant_VectorsConfigDiff, VectorsConfigDiff__Output as _qdrant_VectorsConfigDiff__Output } from '../qdrant/VectorsConfigDiff.js';
+import type { QuantizationConfigDiff as _qdrant_QuantizationConfigDiff, QuantizationConfigDiff__Output as _qdrant_QuantizationConfigDiff__Output } from '../qdrant/QuantizationConfigDiff.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from '../qdrant/SparseVectorConfig.js';
 import type { Value as _qdrant_Value, Value__Output as _qdrant_Value__Output } from '../qdrant/Value.js';
 import type { Long } from '@grpc/proto-loader';
@@ -15,6 +16,7 @@ export interface UpdateCollection {
   'params'?: (_qdrant_CollectionParamsDiff | null);
   'hnsw_config'?: (_qdrant_HnswConfigDiff | null);
   'vectors_config'?: (_qdrant_VectorsConfigDiff | null);
+  'quantization_config'?: (_qdrant_QuantizationConfigDiff | null);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig | null);
   'metadata'?: ({[key: string]: _qdrant_Value});
   '_optimizers_config'?: "optimizers_config";
@@ -22,6 +24,7 @@ export interface UpdateCollection {
   '_params'?: "params";
   '_hnsw_config'?: "hnsw_config";
   '_vectors_config'?: "vectors_config";
+  '_quantization_config'?: "quantization_config";
   '_sparse_vectors_config'?: "sparse_vectors_config";
 }
 
@@ -32,6 +35,7 @@ export interface UpdateCollection__Output {
   'params'?: (_qdrant_CollectionParamsDiff__Output);
   'hnsw_config'?: (_qdrant_HnswConfigDiff__Output);
   'vectors_config'?: (_qdrant_VectorsConfigDiff__Output);
+  'quantization_config'?: (_qdrant_QuantizationConfigDiff__Output);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig__Output);
   'metadata': ({[key: string]: _qdrant_Value__Output});
   '_optimizers_config'?: "optimizers_config";
@@ -39,5 +43,6 @@ export interface UpdateCollection__Output {
   '_params'?: "params";
   '_hnsw_config'?: "hnsw_config";
   '_vectors_config'?: "vectors_config";
+  '_quantization_config'?: "quantization_config";
   '_sparse_vectors_config'?: "sparse_vectors_config";
 }

@@ -1,0 +1,8 @@
+// Original file: proto/collections.proto
+
+
+export interface Disabled {
+}
+
+export interface Disabled__Output {
+}
