@@ -146,13 +146,55 @@ describe.skipIf(skip)('quantization_config', () => {
     expect(await recall('qp', { hnsw_ef: 128 })).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('vectors.on_disk: the originals are read from LMDB, not held in memory; PATCH moves them back and forth', async () => {
+    await client.createCollection('qd', { vectors: { size: DIM, distance: 'Cosine', on_disk: true }, shard_number: 2, quantization_config: { scalar: { type: 'int8' } } });
+    await fill('qd');
+    await green('qd', N);
+    const bytes = async (name: string) => (await call(server.url, 'GET', `/collections/${name}`)).body.result.memory as { vectors: number; graph: number };
+    const inRam = await bytes('q8');
+    const onDisk = await bytes('qd');
+    expect(inRam.vectors).toBeGreaterThanOrEqual(N * DIM * 4);
+    // One presence byte per slot is all that is left of the rows.
+    expect(onDisk.vectors).toBeLessThan(N * 2);
+    expect(onDisk.graph).toBeGreaterThan(0);
+    expect(await recall('qd', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
+    expect(await recall('qd', { exact: true })).toBe(1);
+    const got = await client.retrieve('qd', { ids: [7, 2999], with_vector: true });
+    for (const p of got) (p.vector as number[]).forEach((x, i) => expect(x).toBeCloseTo(data[Number(p.id)]![i]!, 5));
+    const hit = (await client.query('qd', { query: data[9]!, limit: 1, with_vector: true, params: { hnsw_ef: 128 } })).points[0]!;
+    expect(hit.id).toBe(9);
+    expect(hit.score).toBeCloseTo(1, 5);
+
+    await client.updateCollection('qd', { vectors: { '': { on_disk: false } } });
+    expect((await bytes('qd')).vectors).toBeGreaterThanOrEqual(N * DIM * 4);
+    expect(await recall('qd', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
+    await client.updateCollection('qd', { vectors: { '': { on_disk: true } } });
+    expect((await bytes('qd')).vectors).toBeLessThan(N * 2);
+    // Writes and deletes after the move: read back from LMDB as well.
+    await client.upsert('qd', { wait: true, points: [{ id: 7, vector: data[8]! }] });
+    await client.delete('qd', { wait: true, points: [9] });
+    expect((await client.query('qd', { query: data[8]!, limit: 2, params: { hnsw_ef: 128 } })).points.map((p) => Number(p.id)).sort((a, b) => a - b)).toEqual([7, 8]);
+    expect((await client.query('qd', { query: data[9]!, limit: 1, params: { hnsw_ef: 128 } })).points[0]?.id).not.toBe(9);
+  });
+
+  it('vectors.on_disk with a second copy: the read copy keeps its originals in memory, and both answer', async () => {
+    await client.createCollection('qr', { vectors: { size: DIM, distance: 'Cosine', on_disk: true }, replication_factor: 2, quantization_config: { scalar: { type: 'int8' } } });
+    await fill('qr');
+    await green('qr', N);
+    for (let i = 0; i < 20; i++) expect((await client.query('qr', { query: data[i * 100]!, limit: 1, params: { hnsw_ef: 128 } })).points[0]?.id).toBe(i * 100);
+    expect(await recall('qr', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('after a restart the quantized graph is built again from the stored rows', async () => {
     await server.stop();
     server = await startServer({ dataDir, shards: 2 });
     client = new QdrantClient({ url: server.url, checkCompatibility: false });
     await green('q8', N);
+    // qd lost point 9 to a delete above.
+    await green('qd', N - 1);
     expect((await client.getCollection('q8')).config.quantization_config).toEqual({ scalar: { type: 'int8', quantile: 0.99, always_ram: true } });
     expect(await recall('q8', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
+    expect(await recall('qd', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.9);
   });
 
   it('refuses what Quiver does not offer, naming it, and creates nothing', async () => {

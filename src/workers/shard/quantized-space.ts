@@ -77,14 +77,26 @@ export class QuantizedSpace {
     return (this.graph?.bytes ?? 0) + (this.#job?.graph.bytes ?? 0);
   }
 
-  /** Starts the build once the space holds enough rows and none is built or building. */
+  /**
+   * Starts the build once the space holds enough rows and none is built or building: on the next
+   * turn, since the write that got it there may not be readable yet (its row reaches the shard's
+   * pending rows, which the originals on disk are read through, after the space).
+   */
   startIfDue(): void {
-    if (this.#job !== null || (this.graph !== null && this.#built) || this.#rows.live() < QUANTIZE_AT) return;
-    this.#start();
+    if (this.#startScheduled || this.#job !== null || (this.graph !== null && this.#built) || this.#rows.live() < QUANTIZE_AT) return;
+    this.#startScheduled = true;
+    setImmediate(() => {
+      this.#startScheduled = false;
+      if (!this.#stopped && this.#job === null && !(this.graph !== null && this.#built) && this.#rows.live() >= QUANTIZE_AT) this.#start();
+    });
   }
+
+  #startScheduled = false;
+  #stopped = false;
 
   stop(): void {
     this.#job = null;
+    this.#stopped = true;
   }
 
   /**

@@ -29,11 +29,15 @@ export interface FromSave {
   stored: Record<string, Uint8Array>;
 }
 
-export function graphConfig(meta: CollectionMeta, name: string): GraphConfig {
+/**
+ * The graph a vector's configuration asks for. `secondary`: a read copy, which never writes LMDB,
+ * so its records may be at another version than its rows: it keeps quantized originals in RAM.
+ */
+export function graphConfig(meta: CollectionMeta, name: string, secondary: boolean): GraphConfig {
   const { m, ef_construct } = effectiveHnsw(meta, name);
   const q = effectiveQuantization(meta, name);
   const quantization = q === null ? null : 'scalar' in q ? { kind: 'int8' as const, quantile: q.scalar.quantile ?? null } : { kind: 'binary' as const, quantile: null };
-  return { m, ef_construct, quantization };
+  return { m, ef_construct, quantization, originalsOnDisk: quantization !== null && meta.config.vectors[name]?.on_disk === true && !secondary };
 }
 
 export class ShardState {
@@ -79,7 +83,7 @@ export class ShardState {
     this.names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
-      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name));
+      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, secondary));
       space.readRows((slot) => this.#readRow(name, params.size, slot));
       this.spaces.set(name, space);
     }

@@ -89,7 +89,7 @@ export class Shard {
    */
   updateMeta(meta: CollectionMeta): void {
     this.#s.meta = meta;
-    for (const space of this.#s.spaces.values()) space.reconfigure(graphConfig(meta, space.name), this.#s.ids.slotLimit);
+    for (const space of this.#s.spaces.values()) space.reconfigure(graphConfig(meta, space.name, this.#s.secondary), this.#s.ids.slotLimit);
   }
 
   /** True while a graph is being rebuilt (the collection then reports status yellow). */

@@ -65,6 +65,11 @@ export interface GraphConfig {
   ef_construct: number;
   /** A graph over quantized codes instead of float32 rows (quantized-space.ts); null: float32. */
   quantization: QuantSpec | null;
+  /**
+   * A quantized vector's float32 rows are read from the points' LMDB records (memory-mapped
+   * pages, not anonymous memory) rather than kept in a store (vectors.on_disk).
+   */
+  originalsOnDisk: boolean;
 }
 
 /** A background rebuild: the new graph, and the slots written since it started (redone at the end). */
@@ -118,7 +123,7 @@ export class VectorSpace {
     this.#want = want;
     const graph = this.graphParams();
     if (graph !== null) this.index = new HnswIndex(graph);
-    else this.#store = new VectorStore(dim);
+    else if (!want.originalsOnDisk) this.#store = new VectorStore(dim);
     this.#quantized = this.#quantizedFor(want, null);
   }
 
@@ -182,7 +187,12 @@ export class VectorSpace {
    */
   vector(slot: number): Float32Array {
     if (this.#store !== null) return this.#store.get(slot);
-    return this.#behind?.get(slot) ?? this.#reader?.(slot) ?? this.index!.vector(slot);
+    const row = this.#behind?.get(slot) ?? this.#reader?.(slot);
+    if (row !== undefined) return row;
+    // Only a quantized vector with its originals on disk has no graph to read back from; its
+    // reader always has the row of a present slot on a copy that writes LMDB (see graphConfig).
+    if (this.index === null) throw new Error(`vector '${this.name}' has no stored row for slot ${slot}`);
+    return this.index.vector(slot);
   }
 
   /** True when exact scores are computed from a store in JS (no graph holds the rows). */
@@ -212,7 +222,7 @@ export class VectorSpace {
     if (this.#behind?.delete(slot) === true && this.#behind.size === 0) this.#settle();
     if (v !== undefined) {
       const toGraph = graph && this.index !== null;
-      if (!toGraph) this.#store ??= new VectorStore(this.dim);
+      if (!toGraph && !this.#want.originalsOnDisk) this.#store ??= new VectorStore(this.dim);
       this.#store?.set(slot, v);
       this.#setPresent(slot, true);
       // The serving graph holds the row the reader gives (every write reaches both), so an
@@ -349,7 +359,14 @@ export class VectorSpace {
    * `slotLimit` bounds the slots to walk.
    */
   reconfigure(want: GraphConfig, slotLimit: number): void {
-    if (want.m === this.#want.m && want.ef_construct === this.#want.ef_construct && sameSpec(want.quantization, this.#want.quantization)) return;
+    const same = want.m === this.#want.m && want.ef_construct === this.#want.ef_construct && sameSpec(want.quantization, this.#want.quantization);
+    if (same && want.originalsOnDisk === this.#want.originalsOnDisk) return;
+    if (same) {
+      // Only where the originals live: the store goes (rows read from LMDB), or is filled from it.
+      this.#want = want;
+      this.#store = want.originalsOnDisk ? null : this.#copyRows(slotLimit);
+      return;
+    }
     this.#want = want;
     const graph = this.graphParams();
     // A new quantized setting builds its graph in the background while the one before serves;
@@ -360,12 +377,10 @@ export class VectorSpace {
     if (graph !== null) {
       this.#startRebuild(graph, slotLimit);
     } else {
-      // No graph any more: searches are exact from now on, over rows copied out of the graph.
-      if (this.#store === null && this.index !== null) {
-        const store = new VectorStore(this.dim);
-        for (const slot of this.presentSlots(slotLimit)) store.set(slot, this.vector(slot));
-        this.#store = store;
-      }
+      // No float32 graph any more: searches are exact (or over codes) from now on, over rows
+      // copied out of the graph, or read from LMDB where the originals are on disk.
+      if (want.originalsOnDisk) this.#store = null;
+      else if (this.#store === null) this.#store = this.#copyRows(slotLimit);
       this.index = null;
       this.#rebuild = null;
       if (this.#behind !== null) {
@@ -375,6 +390,13 @@ export class VectorSpace {
       this.#quantized = this.#quantizedFor(want, serving);
       this.#quantized?.startIfDue();
     }
+  }
+
+  /** A store holding every present row, read from wherever they are now. */
+  #copyRows(slotLimit: number): VectorStore {
+    const store = new VectorStore(this.dim);
+    for (const slot of this.presentSlots(slotLimit)) store.set(slot, this.vector(slot));
+    return store;
   }
 
   get rebuilding(): boolean {

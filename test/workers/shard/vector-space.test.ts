@@ -12,7 +12,7 @@ const v = (i: number): Float32Array => Float32Array.from([Math.sin(i), Math.cos(
 
 describe('VectorSpace', () => {
   it('tracks presence, count and graph membership; grows past its first presence block', () => {
-    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     space.set(0, v(0));
     space.set(5000, v(1));
     space.set(0, undefined);
@@ -24,15 +24,15 @@ describe('VectorSpace', () => {
   });
 
   it('has no graph for Manhattan or m = 0', () => {
-    expect(new VectorSpace('', 2, 'Manhattan', { m: 16, ef_construct: 100, quantization: null }).index).toBeNull();
-    expect(new VectorSpace('', 2, 'Dot', { m: 0, ef_construct: 100, quantization: null }).graphParams()).toBeNull();
+    expect(new VectorSpace('', 2, 'Manhattan', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false }).index).toBeNull();
+    expect(new VectorSpace('', 2, 'Dot', { m: 0, ef_construct: 100, quantization: null, originalsOnDisk: false }).graphParams()).toBeNull();
   });
 
   it('rebuilds in the background with new parameters, keeping writes made meanwhile', async () => {
-    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     for (let i = 0; i < 600; i++) space.set(i, v(i));
     const old = space.index;
-    space.reconfigure({ m: 8, ef_construct: 50, quantization: null }, 600);
+    space.reconfigure({ m: 8, ef_construct: 50, quantization: null, originalsOnDisk: false }, 600);
     expect(space.rebuilding).toBe(true);
     expect(space.index).toBe(old); // serves until the new graph is complete
     space.set(600, v(600));
@@ -45,17 +45,17 @@ describe('VectorSpace', () => {
   });
 
   it('same parameters: no rebuild; m = 0: the graph goes at once; dispose stops a rebuild', async () => {
-    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', 2, 'Euclid', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     space.set(0, v(0));
-    space.reconfigure({ m: 16, ef_construct: 100, quantization: null }, 1);
+    space.reconfigure({ m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false }, 1);
     expect(space.rebuilding).toBe(false);
-    space.reconfigure({ m: 32, ef_construct: 100, quantization: null }, 1);
+    space.reconfigure({ m: 32, ef_construct: 100, quantization: null, originalsOnDisk: false }, 1);
     space.dispose();
     expect(space.rebuilding).toBe(false);
     const before = space.index;
     await until(() => false);
     expect(space.index).toBe(before);
-    space.reconfigure({ m: 0, ef_construct: 100, quantization: null }, 1);
+    space.reconfigure({ m: 0, ef_construct: 100, quantization: null, originalsOnDisk: false }, 1);
     expect(space.index).toBeNull();
   });
 });
@@ -85,7 +85,7 @@ describe('VectorSpace: one in-memory copy of each vector (issue 14)', () => {
   };
 
   it('a vector with a graph keeps no store: its rows are read back from the graph, exactly', () => {
-    const space = new VectorSpace('', dim, 'Dot', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', dim, 'Dot', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     const data = rows(300, 1);
     for (const [slot, r] of data) space.set(slot, r);
     expect(space.storeBacked).toBe(false);
@@ -97,7 +97,7 @@ describe('VectorSpace: one in-memory copy of each vector (issue 14)', () => {
   });
 
   it('Manhattan and m = 0 keep their rows in a store, the one copy they have', () => {
-    for (const space of [new VectorSpace('', dim, 'Manhattan', { m: 16, ef_construct: 100, quantization: null }), new VectorSpace('', dim, 'Dot', { m: 0, ef_construct: 100, quantization: null })]) {
+    for (const space of [new VectorSpace('', dim, 'Manhattan', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false }), new VectorSpace('', dim, 'Dot', { m: 0, ef_construct: 100, quantization: null, originalsOnDisk: false })]) {
       const data = rows(10, 2);
       for (const [slot, r] of data) space.set(slot, r);
       expect(space.storeBacked).toBe(true);
@@ -109,7 +109,7 @@ describe('VectorSpace: one in-memory copy of each vector (issue 14)', () => {
   });
 
   it('rows staged during a load are dropped once a graph holds them (buildGraph), and searches then read the graph', () => {
-    const space = new VectorSpace('', dim, 'Euclid', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', dim, 'Euclid', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     const data = rows(200, 3);
     for (const [slot, r] of data) space.set(slot, r, false);
     expect(space.storeBacked).toBe(true);
@@ -121,14 +121,14 @@ describe('VectorSpace: one in-memory copy of each vector (issue 14)', () => {
   });
 
   it('m > 0 -> 0 copies the rows out of the graph; 0 -> m > 0 rebuilds from the store and then drops it', async () => {
-    const space = new VectorSpace('', dim, 'Dot', { m: 16, ef_construct: 100, quantization: null });
+    const space = new VectorSpace('', dim, 'Dot', { m: 16, ef_construct: 100, quantization: null, originalsOnDisk: false });
     const data = rows(300, 4);
     for (const [slot, r] of data) space.set(slot, r);
-    space.reconfigure({ m: 0, ef_construct: 100, quantization: null }, 300);
+    space.reconfigure({ m: 0, ef_construct: 100, quantization: null, originalsOnDisk: false }, 300);
     expect(space.index).toBeNull();
     expect(space.storeBacked).toBe(true);
     expect(Array.from(space.vector(299))).toEqual(Array.from(data.get(299)!));
-    space.reconfigure({ m: 8, ef_construct: 100, quantization: null }, 300);
+    space.reconfigure({ m: 8, ef_construct: 100, quantization: null, originalsOnDisk: false }, 300);
     expect(space.rebuilding).toBe(true);
     space.set(5, data.get(6)!); // a write during the rebuild lands in the new graph too
     await until(() => !space.rebuilding);
@@ -139,7 +139,7 @@ describe('VectorSpace: one in-memory copy of each vector (issue 14)', () => {
 
   it('exactScores equals brute force, read back (few candidates) or by the native walk (many), Dot and Euclid', () => {
     for (const distance of ['Dot', 'Euclid'] as const) {
-      const space = new VectorSpace('', dim, distance, { m: 4, ef_construct: 8, quantization: null });
+      const space = new VectorSpace('', dim, distance, { m: 4, ef_construct: 8, quantization: null, originalsOnDisk: false });
       const data = rows(2000, 5);
       for (const [slot, r] of data) space.set(slot, r);
       for (let slot = 0; slot < 2000; slot += 7) {
