@@ -170,6 +170,14 @@ describe.skipIf(skip)('quantization_config', () => {
     expect(await recall('qd', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
     await client.updateCollection('qd', { vectors: { '': { on_disk: true } } });
     expect((await bytes('qd')).vectors).toBeLessThan(N * 2);
+    // Payload-only writes rewrite the record with the vectors read from LMDB; vector updates.
+    await client.setPayload('qd', { wait: true, points: [5, 6], payload: { tag: 'x' } });
+    await client.updateVectors('qd', { wait: true, points: [{ id: 6, vector: data[5]! }] });
+    const back = await client.retrieve('qd', { ids: [5, 6], with_vector: true, with_payload: true });
+    for (const p of back) {
+      expect(p.payload).toEqual({ tag: 'x' });
+      (p.vector as number[]).forEach((x, i) => expect(x).toBeCloseTo(data[5]![i]!, 5));
+    }
     // Writes and deletes after the move: read back from LMDB as well.
     await client.upsert('qd', { wait: true, points: [{ id: 7, vector: data[8]! }] });
     await client.delete('qd', { wait: true, points: [9] });

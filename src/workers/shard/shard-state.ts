@@ -159,7 +159,10 @@ export class ShardState {
     const id = this.ids.idOf(slot);
     if (id === undefined) return undefined;
     const record = this.db.points.get([this.collection, this.shard, id]);
-    if (record === undefined || record.v !== this.ids.versionOf(slot)) return undefined;
+    // A read copy never writes LMDB: a record at another version than its rows is not its row.
+    // A copy that writes it holds its newest rows there or in `pending`; a record one version
+    // behind is the one a payload-only write is replacing, whose vectors did not change.
+    if (record === undefined || (this.secondary && record.v !== this.ids.versionOf(slot))) return undefined;
     const b = record.x[name];
     if (b === undefined || b.byteLength !== dim * 4) return undefined;
     // msgpack decodes each binary into its own buffer: a view is safe where it is aligned.
