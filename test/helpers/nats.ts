@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { freePorts } from './ports.js';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstreamManager, type StreamInfo } from '@nats-io/jetstream';
 
@@ -48,7 +48,17 @@ export interface NatsCluster {
   close(): Promise<void>;
 }
 
-function configText(node: NatsNode, peers: NatsNode[], clustered: boolean): string {
+/**
+ * A cluster name of its own per test cluster: a server retrying a route to a port that a cluster
+ * of another test file (same machine, same moment) has since bound would otherwise join that
+ * cluster (same name, same server names), and JetStream then refused to place streams for a whole
+ * minute ("no suitable peers for placement", seen twice in clean-clone CI runs).
+ */
+function clusterName(dir: string): string {
+  return `qv-test-${basename(dir).replace(/[^A-Za-z0-9]/g, '')}`;
+}
+
+function configText(node: NatsNode, peers: NatsNode[], clustered: boolean, name: string): string {
   const lines = [
     `server_name: ${node.name}`,
     `listen: 127.0.0.1:${node.port}`,
@@ -60,7 +70,7 @@ function configText(node: NatsNode, peers: NatsNode[], clustered: boolean): stri
   if (process.env.QUIVER_NATS_DEBUG === '1') lines.push('debug: true');
   if (clustered) {
     const routes = peers.filter((p) => p !== node).map((p) => `nats-route://127.0.0.1:${p.clusterPort}`);
-    lines.push(`cluster { name: qv-test, listen: 127.0.0.1:${node.clusterPort}, routes: [${routes.join(', ')}] }`);
+    lines.push(`cluster { name: ${name}, listen: 127.0.0.1:${node.clusterPort}, routes: [${routes.join(', ')}] }`);
   }
   return lines.join('\n') + '\n';
 }
@@ -138,7 +148,7 @@ export async function startNats(size: 1 | 3 = 1): Promise<NatsCluster> {
       logs: [],
     });
   }
-  for (const n of nodes) writeFileSync(n.configFile, configText(n, nodes, size > 1));
+  for (const n of nodes) writeFileSync(n.configFile, configText(n, nodes, size > 1, clusterName(dir)));
   const urls = nodes.map((n) => n.url);
   const allLogs = () => nodes.map((n) => `--- ${n.name}\n${n.logs.slice(-30).join('')}`).join('\n');
 
