@@ -2,7 +2,8 @@
 // through the REST API on clustered data with exact ground truth (docs/storage.md, "Quantized
 // graphs"). Each configuration gets a fresh server (BENCH_WORKERS workers, one shard), an ingest
 // of BENCH_N x BENCH_DIM points, a wait until its graph is built (status green, every vector
-// indexed), then: RssAnon growth over the server's RssAnon before the collection existed, as a
+// indexed), then: RssAnon growth over the server's RssAnon before the collection existed (both
+// read after BENCH_SETTLE_MS idle), as a
 // share of the raw float32 bytes of the vectors; RssFile; recall@10 at each ef, rescored with the
 // float32 originals from the graph's top `10 x oversampling` (BENCH_INT8_OVERSAMPLING,
 // BENCH_BINARY_OVERSAMPLING); and the ingest rate. The data is Euclid (bench/lib/dataset.ts), so
@@ -30,6 +31,8 @@ const CFG = {
   int8Oversampling: Number(process.env.BENCH_INT8_OVERSAMPLING ?? 2),
   binaryOversampling: Number(process.env.BENCH_BINARY_OVERSAMPLING ?? 8),
   timeoutS: envInt('BENCH_TIMEOUT_S', 3600),
+  /** Idle time before each RssAnon reading (the worker threads trim freed memory when idle). */
+  settleMs: envInt('BENCH_SETTLE_MS', 15_000),
 };
 const NAME = 'q';
 const MiB = 1048576;
@@ -66,6 +69,9 @@ let scratch = '';
 async function measure(c: Config, ds: ReturnType<typeof makeDataset>, truth: number[][], batches: Batches): Promise<Result> {
   const q = await startQuiver({ dataDir: join(scratch, c.label.replace(/\W+/g, '-')), workers: CFG.workers, scratch });
   try {
+    // The same settle before the baseline as after the build: a fresh server returns start-up
+    // garbage to the system over its first seconds, which would otherwise count against growth.
+    await new Promise((r) => setTimeout(r, CFG.settleMs));
     const before = memory(q.pid);
     const body = { vectors: { size: CFG.dim, distance: 'Euclid', ...c.vectors }, hnsw_config: { m: 16, ef_construct: 100 }, ...(c.quantization === null ? {} : { quantization_config: c.quantization }) };
     await callOk(q.url, 'PUT', `/collections/${NAME}`, JSON.stringify(body));
@@ -77,7 +83,7 @@ async function measure(c: Config, ds: ReturnType<typeof makeDataset>, truth: num
       if (i > 6000) throw new Error(`${c.label}: the graph was not built in 10 minutes`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, CFG.settleMs));
     const after = memory(q.pid);
     const recall: Record<number, number> = {};
     for (const ef of CFG.efs) {
