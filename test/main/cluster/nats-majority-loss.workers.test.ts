@@ -16,9 +16,10 @@ let etcd: EtcdCluster;
 let server: TestServer | null = null;
 const dataDir = tempDataDir();
 
+// startNats(3) may start a fresh cluster twice when one refuses placement (test/helpers/nats.ts).
 beforeAll(async () => {
   [nats, etcd] = await Promise.all([startNats(3), startEtcd(1)]);
-});
+}, 150_000);
 
 afterAll(async () => {
   await server?.stop('SIGKILL');

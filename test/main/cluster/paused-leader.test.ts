@@ -61,7 +61,7 @@ describe('a stream leader paused past an election, then resumed', () => {
     follower = await LogFollower.connect([nats.nodes[leader]!.url]);
     host.startFollowing(follower);
     await host.handle({ op: 'followShards', shards: [[meta.id, 0]] });
-  }, 60_000);
+  }, 150_000);
 
   afterAll(async () => {
     await host?.handle({ op: 'saveIndexes' }).catch(() => undefined);

@@ -25,7 +25,7 @@ async function openLog(opts: Parameters<typeof ShardLog.open>[0]): Promise<Shard
 
 beforeAll(async () => {
   nats = await startNats(3);
-}, 60_000);
+}, 150_000);
 
 afterAll(async () => {
   await nats?.close();
