@@ -84,7 +84,7 @@ export class ShardState {
     for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
       const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, secondary));
-      space.readRows((slot) => this.#readRow(name, params.size, slot));
+      space.readRows((slot) => this.#readRow(name, params.size, slot, space.originalsOnDisk));
       this.spaces.set(name, space);
     }
     this.spaceList.push(...this.spaces.values());
@@ -153,16 +153,17 @@ export class ShardState {
    * when its version is the slot's (a secondary's primary commits at its own pace, ahead of or
    * behind this copy). Undefined when neither can be trusted: the graph is read then.
    */
-  #readRow(name: string, dim: number, slot: number): Float32Array | undefined {
+  #readRow(name: string, dim: number, slot: number, onDisk: boolean): Float32Array | undefined {
     const pending = this.pending.get(slot);
     if (pending !== undefined) return pending.x[name];
     const id = this.ids.idOf(slot);
     if (id === undefined) return undefined;
     const record = this.db.points.get([this.collection, this.shard, id]);
-    // A read copy never writes LMDB: a record at another version than its rows is not its row.
-    // A copy that writes it holds its newest rows there or in `pending`; a record one version
-    // behind is the one a payload-only write is replacing, whose vectors did not change.
-    if (record === undefined || (this.secondary && record.v !== this.ids.versionOf(slot))) return undefined;
+    // A record at another version than the slot is not trusted where the rows have another home
+    // (the graph: getPoint reads it back; a read copy never writes LMDB). Originals on disk have
+    // none: a copy that writes LMDB holds their newest rows there or in `pending`, and a record
+    // one version behind is the one a payload-only write is replacing, vectors unchanged.
+    if (record === undefined || (!onDisk && record.v !== this.ids.versionOf(slot))) return undefined;
     const b = record.x[name];
     if (b === undefined || b.byteLength !== dim * 4) return undefined;
     // msgpack decodes each binary into its own buffer: a view is safe where it is aligned.

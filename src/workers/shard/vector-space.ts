@@ -139,6 +139,11 @@ export class VectorSpace {
     return new QuantizedSpace(want.quantization, this.#distance, this.dim, { m: want.m, efConstruct: want.ef_construct }, rows, serving);
   }
 
+  /** The float32 rows are read from the points' LMDB records only (see GraphConfig). */
+  get originalsOnDisk(): boolean {
+    return this.#want.originalsOnDisk;
+  }
+
   /** The quantized graph searches use, or null (no quantization, or not built yet: exact). */
   get quantized(): QuantizedSpace | null {
     return this.#quantized;
