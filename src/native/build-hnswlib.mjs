@@ -25,7 +25,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuFlags, X86_TIERS as TIERS } from './cpu-tiers.mjs';
-import { runNodeGyp } from './node-gyp.mjs';
+import { runNodeGyp, writeBindingGyp } from './node-gyp.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OUT = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(ROOT, 'native', 'hnswlib');
@@ -60,21 +60,7 @@ function main() {
   // hnswlib-node's binding.gyp with absolute include paths (the copy has no node_modules beside
   // it) and our flags; -O3 is node-gyp's release default already, stated for clarity.
   const cflags = ['-O3', ...tier.cflags, '-mtune=native'];
-  const gyp = {
-    targets: [
-      {
-        target_name: 'addon',
-        sources: ['src/addon.cc'],
-        include_dirs: [addonApi],
-        defines: ['NAPI_DISABLE_CPP_EXCEPTIONS'],
-        'cflags!': ['-fno-exceptions'],
-        'cflags_cc!': ['-fno-exceptions'],
-        'cflags+': cflags,
-        'cflags_cc+': cflags,
-      },
-    ],
-  };
-  writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
+  writeBindingGyp(OUT, { target: 'addon', source: 'src/addon.cc', includes: [addonApi], defines: ['NAPI_DISABLE_CPP_EXCEPTIONS'], cflags });
 
   const t0 = Date.now();
   const addon = join(OUT, 'build', 'Release', 'addon.node');

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuFlags, PORTABLE_TIER, X86_TIERS } from './cpu-tiers.mjs';
-import { runNodeGyp } from './node-gyp.mjs';
+import { runNodeGyp, writeBindingGyp } from './node-gyp.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
@@ -44,21 +44,7 @@ function build(tier, addonApi, hnswlibSrc) {
   mkdirSync(join(OUT, 'src'), { recursive: true });
   copyFileSync(join(HERE, 'quantized-hnsw.cc'), join(OUT, 'src', 'quantized-hnsw.cc'));
   const cflags = ['-O3', ...tier.cflags, ...(tier.cflags.length > 0 ? ['-mtune=native'] : [])];
-  const gyp = {
-    targets: [
-      {
-        target_name: 'quantized',
-        sources: ['src/quantized-hnsw.cc'],
-        include_dirs: [addonApi, hnswlibSrc],
-        defines: ['NAPI_CPP_EXCEPTIONS'],
-        'cflags!': ['-fno-exceptions'],
-        'cflags_cc!': ['-fno-exceptions'],
-        'cflags+': cflags,
-        'cflags_cc+': cflags,
-      },
-    ],
-  };
-  writeFileSync(join(OUT, 'binding.gyp'), JSON.stringify(gyp, null, 2));
+  writeBindingGyp(OUT, { target: 'quantized', source: 'src/quantized-hnsw.cc', includes: [addonApi, hnswlibSrc], defines: ['NAPI_CPP_EXCEPTIONS'], cflags });
   const t0 = Date.now();
   const addon = join(OUT, 'build', 'Release', 'quantized.node');
   const failed = runNodeGyp(OUT, addon, BUILD_TIMEOUT_MS);

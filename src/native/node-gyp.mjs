@@ -49,3 +49,23 @@ export function runNodeGyp(dir, addon, timeoutMs) {
   if (!existsSync(addon)) return `node-gyp made no ${addon}`;
   return null;
 }
+
+/**
+ * Writes dir/binding.gyp for one C++ addon built with C++ exceptions on (hnswlib throws) and
+ * `cflags` added to node-gyp's own.
+ * @param {string} dir
+ * @param {{ target: string, source: string, includes: string[], defines: string[], cflags: string[] }} t
+ */
+export function writeBindingGyp(dir, t) {
+  const target = {
+    target_name: t.target,
+    sources: [t.source],
+    include_dirs: t.includes,
+    defines: t.defines,
+    'cflags!': ['-fno-exceptions'],
+    'cflags_cc!': ['-fno-exceptions'],
+    'cflags+': t.cflags,
+    'cflags_cc+': t.cflags,
+  };
+  writeFileSync(join(dir, 'binding.gyp'), JSON.stringify({ targets: [target] }, null, 2));
+}
