@@ -205,9 +205,11 @@ export class ClusterShards {
     const order = this.#order(meta.id, shard);
     if (order.length === 0) return Promise.reject(new QuiverError('ShardUnavailable', `No Active replica of shard ${shard} of collection ${meta.name} (${this.#describe(meta.id, shard)}): retry later`));
     // At most two replicas: the chosen one, and one other when it fails as a replica or is slower
-    // than the hedge deadline. A read at the log's end is its own kind: it waits for catch-up.
+    // than the hedge deadline. A read at the log's end is its own kind: it waits for catch-up. So
+    // is a read of this node's own replica: without the hop it answers sooner, and counted with
+    // remote reads it lowered their 95th percentile until 14% of them were hedged (bench:cluster).
     const replicas = order.slice(0, 2);
-    const kind = minSeq === undefined ? req.op : `${req.op}@end`;
+    const kind = `${req.op}${minSeq === undefined ? '' : '@end'}${replicas[0]!.node === this.#state.nodeId ? '@self' : ''}`;
     const hedgeMs = replicas.length > 1 ? this.#hedge.deadline(kind) : null;
     return new Promise((resolve, reject) => {
       const failures: string[] = [];

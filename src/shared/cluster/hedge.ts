@@ -4,8 +4,9 @@
 // sent to a second replica too, which costs about 5% more reads while cutting the tail a stalled
 // replica (paused, in a GC, swapping, behind a busy worker) would add. Invariants:
 // - the estimate is this node's, across replicas, per read kind (the worker op, and whether it
-//   reads at the log's end, which waits for the replica to catch up): never per peer, since a
-//   slow peer would then earn itself a later hedge;
+//   reads at the log's end, which waits for the replica to catch up, and whether it is first
+//   sent to this node's own replica, which answers without a hop): never per peer, since a slow
+//   peer would then earn itself a later hedge;
 // - only answered reads are counted (a hedged loser is never heard from);
 // - the deadline never exceeds `ceilingMs` (cluster.hedge_ms), which also stands until a kind has
 //   MIN_SAMPLES answers, and never falls below FLOOR_MS, under which a hedge would fire on

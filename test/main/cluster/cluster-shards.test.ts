@@ -341,6 +341,19 @@ describe('ClusterShards over the internal port', () => {
     expect(nodes.get(2)!.calls.filter((c) => c.shard === 0)).toEqual([]);
   });
 
+  it('reads of this node\'s own replica do not lower the hedge deadline of reads across nodes', { timeout: 30_000 }, async () => {
+    const hedged = hedging(5_000);
+    assign(0, [[1, 'Active', 9], [2, 'Active', 9]]);
+    assign(1, [[3, 'Active', 9], [2, 'Active', 5]]);
+    // Enough quick local answers to set a percentile (the floor, 10 ms) had they counted for remote reads.
+    for (let i = 0; i < 30; i++) expect(await hedged.call(meta(2), 0, count, local(), false)).toMatchObject({ node: 1 });
+    // Remote reads that each take 40 ms: their own kind, still under the ceiling, so never hedged.
+    nodes.get(3)!.delayMs = 40;
+    for (let i = 0; i < 8; i++) expect(await hedged.call(meta(2), 1, count, local(), false)).toMatchObject({ node: 3 });
+    expect(hedged.hedgedReads).toBe(0);
+    expect(nodes.get(2)!.calls).toEqual([]);
+  });
+
   it('a replica that answers within the hedge deadline is the only one asked', async () => {
     const hedged = hedging(60_000);
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
