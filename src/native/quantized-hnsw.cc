@@ -23,6 +23,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <functional>
+#include <stdexcept>
 #include <memory>
 #include <string>
 
@@ -127,6 +130,85 @@ class JsFilter : public hnswlib::BaseFilterFunctor {
   Napi::Function fn_;
 };
 
+/**
+ * hnswlib's saveIndex writes through an ofstream it never checks: a path that cannot be opened
+ * (no such directory, no permission) would pass as saved. Opened first, and the file's size read
+ * back after.
+ */
+void SaveChecked(hnswlib::HierarchicalNSW<float>& index, const std::string& path) {
+  {
+    std::ofstream probe(path, std::ios::binary);
+    if (!probe.is_open()) throw std::runtime_error("cannot open " + path + " for writing");
+  }
+  index.saveIndex(path);
+  std::ifstream back(path, std::ios::binary | std::ios::ate);
+  if (!back.is_open() || back.tellg() <= 0) throw std::runtime_error("nothing was written to " + path);
+}
+
+/**
+ * Writes a graph to a file on a libuv thread, settling a Promise. The JS side must not change the
+ * graph until it settles (hnswlib reads it without a lock); the object is referenced meanwhile.
+ */
+class WriteWorker : public Napi::AsyncWorker {
+ public:
+  WriteWorker(Napi::Object self, hnswlib::HierarchicalNSW<float>* index, std::string path)
+      : Napi::AsyncWorker(self.Env(), "QuantizedIndex.writeIndex"), deferred_(Napi::Promise::Deferred::New(self.Env())), self_(Napi::Persistent(self)), index_(index), path_(std::move(path)) {}
+  Napi::Promise Promise() { return deferred_.Promise(); }
+  void Execute() override {
+    try {
+      SaveChecked(*index_, path_);
+    } catch (const std::exception& e) {
+      SetError(std::string("cannot write the graph: ") + e.what());
+    }
+  }
+  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::ObjectReference self_;
+  hnswlib::HierarchicalNSW<float>* index_;
+  std::string path_;
+};
+
+/** Reads a graph from a file on a libuv thread; `done` installs it on the JS thread. */
+class ReadWorker : public Napi::AsyncWorker {
+ public:
+  using Done = std::function<void(std::unique_ptr<hnswlib::HierarchicalNSW<float>>)>;
+  ReadWorker(Napi::Object self, hnswlib::SpaceInterface<float>* space, size_t row, std::string path, size_t max, Done done)
+      : Napi::AsyncWorker(self.Env(), "QuantizedIndex.readIndex"), deferred_(Napi::Promise::Deferred::New(self.Env())), self_(Napi::Persistent(self)), space_(space), row_(row), path_(std::move(path)), max_(max), done_(std::move(done)) {}
+  Napi::Promise Promise() { return deferred_.Promise(); }
+  void Execute() override {
+    try {
+      auto index = std::make_unique<hnswlib::HierarchicalNSW<float>>(space_);
+      index->loadIndex(path_, space_, max_);
+      // hnswlib takes the row size from the space, not the file: the file's row layout must match.
+      if (index->label_offset_ != index->size_links_level0_ + row_) {
+        SetError("the graph's rows do not match this index's kind and dimension");
+        return;
+      }
+      loaded_ = std::move(index);
+    } catch (const std::exception& e) {
+      SetError(std::string("cannot read the graph: ") + e.what());
+    }
+  }
+  void OnOK() override {
+    done_(std::move(loaded_));
+    deferred_.Resolve(Env().Undefined());
+  }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Napi::ObjectReference self_;
+  hnswlib::SpaceInterface<float>* space_;
+  size_t row_;
+  std::string path_;
+  size_t max_;
+  Done done_;
+  std::unique_ptr<hnswlib::HierarchicalNSW<float>> loaded_;
+};
+
 class QuantizedIndex : public Napi::ObjectWrap<QuantizedIndex> {
  public:
   static Napi::Object Init(Napi::Env env, Napi::Object exports) {
@@ -135,6 +217,8 @@ class QuantizedIndex : public Napi::ObjectWrap<QuantizedIndex> {
                                          InstanceMethod("initIndex", &QuantizedIndex::InitIndex),
                                          InstanceMethod("readIndexSync", &QuantizedIndex::ReadIndexSync),
                                          InstanceMethod("writeIndexSync", &QuantizedIndex::WriteIndexSync),
+                                         InstanceMethod("readIndex", &QuantizedIndex::ReadIndex),
+                                         InstanceMethod("writeIndex", &QuantizedIndex::WriteIndex),
                                          InstanceMethod("resizeIndex", &QuantizedIndex::ResizeIndex),
                                          InstanceMethod("getMaxElements", &QuantizedIndex::GetMaxElements),
                                          InstanceMethod("getCurrentCount", &QuantizedIndex::GetCurrentCount),
@@ -233,11 +317,29 @@ class QuantizedIndex : public Napi::ObjectWrap<QuantizedIndex> {
   Napi::Value WriteIndexSync(const Napi::CallbackInfo& info) {
     if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(info.Env(), "expected a file path");
     try {
-      Index(info.Env()).saveIndex(info[0].As<Napi::String>());
+      SaveChecked(Index(info.Env()), info[0].As<Napi::String>());
     } catch (const std::exception& e) {
       throw Napi::Error::New(info.Env(), std::string("cannot write the graph: ") + e.what());
     }
     return info.Env().Undefined();
+  }
+
+  /** readIndex(path, maxElements = 0) -> Promise<void>: readIndexSync on a libuv thread. */
+  Napi::Value ReadIndex(const Napi::CallbackInfo& info) {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(info.Env(), "expected a file path");
+    const size_t max = info.Length() > 1 ? Count(info, 1, "maxElements") : 0;
+    auto* worker = new ReadWorker(info.This().As<Napi::Object>(), space_.get(), space_->get_data_size(), info[0].As<Napi::String>(), max,
+                                  [this](std::unique_ptr<hnswlib::HierarchicalNSW<float>> index) { index_ = std::move(index); });
+    worker->Queue();
+    return worker->Promise();
+  }
+
+  /** writeIndex(path) -> Promise<void>: writeIndexSync on a libuv thread (see WriteWorker). */
+  Napi::Value WriteIndex(const Napi::CallbackInfo& info) {
+    if (info.Length() < 1 || !info[0].IsString()) throw Napi::TypeError::New(info.Env(), "expected a file path");
+    auto* worker = new WriteWorker(info.This().As<Napi::Object>(), &Index(info.Env()), info[0].As<Napi::String>());
+    worker->Queue();
+    return worker->Promise();
   }
 
   Napi::Value ResizeIndex(const Napi::CallbackInfo& info) {

@@ -9,29 +9,12 @@
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sample, scrape } from '../helpers/metrics.js';
-import { call, removeDir, rng, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
+import { killDuringIngest, loaded, records, restarts } from '../helpers/restarts.js';
+import { call, rng } from '../helpers/server.js';
 
-const running: TestServer[] = [];
-const dirs: string[] = [];
-
-afterAll(async () => {
-  for (const s of running) await s.stop('SIGKILL');
-  for (const d of dirs) removeDir(d);
-});
-
-async function start(dataDir: string, env: Record<string, string> = {}, waitReady = true): Promise<TestServer> {
-  const s = await startServer({ dataDir, shards: 2, waitReady, env });
-  running.push(s);
-  return s;
-}
-
-function newDir(): string {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d;
-}
+const { start, newDir } = restarts();
 
 const DIM = 16;
 
@@ -46,18 +29,6 @@ function centres(k: number, seed: number, offset: number): number[][] {
   return Array.from({ length: k }, () => Array.from({ length: DIM }, () => offset + r() * 20));
 }
 
-function records(s: TestServer): Record<string, unknown>[] {
-  return s.logs.flatMap((l) => {
-    try {
-      return [JSON.parse(l) as Record<string, unknown>];
-    } catch {
-      return [];
-    }
-  });
-}
-
-const loaded = (s: TestServer, collection: string): Record<string, unknown> | undefined =>
-  records(s).find((r) => r.msg === 'collection loaded' && r.collection === collection);
 
 /** Mean recall@10 of the default (HNSW) search against exact search, on the same server: one ground-truth method. */
 async function recall(client: QdrantClient, name: string, queries: number[][]): Promise<number> {
@@ -91,27 +62,7 @@ describe('graph saves and restart', () => {
     const far = centres(6, 4, 1000);
     const second = clustered(6000, far, 5);
     const BASE = first.length;
-    const acked: number[] = [];
-    let ackedBatches = 0;
-    let killed: Promise<number | null> | null = null;
-    const writer = async (w: number): Promise<void> => {
-      for (let b = w; b * 50 < second.length; b += 4) {
-        const ids = Array.from({ length: 50 }, (_, j) => BASE + b * 50 + j).filter((id) => id - BASE < second.length);
-        const wait = w % 2 === 0;
-        try {
-          await c1.upsert('k', { wait, points: ids.map((id) => ({ id, vector: second[id - BASE]!, payload: { i: id, w } })) });
-        } catch {
-          return; // the server is gone
-        }
-        if (wait) {
-          acked.push(...ids);
-          if (++ackedBatches === 30) killed = s1.stop('SIGKILL');
-        }
-      }
-    };
-    await Promise.all([0, 1, 2, 3].map(writer));
-    expect(killed).not.toBeNull();
-    await killed;
+    const acked = await killDuringIngest(s1, c1, 'k', second, BASE);
 
     const s2 = await start(dataDir, env);
     const c2 = new QdrantClient({ url: s2.url });

@@ -193,7 +193,7 @@ describe.skipIf(skip)('quantization_config', () => {
     expect(await recall('qr', { hnsw_ef: 128, quantization: { oversampling: 2 } })).toBeGreaterThanOrEqual(0.95);
   });
 
-  it('after a restart the quantized graph is built again from the stored rows', async () => {
+  it('after a restart the quantized graphs answer as before (read from their save)', async () => {
     await server.stop();
     server = await startServer({ dataDir, shards: 2 });
     client = new QdrantClient({ url: server.url, checkCompatibility: false });

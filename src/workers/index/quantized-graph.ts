@@ -33,21 +33,36 @@ export class QuantizedGraph {
   #labels: LabelStates;
 
   /**
-   * A new empty graph, or one read from `saved.file` with its labels and deletion marks as saved
-   * beside it. Throws BadInput naming the reason when this install has no quantized build (the
-   * collection's setting is refused with it).
+   * A saved graph read on a libuv thread, so the calling thread does other work meanwhile (a
+   * shard's load reads its LMDB records), with its labels and deletion marks as saved beside it.
    */
-  constructor(params: QuantizedParams, saved?: { file: string; labels: Iterable<number>; deleted: Iterable<number> }) {
+  static async read(params: QuantizedParams, saved: { file: string; labels: Iterable<number>; deleted: Iterable<number> }): Promise<QuantizedGraph> {
+    const native = QuantizedGraph.#native(params);
+    await native.readIndex(saved.file);
+    return new QuantizedGraph(params, { ...saved, native });
+  }
+
+  static #native(params: QuantizedParams): QuantizedIndexNative {
     const lib = quantizedHnsw();
     if (!('lib' in lib)) throw new QuiverError('BadInput', `Quantization is not available on this server: ${lib.reason}`);
+    return new lib.lib.QuantizedIndex(params.kind, params.space, params.dim, params.alpha, params.offset);
+  }
+
+  /**
+   * A new empty graph, or one read from `saved.file` (synchronously, unless `saved.native` was
+   * read already: QuantizedGraph.read) with its labels and deletion marks as saved beside it.
+   * Throws BadInput naming the reason when this install has no quantized build (the collection's
+   * setting is refused with it).
+   */
+  constructor(params: QuantizedParams, saved?: { file: string; labels: Iterable<number>; deleted: Iterable<number>; native?: QuantizedIndexNative }) {
     this.#params = params;
-    this.#index = new lib.lib.QuantizedIndex(params.kind, params.space, params.dim, params.alpha, params.offset);
+    this.#index = saved?.native ?? QuantizedGraph.#native(params);
     if (saved === undefined) {
       this.#index.initIndex(INITIAL_CAPACITY, params.m, params.efConstruct, 100);
       this.#labels = new LabelStates(INITIAL_CAPACITY);
       return;
     }
-    this.#index.readIndexSync(saved.file);
+    if (saved.native === undefined) this.#index.readIndexSync(saved.file);
     const labels = [...saved.labels];
     if (this.#index.getCurrentCount() !== labels.length) throw new Error(`graph holds ${this.#index.getCurrentCount()} elements, its manifest ${labels.length}`);
     this.#labels = LabelStates.restored(this.#index.getMaxElements(), labels, saved.deleted);
@@ -126,5 +141,13 @@ export class QuantizedGraph {
   /** Writes the graph to `file` (its labels and deletion marks are the caller's to save beside it). */
   save(file: string): void {
     this.#index.writeIndexSync(file);
+  }
+
+  /**
+   * save() on a libuv thread. The caller must not change this graph until the promise settles:
+   * hnswlib reads it without a lock.
+   */
+  async saveAsync(file: string): Promise<void> {
+    await this.#index.writeIndex(file);
   }
 }

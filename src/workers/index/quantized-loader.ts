@@ -22,6 +22,9 @@ export interface QuantizedIndexNative {
   initIndex(maxElements: number, m?: number, efConstruction?: number, seed?: number): void;
   readIndexSync(file: string, maxElements?: number): void;
   writeIndexSync(file: string): void;
+  /** readIndexSync and writeIndexSync on a libuv thread (the graph must not change until settled). */
+  readIndex(file: string, maxElements?: number): Promise<void>;
+  writeIndex(file: string): Promise<void>;
   resizeIndex(maxElements: number): void;
   getMaxElements(): number;
   getCurrentCount(): number;

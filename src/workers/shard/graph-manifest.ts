@@ -23,6 +23,20 @@ export const FORMAT_JSON = 3;
 /** The JSON manifest before the CRC-32: its sha256 is checked instead (a save from an older version). */
 export const FORMAT_SHA256 = 2;
 
+/**
+ * What a saved graph's rows are: float32 in hnswlib's space (hnsw.ts), or codes (quantized-graph.ts)
+ * named `<kind>:<space over the codes>`. A version without quantized graphs finds the latter of
+ * "other parameters" than its own and rebuilds, rather than reading codes as float32 rows.
+ */
+export type GraphSpace = HnswParams['space'] | `${'int8' | 'binary'}:${'l2' | 'ip'}`;
+
+/** A quantized graph's codes: the int8 range they map (binary: alpha 1, offset 0) and the quantile it was learned at. */
+export interface SavedCodes {
+  alpha: number;
+  offset: number;
+  quantile: number | null;
+}
+
 /** One saved graph, as the manifest describes it. */
 export interface SavedGraph {
   /** File name inside the index directory. */
@@ -39,10 +53,12 @@ export interface SavedGraph {
   /** Labels the graph holds, live or marked deleted, and those marked deleted. */
   labels: Uint32Array;
   deleted: Uint32Array;
-  space: HnswParams['space'];
+  space: GraphSpace;
   dim: number;
   m: number;
   efConstruct: number;
+  /** Quantized graphs only. */
+  codes?: SavedCodes;
 }
 
 /** A manifest in memory, whichever format it was read from (`format`). */
@@ -121,6 +137,7 @@ export function encodeManifest(m: GraphManifest): Buffer {
       const g = m.spaces[name]!;
       const out: HeaderGraph = { name, file: g.file, size: g.size, space: g.space, dim: g.dim, m: g.m, efConstruct: g.efConstruct, labels: g.labels.length, deleted: g.deleted.length };
       if (g.crc32 !== undefined) out.crc32 = g.crc32;
+      if (g.codes !== undefined) out.codes = g.codes;
       return out;
     }),
   };

@@ -3,12 +3,22 @@
 // the stored vectors where a graph cannot be used. Which save is trusted is graph-snapshots.ts's
 // to say; this module only reads what its manifest names.
 //
-// Invariant: every space that should have a graph has one when restoreGraphs returns (read or
-// rebuilt); a rebuild is counted and its reason kept.
+// Invariant: every space that should have a float32 graph has one when restoreGraphs returns (read
+// or rebuilt); a rebuild is counted and its reason kept. A quantized graph is read when the save
+// holds this setting's (graph-snapshots.ts checked it), else built in the background
+// (quantized-space.ts) while searches are exact.
+
+/** The binding's parameters of a saved quantized graph (its entry passed graph-snapshots.ts's checks). */
+function quantizedParams(saved: SavedGraph): QuantizedParams | null {
+  const [kind, space] = saved.space.split(':');
+  if (saved.codes === undefined || (kind !== 'int8' && kind !== 'binary') || (space !== 'l2' && space !== 'ip')) return null;
+  return { kind, space, dim: saved.dim, m: saved.m, efConstruct: saved.efConstruct, alpha: saved.codes.alpha, offset: saved.codes.offset };
+}
 
 import type { IdTrackerRead } from './id-tracker.js';
 import { HnswIndex } from '../index/hnsw.js';
-import type { GraphManifest } from './graph-manifest.js';
+import { QuantizedGraph, type QuantizedParams } from '../index/quantized-graph.js';
+import type { GraphManifest, SavedGraph } from './graph-manifest.js';
 import type { GraphSnapshots } from './graph-snapshots.js';
 import type { VectorSpace } from './vector-space.js';
 
@@ -17,16 +27,19 @@ import type { VectorSpace } from './vector-space.js';
  * have one; resolves with each graph read, or the error that stopped it (restoreGraphs then
  * rebuilds that one, saying why). Nothing is read without a manifest.
  */
-export async function readSavedGraphs(manifest: GraphManifest | null, snapshots: GraphSnapshots, spaces: Iterable<VectorSpace>): Promise<Map<string, HnswIndex | Error>> {
-  const out = new Map<string, HnswIndex | Error>();
+export async function readSavedGraphs(manifest: GraphManifest | null, snapshots: GraphSnapshots, spaces: Iterable<VectorSpace>): Promise<Map<string, HnswIndex | QuantizedGraph | Error>> {
+  const out = new Map<string, HnswIndex | QuantizedGraph | Error>();
   if (manifest === null) return out;
   await Promise.all(
     [...spaces].map(async (space) => {
       const params = space.graphParams();
       const saved = manifest.spaces[space.name];
-      if (params === null || saved === undefined) return;
+      if (saved === undefined) return;
+      const codes = params === null ? quantizedParams(saved) : null;
+      if (params === null && codes === null) return;
+      const file = { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted };
       try {
-        out.set(space.name, await HnswIndex.read(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted }));
+        out.set(space.name, params !== null ? await HnswIndex.read(params, file) : await QuantizedGraph.read(codes!, file));
       } catch (err) {
         out.set(space.name, err instanceof Error ? err : new Error(String(err)));
       }
@@ -55,7 +68,7 @@ export function restoreGraphs(
   spaces: Iterable<VectorSpace>,
   ids: IdTrackerRead,
   changed: Iterable<number>,
-  preRead: ReadonlyMap<string, HnswIndex | Error> = new Map(),
+  preRead: ReadonlyMap<string, HnswIndex | QuantizedGraph | Error> = new Map(),
   deferReplay = false,
 ): { read: number; rebuilt: number; reason: string | null } {
   let read = 0;
@@ -64,12 +77,16 @@ export function restoreGraphs(
   const dirty = [...changed];
   for (const space of spaces) {
     const params = space.graphParams();
-    if (params === null) continue;
     const saved = manifest?.spaces[space.name];
+    if (params === null) {
+      if (saved !== undefined && restoreQuantized(space, saved, snapshots, preRead.get(space.name), dirty, deferReplay)) read++;
+      continue;
+    }
     if (saved !== undefined) {
       try {
         const pre = preRead.get(space.name);
         if (pre instanceof Error) throw pre;
+        if (pre instanceof QuantizedGraph) throw new Error('a quantized graph where a float32 one is wanted');
         const index = pre ?? new HnswIndex(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted });
         // The rows staged during the load are dropped: the graph is their one in-memory copy.
         space.useGraph(index);
@@ -84,4 +101,21 @@ export function restoreGraphs(
     if ((space.index?.size ?? 0) > 0) rebuilt++;
   }
   return { read, rebuilt, reason };
+}
+
+/**
+ * A quantized vector's saved graph put to use and brought up to date, as restoreGraphs does for a
+ * float32 one; false when there is none to use (then it is built in the background, as after a
+ * PATCH, searches exact meanwhile), which costs no rebuild of the other graphs.
+ */
+function restoreQuantized(space: VectorSpace, saved: SavedGraph, snapshots: GraphSnapshots, pre: HnswIndex | QuantizedGraph | Error | undefined, dirty: readonly number[], deferReplay: boolean): boolean {
+  const params = quantizedParams(saved);
+  if (params === null || space.quantized === null || pre instanceof Error || pre instanceof HnswIndex) return false;
+  try {
+    space.useQuantized(pre ?? new QuantizedGraph(params, { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted }));
+  } catch {
+    return false;
+  }
+  space.replay(dirty, deferReplay && dirty.length >= DEFER_REPLAY_MIN);
+  return true;
 }

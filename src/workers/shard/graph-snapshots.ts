@@ -39,10 +39,9 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { PhaseTime } from '../../shared/protocol.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
-import type { HnswIndex, HnswParams } from '../index/hnsw.js';
 import { FORMAT, FORMAT_JSON, FORMAT_SHA256, decodeManifest, encodeManifest, fromJson, isJson, type GraphManifest, type JsonManifest, type ManifestRead, type SavedGraph } from './graph-manifest.js';
 import type { IdTrackerRead, SlotIds } from './id-tracker.js';
-import type { VectorSpace } from './vector-space.js';
+import type { VectorSpace, WantedGraph } from './vector-space.js';
 
 export { decodeManifest, encodeManifest, slotCount, type GraphManifest, type ManifestRead, type SavedGraph } from './graph-manifest.js';
 
@@ -51,7 +50,16 @@ export interface CapturedSave {
   seq: number;
   count: number;
   slots: SlotIds;
-  graphs: { name: string; index: HnswIndex; labels: Uint32Array; deleted: Uint32Array }[];
+  graphs: CapturedGraph[];
+}
+
+/** One graph a save writes: float32 (HnswIndex) or over codes (QuantizedGraph), and what its manifest entry says of it. */
+interface CapturedGraph {
+  name: string;
+  graph: { saveAsync(file: string): Promise<void> };
+  params: Pick<SavedGraph, 'space' | 'dim' | 'm' | 'efConstruct' | 'codes'>;
+  labels: Uint32Array;
+  deleted: Uint32Array;
 }
 
 /** Labels in a typed array, for a manifest. */
@@ -151,8 +159,13 @@ export class GraphSnapshots {
   capture(spaces: Iterable<VectorSpace>, ids: IdTrackerRead, seq: number): CapturedSave {
     const graphs: CapturedSave['graphs'] = [];
     for (const space of spaces) {
-      if (space.index === null) continue;
-      graphs.push({ name: space.name, index: space.index, labels: labelArray(space.index.labels), deleted: labelArray(space.index.deletedLabels) });
+      const want = space.wantedGraph();
+      const graph = space.servingGraph;
+      // A quantized graph still being built for the setting in force has nothing to save yet.
+      if (want === null || graph === null) continue;
+      const params: CapturedGraph['params'] = { space: want.space, dim: want.dim, m: want.m, efConstruct: want.efConstruct };
+      if ('encode' in graph) params.codes = { alpha: graph.params.alpha, offset: graph.params.offset, quantile: want.quantile ?? null };
+      graphs.push({ name: space.name, graph, params, labels: labelArray(graph.labels), deleted: labelArray(graph.deletedLabels) });
     }
     return { seq, count: ids.live, slots: ids.slotIds(), graphs };
   }
@@ -168,7 +181,7 @@ export class GraphSnapshots {
     const files: string[] = [];
     for (let n = 0; n < save.graphs.length; n++) {
       const file = `${this.#prefix}-${n}-g${gen}.hnsw`;
-      await save.graphs[n]!.index.saveAsync(join(this.#dir, file));
+      await save.graphs[n]!.graph.saveAsync(join(this.#dir, file));
       files.push(file);
     }
     return { gen, files };
@@ -184,18 +197,7 @@ export class GraphSnapshots {
       const g = save.graphs[n]!;
       const file = written.files[n]!;
       const path = join(this.#dir, file);
-      const p = g.index.params;
-      spaces[g.name] = {
-        file,
-        crc32: await crc32FileAsync(path),
-        size: statSync(path).size,
-        labels: g.labels,
-        deleted: g.deleted,
-        space: p.space,
-        dim: p.dim,
-        m: p.m,
-        efConstruct: p.efConstruct,
-      };
+      spaces[g.name] = { file, crc32: await crc32FileAsync(path), size: statSync(path).size, labels: g.labels, deleted: g.deleted, ...g.params };
     }
     const manifest: GraphManifest = { format: FORMAT, gen: written.gen, seq: save.seq, count: save.count, slots: save.slots, spaces };
     this.#writeManifest(manifest);
@@ -266,12 +268,33 @@ export class GraphSnapshots {
     return decodeManifest(bytes);
   }
 
+  /** Why a vector's saved graph `g` cannot be used where `params` is wanted, or null when it can. */
+  #unusable(name: string, g: SavedGraph | undefined, params: WantedGraph): string | null {
+    if (g === undefined) return `no saved graph for vector '${name}'`;
+    if (g.space !== params.space || g.dim !== params.dim || g.m !== params.m || g.efConstruct !== params.efConstruct || (g.codes?.quantile ?? null) !== (params.quantile ?? null)) {
+      return `graph of vector '${name}' saved with other parameters (${g.codes === undefined ? '' : `${g.space} codes, quantile ${g.codes.quantile ?? 'none'}, `}m ${g.m}, ef_construct ${g.efConstruct})`;
+    }
+    const file = join(this.#dir, g.file);
+    let size: number;
+    try {
+      size = statSync(file).size;
+    } catch {
+      return `graph file ${g.file} missing`;
+    }
+    if (size !== g.size) return `graph file ${g.file} damaged (size ${size}, expected ${g.size})`;
+    const watch = new Stopwatch();
+    const intact = g.sha256 !== undefined ? sha256File(file) === g.sha256 : g.crc32 !== undefined && crc32File(file) === g.crc32;
+    const [wall, cpu] = watch.lap();
+    this.checksumTime = [this.checksumTime[0] + wall, cpu === null || this.checksumTime[1] === null ? null : this.checksumTime[1] + cpu];
+    return intact ? null : `graph file ${g.file} damaged (checksum mismatch)`;
+  }
+
   /**
    * The newest manifest, when it is intact (its own checksum, format 4), its graph files are
    * intact (size and checksum) and were built with the parameters `want` asks (null: that vector
-   * has no graph), else why it cannot be used.
+   * has no graph; a quantized one also the same quantile), else why it cannot be used.
    */
-  read(want: ReadonlyMap<string, HnswParams | null>): ManifestRead {
+  read(want: ReadonlyMap<string, WantedGraph | null>): ManifestRead {
     let loaded: GraphManifest | null;
     try {
       loaded = this.#load();
@@ -284,23 +307,16 @@ export class GraphSnapshots {
     for (const [name, params] of want) {
       const g = m.spaces[name];
       if (params === null) continue;
-      if (g === undefined) return { manifest: null, reason: `no saved graph for vector '${name}'` };
-      if (g.space !== params.space || g.dim !== params.dim || g.m !== params.m || g.efConstruct !== params.efConstruct) {
-        return { manifest: null, reason: `graph of vector '${name}' saved with other parameters (m ${g.m}, ef_construct ${g.efConstruct})` };
+      const why = this.#unusable(name, g, params);
+      if (why === null) continue;
+      // A quantized graph is rebuilt in the background from the vectors (quantized-space.ts), the
+      // rest of the save still used: one may be missing (not built by the save), saved for the
+      // setting before a PATCH, or damaged.
+      if (params.quantile !== undefined) {
+        delete m.spaces[name];
+        continue;
       }
-      const file = join(this.#dir, g.file);
-      let size: number;
-      try {
-        size = statSync(file).size;
-      } catch {
-        return { manifest: null, reason: `graph file ${g.file} missing` };
-      }
-      if (size !== g.size) return { manifest: null, reason: `graph file ${g.file} damaged (size ${size}, expected ${g.size})` };
-      const watch = new Stopwatch();
-      const intact = m.format === FORMAT_SHA256 ? g.sha256 !== undefined && sha256File(file) === g.sha256 : g.crc32 !== undefined && crc32File(file) === g.crc32;
-      const [wall, cpu] = watch.lap();
-      this.checksumTime = [this.checksumTime[0] + wall, cpu === null || this.checksumTime[1] === null ? null : this.checksumTime[1] + cpu];
-      if (!intact) return { manifest: null, reason: `graph file ${g.file} damaged (checksum mismatch)` };
+      return { manifest: null, reason: why };
     }
     return { manifest: m, reason: null };
   }

@@ -25,6 +25,11 @@ export interface QuantSpec {
   quantile: number | null;
 }
 
+/** The space the codes are compared in: l2 for Euclid and for Cosine's unit rows, ip for Dot (see the binding's comment). */
+export function codeSpace(distance: Distance): 'l2' | 'ip' {
+  return distance === 'Dot' ? 'ip' : 'l2';
+}
+
 export function sameSpec(a: QuantSpec | null, b: QuantSpec | null): boolean {
   return a === b || (a !== null && b !== null && a.kind === b.kind && a.quantile === b.quantile);
 }
@@ -66,6 +71,18 @@ export class QuantizedSpace {
     else this.graph?.remove(slot);
     this.#job?.touched.add(slot);
     this.startIfDue();
+  }
+
+  /** This setting's own built graph (what a save holds), or null while none is. */
+  get own(): QuantizedGraph | null {
+    return this.#built ? this.graph : null;
+  }
+
+  /** A graph read from a save of this setting takes over; a build under way is dropped. */
+  restore(graph: QuantizedGraph): void {
+    this.#job = null;
+    this.graph = graph;
+    this.#built = true;
   }
 
   get building(): boolean {
@@ -114,9 +131,7 @@ export class QuantizedSpace {
   }
 
   #params(slots: readonly number[]): QuantizedParams {
-    // l2 over the codes for Euclid and for Cosine's unit rows; ip for Dot (see the binding's comment).
-    const space = this.#distance === 'Dot' ? 'ip' : 'l2';
-    const base = { kind: this.spec.kind, space, dim: this.#dim, m: this.#graph.m, efConstruct: this.#graph.efConstruct } as const;
+    const base = { kind: this.spec.kind, space: codeSpace(this.#distance), dim: this.#dim, m: this.#graph.m, efConstruct: this.#graph.efConstruct } as const;
     if (this.spec.kind === 'binary') return { ...base, alpha: 1, offset: 0 };
     const step = Math.max(1, Math.floor(slots.length / TRAIN_ROWS));
     const sample: Float32Array[] = [];

@@ -132,6 +132,7 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
       const slot = found.slots[i]!;
       top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!));
     }
+    space.scoreBehind(spec.query, accept, push);
   } else if (plan.exact || graph === null) {
     const candidates = plan.candidates ?? ctx.ids.sortedSlots();
     space.exactScores(spec.query, spec.k, candidates, sizeOf(candidates), ctx.ids.live, accept, push);

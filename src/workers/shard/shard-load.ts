@@ -11,13 +11,13 @@
 import type { ShardLoadPhases } from '../../shared/protocol.js';
 import { bytesU32, bytesVector, shardRange, type PointKey } from '../../shared/db.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
-import type { HnswParams } from '../index/hnsw.js';
 import type { Row } from './batch-rows.js';
 import type { GraphManifest, ManifestRead } from './graph-manifest.js';
 import { readSavedGraphs, restoreGraphs } from './graph-restore.js';
 import { decodePlainRecord } from './record-decode.js';
 import type { ShardSaves } from './shard-saves.js';
 import type { FromSave, ShardState } from './shard-state.js';
+import type { WantedGraph } from './vector-space.js';
 
 /** What one shard's load did: for the per-collection start-up log. */
 export interface ShardLoad {
@@ -65,8 +65,8 @@ export async function loadShardAsync(s: ShardState, saves: ShardSaves, onPoints?
 
 /** The newest intact save's manifest (its ids placed at their saved slots), or why there is none. */
 function readManifest(s: ShardState, saves: ShardSaves): ManifestRead {
-  const want = new Map<string, HnswParams | null>();
-  for (const space of s.spaces.values()) want.set(space.name, space.graphParams());
+  const want = new Map<string, WantedGraph | null>();
+  for (const space of s.spaces.values()) want.set(space.name, space.wantedGraph());
   const read = s.snapshots.read(want);
   if (read.manifest === null) return read;
   try {

@@ -85,7 +85,7 @@ export class ShardSaves {
   loaded(upToDate: boolean, unsaved: number): void {
     this.#savedSeq = upToDate ? this.#s.seq : -1;
     this.#writesSinceSave = unsaved;
-    for (const space of this.#s.spaces.values()) this.#savedIndexes.set(space.name, space.index);
+    for (const space of this.#s.spaces.values()) this.#savedIndexes.set(space.name, space.servingGraph);
   }
 
   /**
@@ -184,7 +184,7 @@ export class ShardSaves {
   }
 
   get #graphsReplaced(): boolean {
-    for (const space of this.#s.spaces.values()) if (space.index !== (this.#savedIndexes.get(space.name) ?? null)) return true;
+    for (const space of this.#s.spaces.values()) if (space.servingGraph !== (this.#savedIndexes.get(space.name) ?? null)) return true;
     return false;
   }
 }

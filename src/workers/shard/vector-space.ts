@@ -16,15 +16,12 @@
 // against 20-40 us through getPoint (scratch script, busy machine).
 //
 // Writes to replay onto a restored graph at start (after kill -9, those after the last save) may
-// be left to catch up in the background (deferReplay): adding a point costs hnswlib ~160 us at
-// 50k x 128, so 8,000 of them held the shard's load, and /readyz, for 1.3 s. Until a slot is
-// added its row waits in `#behind` (read once from LMDB), searches score those rows exactly
-// beside the graph's hits, and the shard saves no graph (its manifest would claim rows the
-// graph lacks); catchUp() finishes at once where a save must happen (shutdown, snapshot).
+// be left to catch up in the background (behind-rows.ts), for the float32 graph and the quantized
+// one alike.
 //
 // Invariants: a slot is in the serving graph exactly when its presence byte is 1 and it is not
 // in `#behind` (deleted slots, and behind slots the graph held an older row of, are marked
-// deleted in hnswlib); when `#store` is not null it holds every present row (and exact search
+// deleted in the graph); when `#store` is not null it holds every present row (and exact search
 // reads it), otherwise the serving graph and `#behind` do. While a rebuild runs, every slot
 // written since it started is in `touched` and is redone from the rows as they are at the end,
 // before the new graph replaces the old one. No graph (null) means exact search, unless the vector
@@ -37,12 +34,12 @@ import { grownArray } from '../storage/capacity.js';
 import { VectorStore } from '../storage/vector-store.js';
 import type { Distance } from '../../shared/types.js';
 import type { QuantizedGraph } from '../index/quantized-graph.js';
-import { QuantizedSpace, sameSpec, type QuantSpec } from './quantized-space.js';
+import { QuantizedSpace, codeSpace, sameSpec, type QuantSpec } from './quantized-space.js';
+import { BehindRows } from './behind-rows.js';
+import type { GraphSpace } from './graph-manifest.js';
 
 /** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
 const REBUILD_CHUNK = 256;
-/** Replayed slots added to a restored graph per turn (about 10 ms of hnswlib inserts at 50k x 128). */
-const CATCH_UP_CHUNK = 64;
 
 /**
  * Exact search with a graph and no store: reading a candidate back costs about this many times
@@ -78,6 +75,18 @@ interface Rebuild {
   touched: Set<number>;
 }
 
+/**
+ * The graph a vector's save must have been made with to be read back (graph-snapshots.ts): a
+ * float32 graph's parameters, or a quantized one's (`space` names the codes, `quantile` the range).
+ */
+export interface WantedGraph {
+  space: GraphSpace;
+  dim: number;
+  m: number;
+  efConstruct: number;
+  quantile?: number | null;
+}
+
 /** Estimated bytes of one vector's in-memory structures. */
 export interface SpaceMemory {
   /** Rows held in a VectorStore (vectors without a graph, or staged). */
@@ -108,12 +117,8 @@ export class VectorSpace {
   #rebuild: Rebuild | null = null;
   /** Where rows held by a graph are read back from first (see the module comment); null: getPoint only. */
   #reader: RowReader | null = null;
-  /** Present slots whose rows the serving graph does not hold yet, with their rows (see deferReplay). */
-  #behind: Map<number, Float32Array> | null = null;
-  /** Resolves when `#behind` is empty again (null: nothing behind). */
-  #caughtUp: { promise: Promise<void>; resolve: () => void } | null = null;
-  /** Set by dispose: background catch-up steps stop (catchUp() still finishes it). */
-  #stopped = false;
+  /** Present slots whose rows the serving graph does not hold yet, with their rows (behind-rows.ts). */
+  readonly #behind = new BehindRows(() => this.servingGraph);
 
   constructor(name: string, dim: number, distance: Distance, want: GraphConfig) {
     this.name = name;
@@ -154,6 +159,29 @@ export class VectorSpace {
     return this.index?.size ?? this.#quantized?.graph?.size ?? 0;
   }
 
+  /**
+   * The graph searches use, float32 or this setting's own over codes; null: exact search (or a
+   * quantized graph still being built for the setting in force).
+   */
+  get servingGraph(): HnswIndex | QuantizedGraph | null {
+    return this.index ?? this.#quantized?.own ?? null;
+  }
+
+  /** The graph a save of this vector must hold to be restored, float32 or quantized; null: none. */
+  wantedGraph(): WantedGraph | null {
+    const float = this.graphParams();
+    if (float !== null) return float;
+    const q = this.#quantized;
+    if (q === null) return null;
+    return { space: `${q.spec.kind}:${codeSpace(this.#distance)}`, dim: this.dim, m: this.#want.m, efConstruct: this.#want.ef_construct, quantile: q.spec.quantile };
+  }
+
+  /** A quantized graph read from a save takes over (its setting's own: see wantedGraph). */
+  useQuantized(graph: QuantizedGraph): void {
+    this.#quantized?.restore(graph);
+    this.#behind.clear();
+  }
+
   /** The HNSW graph this vector should have, or null for none (exact search). */
   graphParams(): HnswParams | null {
     const kind = this.metric.hnswSpace;
@@ -192,7 +220,7 @@ export class VectorSpace {
    */
   vector(slot: number): Float32Array {
     if (this.#store !== null) return this.#store.get(slot);
-    const row = this.#behind?.get(slot) ?? this.#reader?.(slot);
+    const row = this.#behind.get(slot) ?? this.#reader?.(slot);
     if (row !== undefined) return row;
     // Only a quantized vector with its originals on disk has no graph to read back from; its
     // reader always has the row of a present slot on a copy that writes LMDB (see graphConfig).
@@ -224,7 +252,7 @@ export class VectorSpace {
   set(slot: number, v: Float32Array | undefined, graph = true): void {
     // A write to a slot still to catch up goes to the graph now (the graph never held its row, or
     // holds an older one marked deleted, which add un-marks and replaces).
-    if (this.#behind?.delete(slot) === true && this.#behind.size === 0) this.#settle();
+    this.#behind.written(slot);
     if (v !== undefined) {
       const toGraph = graph && this.index !== null;
       if (!toGraph && !this.#want.originalsOnDisk) this.#store ??= new VectorStore(this.dim);
@@ -262,81 +290,48 @@ export class VectorSpace {
     this.index = index;
     this.#store = null;
     // A graph built from every present row (a rebuild) holds the rows that were behind too.
-    if (this.#behind !== null) {
-      this.#behind.clear();
-      this.#settle();
-    }
+    this.#behind.clear();
   }
 
   /**
-   * Brings the serving graph up to date with `slots` (writes after its save): removals now, and
-   * rows to add either now or, `defer`, in the background in chunks between which requests run.
-   * A deferred slot's row is read now (the reader's LMDB record) and scored exactly by searches
-   * until the graph holds it; a graph row older than it is marked deleted meanwhile.
+   * Brings the serving graph (float32 or quantized) up to date with `slots` (writes after its
+   * save): removals now, and rows to add either now or, `defer`, in the background in chunks
+   * between which requests run (behind-rows.ts). A deferred slot's row is read now (the reader's
+   * LMDB record) and scored exactly by searches until the graph holds it; a graph row older than
+   * it is marked deleted meanwhile.
    */
   replay(slots: Iterable<number>, defer: boolean): void {
-    const index = this.index;
-    if (index === null) return;
+    const graph = this.servingGraph;
+    if (graph === null) return;
     for (const slot of slots) {
       if (!this.has(slot)) {
-        index.remove(slot);
+        graph.remove(slot);
         continue;
       }
       const row = this.vector(slot);
       if (!defer) {
-        index.add(slot, row);
+        graph.add(slot, row);
         continue;
       }
-      index.remove(slot);
-      if (this.#behind === null) this.#behind = new Map();
-      this.#behind.set(slot, row);
+      graph.remove(slot);
+      this.#behind.hold(slot, row);
     }
-    if (this.#behind === null || this.#behind.size === 0 || this.#caughtUp !== null) return;
-    let resolve!: () => void;
-    const promise = new Promise<void>((r) => (resolve = r));
-    this.#caughtUp = { promise, resolve };
-    const step = (): void => {
-      if (this.#stopped || this.#behind === null || this.#behind.size === 0) return;
-      this.#addBehind(CATCH_UP_CHUNK);
-      // #addBehind drops the map once it is empty.
-      if (this.behind > 0) setImmediate(step);
-    };
-    setImmediate(step);
+    this.#behind.start();
   }
 
   /** Rows not in the serving graph yet (see replay). */
   get behind(): number {
-    return this.#behind?.size ?? 0;
+    return this.#behind.size;
   }
 
   /** Resolves once the serving graph holds every present row (see replay). */
   caughtUp(): Promise<void> {
-    return this.#caughtUp?.promise ?? Promise.resolve();
+    return this.#behind.caughtUp();
   }
 
   /** Adds every row still behind now (before a save: the graph must hold what its manifest claims). */
   catchUp(): void {
-    this.#addBehind(Number.POSITIVE_INFINITY);
-  }
-
-  #addBehind(max: number): void {
-    const behind = this.#behind;
-    const index = this.index;
-    if (behind === null || index === null) return;
-    let n = 0;
-    for (const [slot, row] of behind) {
-      if (n++ >= max) break;
-      behind.delete(slot);
-      index.add(slot, row);
-    }
-    if (behind.size === 0) this.#settle();
-  }
-
-  #settle(): void {
-    this.#behind = null;
-    const done = this.#caughtUp;
-    this.#caughtUp = null;
-    done?.resolve();
+    this.#behind.catchUp();
   }
 
   /**
@@ -344,8 +339,7 @@ export class VectorSpace {
    * search, whose graph cannot find them).
    */
   scoreBehind(query: Float32Array, accept: (slot: number) => boolean, push: (slot: number, score: number) => void): void {
-    if (this.#behind === null) return;
-    for (const [slot, row] of this.#behind) if (accept(slot)) push(slot, this.metric.score(query, row, 0));
+    this.#behind.forEach(accept, (slot, row) => push(slot, this.metric.score(query, row, 0)));
   }
 
   /**
@@ -388,10 +382,7 @@ export class VectorSpace {
       else if (this.#store === null) this.#store = this.#copyRows(slotLimit);
       this.index = null;
       this.#rebuild = null;
-      if (this.#behind !== null) {
-        this.#behind.clear();
-        this.#settle();
-      }
+      this.#behind.clear();
       this.#quantized = this.#quantizedFor(want, serving);
       this.#quantized?.startIfDue();
     }
@@ -412,7 +403,7 @@ export class VectorSpace {
   dispose(): void {
     this.#rebuild = null;
     this.#quantized?.stop();
-    this.#stopped = true;
+    this.#behind.stop();
   }
 
   /** Estimated bytes of the rows and graphs (see index/hnsw.ts for the graph's formula). */

@@ -242,6 +242,26 @@ describe.skipIf(skipBinding)('the quantized hnswlib binding', () => {
     expect([...back.searchKnn(rows[7]!, 5).neighbors]).not.toContain(7);
     expect(() => new QuantizedIndex('binary', 'l2', 32, 1, 0).readIndexSync(file)).toThrow("the graph's rows do not match this index's kind and dimension");
     expect(() => back.readIndexSync(join(dir, 'missing.bin'))).toThrow(/^cannot read the graph: /);
+    expect(() => index.writeIndexSync(join(dir, 'no-such-dir', 'g.bin'))).toThrow(/^cannot write the graph: cannot open .*no-such-dir\/g\.bin for writing$/);
+  });
+
+  it('writes and reads on a libuv thread (writeIndex, readIndex) with the same answers and errors', async () => {
+    const { QuantizedIndex } = lib();
+    const rows = clustered(400, 16, 4, 0.3, 6, true);
+    const index = new QuantizedIndex('binary', 'l2', 16, 1, 0);
+    index.initIndex(400);
+    rows.forEach((r, i) => index.addPoint(r, i));
+    const file = join(dir, 'graph-async.bin');
+    await index.writeIndex(file);
+    const back = new QuantizedIndex('binary', 'l2', 16, 1, 0);
+    await back.readIndex(file);
+    expect(back.getCurrentCount()).toBe(400);
+    for (const q of rows.slice(0, 20)) expect([...back.searchKnn(q, 5).neighbors]).toEqual([...index.searchKnn(q, 5).neighbors]);
+    await expect(new QuantizedIndex('int8', 'l2', 16, 0.01, -1).readIndex(file)).rejects.toThrow("the graph's rows do not match this index's kind and dimension");
+    await expect(back.readIndex(join(dir, 'missing-async.bin'))).rejects.toThrow(/^cannot read the graph: /);
+    await expect(index.writeIndex(join(dir, 'no-such-dir', 'g.bin'))).rejects.toThrow(/^cannot write the graph: /);
+    // A failed read leaves the graph it had.
+    expect(back.getCurrentCount()).toBe(400);
   });
 
   it('answers each bad argument with its message', () => {

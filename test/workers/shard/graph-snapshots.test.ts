@@ -12,7 +12,8 @@ import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphSnapshots, decodeManifest, encodeManifest, type GraphManifest } from '../../../src/workers/shard/graph-snapshots.js';
 import type { PointBatch } from '../../../src/shared/protocol.js';
-import { batch, metaOf, shardFixture, type Fixture } from './helpers.js';
+import { batch, metaOf, shardFixture, spec, type Fixture } from './helpers.js';
+import { rng } from '../../helpers/random.js';
 import { exact, filled, manifest, MANIFEST, search, vec, writeManifest } from './graph-helpers.js';
 
 let fx: Fixture;
@@ -183,6 +184,66 @@ describe('GraphSnapshots', () => {
       rmSync(join(fx.indexDir, MANIFEST));
       const { load } = fx.reopen();
       expect(load).toMatchObject({ points: 48, graphsRead: 0, graphsRebuilt: 1, rebuildReason: 'manifest unreadable: point id 0 at slots 0 and 1' });
+    });
+  });
+
+  describe.skipIf(process.env.QUIVER_SKIP_NATIVE_BUILD === '1')('a quantized graph', () => {
+    const N = 1200;
+    /** `n` random rows of 8 dimensions (seeded): neighbours are distinct, as in embeddings. */
+    const rows = (seed: number, n: number): number[][] => {
+      const r = rng(seed);
+      return Array.from({ length: n }, () => Array.from({ length: 8 }, () => r() * 2 - 1));
+    };
+    const Q = rows(3, 1)[0]!;
+    async function quantized(): Promise<Fixture> {
+      const meta = metaOf(8, 'Cosine', { m: 8, ef_construct: 32 });
+      meta.config.quantization_config = { scalar: { type: 'int8', quantile: 0.95 } };
+      fx = shardFixture(meta);
+      await fx.shard.upsert(batch(Array.from({ length: N }, (_, i) => i), rows(1, N)), 1, true);
+      // Built in the background once the shard holds 1,000 rows.
+      while (fx.shard.info(0).indexedVectors['']! < N) await new Promise((r) => setTimeout(r, 5));
+      return fx;
+    }
+
+    it('is saved with its codes in the manifest and read back, not rebuilt; the writes after its save are replayed onto it', async () => {
+      await quantized();
+      await fx.shard.saveIndexes();
+      const m = manifest(fx);
+      const g = m.spaces['']!;
+      expect(g).toMatchObject({ space: 'int8:l2', dim: 8, m: 8, efConstruct: 32, codes: { quantile: 0.95 } });
+      expect(g.codes!.alpha).toBeGreaterThan(0);
+      expect(g.labels.length).toBe(N);
+      expect(encodeManifest(m).equals(readFileSync(join(fx.indexDir, MANIFEST)))).toBe(true);
+      // The same graph answers alike (over codes, rescored: not necessarily the exact top 5).
+      const want = search(fx.shard, Q);
+      let r = fx.reopen();
+      expect(r.load).toMatchObject({ points: N, graphsRead: 1, graphsRebuilt: 0, replayed: 0 });
+      expect(r.shard.info(0).indexedVectors['']).toBe(N);
+      expect(search(r.shard, Q)).toEqual(want);
+      // Writes after the save, then a reopen without saving (a kill -9): replayed onto the read graph.
+      const added = rows(2, 2);
+      await r.shard.upsert(batch([N, N + 1], added), 2, true);
+      await r.shard.delete([0], null, 3, true);
+      r = fx.reopen();
+      expect(r.load).toMatchObject({ points: N + 1, graphsRead: 1, graphsRebuilt: 0, replayed: 3 });
+      expect(r.shard.info(0).indexedVectors['']).toBe(N + 1);
+      const own = r.shard.search(spec(added[1]!, { k: 3, withPayload: { kind: 'none' }, quantization: { ignore: false, rescore: true, oversampling: 4 } }));
+      expect(own[0]!.id).toBe(N + 1);
+      expect(search(r.shard, rows(1, 1)[0]!)).not.toContain(0);
+    });
+
+    it('a damaged quantized graph file is passed over: the rest of the save is used and the graph is built again in the background', async () => {
+      await quantized();
+      await fx.shard.saveIndexes();
+      const file = join(fx.indexDir, manifest(fx).spaces['']!.file);
+      const bytes = readFileSync(file);
+      for (let i = 200; i < 216; i++) bytes[i] = bytes[i]! ^ 0x5a;
+      writeFileSync(file, bytes);
+      const { shard, load } = fx.reopen();
+      expect(load).toMatchObject({ points: N, graphsRead: 0, graphsRebuilt: 0, replayed: 0 });
+      // Exact meanwhile, then the graph over codes again.
+      expect(search(shard, Q)).toEqual(exact(shard, Q));
+      while (shard.info(0).indexedVectors['']! < N) await new Promise((r) => setTimeout(r, 5));
     });
   });
 
