@@ -35,7 +35,12 @@ export interface StoredPoint {
    * records above a saved graph's position are the writes to replay into it (graph-snapshots.ts).
    */
   q?: number;
-  p: Payload | null;
+  /**
+   * The payload: its JSON text in records written since payloads could live on disk (decoded only
+   * where a payload is needed, and JSON keeps a key named `__proto__`, which msgpackr renames), an
+   * object in older records. Read it with storedPayload.
+   */
+  p: Payload | string | null;
   /** Raw little-endian Float32 bytes per vector name. */
   x: Record<string, Uint8Array>;
   /** Sparse vectors per name: Uint32 index bytes and Float32 value bytes. */
@@ -43,6 +48,12 @@ export interface StoredPoint {
 }
 
 export type PointKey = [number, number, PointId];
+
+/** A record's payload as an object (see StoredPoint.p). */
+export function storedPayload(p: Payload | string | null | undefined): Payload | null {
+  if (p === undefined || p === null) return null;
+  return typeof p === 'string' ? (JSON.parse(p) as Payload) : p;
+}
 
 export interface QuiverDb {
   root: RootDatabase;

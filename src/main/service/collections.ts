@@ -12,6 +12,7 @@ import type {
 import type { ShardCopy } from '../../shared/placement.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
+import { checkPayloadM, checkStorageSettings, checkVectorRequest } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { type MemoryBytes } from '../../shared/protocol.js';
 import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
@@ -40,7 +41,8 @@ function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
   return out;
 }
 
-function vectorParams(p: VectorParamsIn): VectorParams {
+function vectorParams(p: VectorParamsIn, name: string): VectorParams {
+  checkVectorRequest(p, name === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${name}'`);
   const out: VectorParams = { size: p.size, distance: p.distance };
   const h = hnswDiff(p.hnsw_config);
   if (Object.keys(h).length > 0) out.hnsw_config = h;
@@ -58,6 +60,9 @@ function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): Sp
   const index = { ...current?.index };
   if (p.index?.full_scan_threshold !== undefined && p.index.full_scan_threshold !== null) index.full_scan_threshold = p.index.full_scan_threshold;
   if (typeof p.index?.on_disk === 'boolean') index.on_disk = p.index.on_disk;
+  if (p.index?.datatype !== undefined && p.index.datatype !== null && p.index.datatype !== 'float32') {
+    throw QuiverError.badInput(`datatype '${p.index.datatype}' of a sparse vector index is not supported: Quiver stores sparse vectors as float32`);
+  }
   if (Object.keys(index).length > 0) out.index = index;
   return out;
 }
@@ -69,17 +74,18 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
   if (v === undefined && Object.keys(sparse).length === 0) throw QuiverError.badInput('vectors_config is required');
   const vectors: Record<string, VectorParams> = {};
   if (v !== undefined && isSingle(v)) {
-    vectors[DEFAULT_VECTOR] = vectorParams(v);
+    vectors[DEFAULT_VECTOR] = vectorParams(v, DEFAULT_VECTOR);
   } else if (v !== undefined) {
     const entries = Object.entries(v);
     if (entries.length === 0 && Object.keys(sparse).length === 0) {
       throw QuiverError.badInput('vectors_config is required: at least one vector must be configured');
     }
-    for (const [name, p] of entries) vectors[name] = vectorParams(p);
+    for (const [name, p] of entries) vectors[name] = vectorParams(p, name);
   }
   for (const name of Object.keys(sparse)) {
     if (vectors[name] !== undefined) throw QuiverError.badInput(`Vector name '${name}' is both dense and sparse`);
   }
+  checkPayloadM(req.hnsw_config, 'hnsw_config');
   const hnsw: HnswConfig = { ...DEFAULT_HNSW, ...hnswDiff(req.hnsw_config) };
   const config: CollectionConfig = {
     vectors,
@@ -93,6 +99,7 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     payload_schema: {},
   };
   checkQuantizable(config);
+  checkStorageSettings(config);
   return config;
 }
 
@@ -105,14 +112,17 @@ export async function doCreateCollection(engine: Engine, name: string, req: Crea
 export async function doUpdateCollection(engine: Engine, name: string, req: UpdateCollection): Promise<boolean> {
   const meta = engine.collection(name);
   const config: CollectionConfig = structuredClone(meta.config);
+  checkPayloadM(req.hnsw_config, 'hnsw_config');
   config.hnsw_config = { ...config.hnsw_config, ...hnswDiff(req.hnsw_config) };
   const quantization = quantizationDiffIn(req.quantization_config);
   if (quantization !== undefined) config.quantization_config = quantization;
   if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
+  if (typeof req.params?.on_disk_payload === 'boolean') config.on_disk_payload = req.params.on_disk_payload;
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
     if (params === undefined) throw QuiverError.unknownVector(vname);
+    checkPayloadM(diff.hnsw_config, `hnsw_config of ${vname === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${vname}'`}`);
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
@@ -127,6 +137,7 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
     config.sparse_vectors[sname] = sparseParams(diff, current);
   }
   checkQuantizable(config);
+  checkStorageSettings(config);
   await engine.updateCollection({ ...meta, config });
   return true;
 }

@@ -47,13 +47,17 @@ export type QuantizationConfig = Static<typeof QuantizationConfig>;
 export const QuantizationConfigDiff = Type.Union([QuantizationConfig, Type.Literal('Disabled')]);
 export type QuantizationConfigDiff = Static<typeof QuantizationConfigDiff>;
 
+/** Qdrant's Datatype: Quiver stores float32 only and refuses the others by name. */
+const Datatype = Type.Union([Type.Literal('float32'), Type.Literal('float16'), Type.Literal('uint8'), Type.Null()]);
+
 export const VectorParams = Type.Object({
   size: Type.Integer({ minimum: 1, maximum: MAX_VECTOR_SIZE }),
   distance: Distance,
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
-  datatype: Type.Optional(Type.Unknown()),
+  // Read so that the service refuses what it does not store by name (storage-settings.ts).
+  datatype: Type.Optional(Datatype),
   multivector_config: Type.Optional(Type.Unknown()),
 });
 export type VectorParams = Static<typeof VectorParams>;
@@ -67,7 +71,7 @@ export const SparseVectorParams = Type.Object({
       Type.Object({
         full_scan_threshold: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
         on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-        datatype: Type.Optional(Type.Unknown()),
+        datatype: Type.Optional(Datatype),
         memory: Type.Optional(Type.Unknown()),
       }),
       Type.Null(),
@@ -135,7 +139,7 @@ export const CollectionParamsDiff = Type.Object({
   // second replica after one node-wide delay (SERVICE_CLUSTER_HEDGE_MS, src/shared/cluster/hedge.ts).
   read_fan_out_factor: Type.Optional(Type.Unknown()),
   read_fan_out_delay_ms: Type.Optional(Type.Unknown()),
-  on_disk_payload: Type.Optional(Type.Unknown()),
+  on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   payload: Type.Optional(Type.Unknown()),
 });
 

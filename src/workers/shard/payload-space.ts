@@ -1,7 +1,15 @@
 // The payloads of one shard, by slot, and the field indexes over them.
 //
-// Invariant: every index holds exactly the current payload of every live slot (set() reindexes
-// the slot in every index; an index created later is filled from the payloads at once).
+// Payloads are held as JS objects in the worker's heap, or, with the collection's on_disk_payload
+// (docs/storage.md, "Payloads on disk"), only in the points' LMDB records: then a payload is read
+// back through the shard's reader (the newest write whose record is not committed yet, else the
+// memory-mapped record) where a filter on an unindexed key, a payload operation or a response
+// needs it, and memory holds only what the field indexes index. A read copy never writes LMDB, so
+// it keeps its payloads in memory whatever the setting.
+//
+// Invariants: every index holds exactly the current payload of every live slot (set() reindexes
+// the slot in every index; an index created later is filled from the payloads at once). On disk, a
+// payload set by a write is staged until its record takes it (take), so reads see it meanwhile.
 
 import type { Filter } from '../../shared/filter.js';
 import { type FacetValue } from '../../shared/protocol.js';
@@ -10,18 +18,84 @@ import type { FieldIndexSchema, Payload, PointId, TextIndexParams } from '../../
 import { createFieldIndex, planCandidates, type FieldIndex } from '../index/payload-index.js';
 import { fieldValues, parsePath, type PathPart } from './filter-eval.js';
 
+/** A live slot's payload from outside memory: the newest uncommitted write's, else its LMDB record's. */
+export type PayloadReader = (slot: number) => Payload | null;
+
 export class PayloadSpace {
-  readonly #payloads: (Payload | null)[] = [];
+  /** By slot, where payloads are held in memory; null: on disk (read through `#reader`). */
+  #payloads: (Payload | null)[] | null = [];
+  /** On disk: payloads written whose records have not taken them yet (see take). */
+  readonly #staged = new Map<number, Payload | null>();
+  readonly #reader: PayloadReader;
   readonly #indexes = new Map<string, FieldIndex>();
   readonly #paths = new Map<string, PathPart[]>();
 
-  get(slot: number): Payload | null {
-    return this.#payloads[slot] ?? null;
+  /** `onDisk`: payloads are read through `reader` rather than held (see the file comment). */
+  constructor(reader: PayloadReader, onDisk = false) {
+    this.#reader = reader;
+    if (onDisk) this.#payloads = null;
   }
 
-  /** The slot's payload from now on (null: none, or the slot is gone), reindexed. */
-  set(slot: number, payload: Payload | null): void {
-    this.#payloads[slot] = payload;
+  get onDisk(): boolean {
+    return this.#payloads === null;
+  }
+
+  /** Whether any field is indexed. */
+  get indexed(): boolean {
+    return this.#indexes.size > 0;
+  }
+
+  get(slot: number): Payload | null {
+    if (this.#payloads !== null) return this.#payloads[slot] ?? null;
+    const staged = this.#staged.get(slot);
+    if (staged !== undefined || this.#staged.has(slot)) return staged ?? null;
+    return this.#reader(slot);
+  }
+
+  /**
+   * The slot's payload from now on (null: none), reindexed. `stored`: the payload is the slot's
+   * LMDB record's already (a load), so on disk nothing is staged.
+   */
+  set(slot: number, payload: Payload | null, stored = false): void {
+    if (this.#payloads !== null) this.#payloads[slot] = payload;
+    else if (!stored) this.#staged.set(slot, payload);
+    this.#reindex(slot, payload);
+  }
+
+  /** The slot is gone (its point deleted): nothing held for it, unindexed. */
+  remove(slot: number): void {
+    if (this.#payloads !== null) this.#payloads[slot] = null;
+    else this.#staged.delete(slot);
+    this.#reindex(slot, null);
+  }
+
+  /**
+   * The payload a write's record is given. On disk it leaves memory here: from now on the record
+   * (or the write's pending entry until it commits) holds it.
+   */
+  take(slot: number): Payload | null {
+    const payload = this.get(slot);
+    this.#staged.delete(slot);
+    return payload;
+  }
+
+  /**
+   * Moves the payloads of `slots` (every live one) into memory or out of it (a PATCH of
+   * on_disk_payload). Staged payloads are already on their way into their records.
+   */
+  setOnDisk(onDisk: boolean, slots: Iterable<number>): void {
+    if (onDisk === this.onDisk) return;
+    if (onDisk) {
+      this.#payloads = null;
+      return;
+    }
+    const held: (Payload | null)[] = [];
+    for (const slot of slots) held[slot] = this.get(slot);
+    this.#payloads = held;
+    this.#staged.clear();
+  }
+
+  #reindex(slot: number, payload: Payload | null): void {
     for (const [key, index] of this.#indexes) {
       index.remove(slot);
       if (payload) index.add(slot, fieldValues(payload, this.#paths.get(key)!));
@@ -33,7 +107,7 @@ export class PayloadSpace {
     const index = createFieldIndex(schema);
     const path = parsePath(key);
     for (const slot of slots) {
-      const payload = this.#payloads[slot];
+      const payload = this.get(slot);
       if (payload) index.add(slot, fieldValues(payload, path));
     }
     this.#indexes.set(key, index);

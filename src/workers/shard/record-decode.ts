@@ -1,5 +1,6 @@
-// A decoder for the commonest point record, used by a shard's load pass only (issue 14, start-up):
-// a record with no payload, whose vectors are dense. lmdb-js stores a record with msgpackr's
+// A decoder for the commonest point record, used by a shard's load pass (issue 14, start-up): a
+// record whose payload is null or JSON text, and whose vectors are dense; and the reader of such a
+// record's payload alone (storedPayloadText), for payloads kept on disk. lmdb-js stores a record with msgpackr's
 // records extension and no shared structures, so every record carries its own structure
 // definitions (the key lists of the record and of its vectors), and msgpackr parses them and
 // builds a reader for them per record: at 100k x 128 that was most of the load pass's decoding
@@ -10,11 +11,11 @@
 //   d4 72 40  94 a1 'v' a1 'q' a1 'p' a1 'x'   record definition 0x40: keys v, q, p, x
 //   <v> <q>                                    unsigned integers (fixint 0-0x3f, uint8/16/32)
 //                                              or float64, as msgpackr writes numbers
-//   c0                                         p: null
+//   c0 | a0-bf, d9, da, db <UTF-8>             p: null, or a string (the payload's JSON text)
 //   d4 72 41  9n <n fixstr names>              record definition 0x41: the vector names
 //   <n bins>                                   bin8/16/32: the vectors' bytes
 //
-// and nothing after; for anything else (a payload, sparse vectors, a record of an older shape,
+// and nothing after; for anything else (a payload stored as an object, sparse vectors, a record of an older shape,
 // a name longer than 31 bytes, not ASCII or one an object has already, such as 'constructor')
 // it answers undefined and the caller decodes the
 // record as before (msgpackr). So it can be wrong only by declining. The vectors are views into
@@ -24,6 +25,56 @@
 import type { StoredPoint } from '../../shared/db.js';
 
 const HEAD = [0xd4, 0x72, 0x40, 0x94, 0xa1, 0x76, 0xa1, 0x71, 0xa1, 0x70, 0xa1, 0x78];
+const utf8 = new TextDecoder();
+
+/** The string or nil at `at` (advanced past it): null for nil, undefined when the bytes are something else. */
+function text(b: Uint8Array, end: number): string | null | undefined {
+  if (at >= end) return undefined;
+  const t = b[at]!;
+  let len: number;
+  let from: number;
+  if (t === 0xc0) {
+    at += 1;
+    return null;
+  } else if (t >= 0xa0 && t <= 0xbf) {
+    len = t - 0xa0;
+    from = at + 1;
+  } else if (t === 0xd9 && at + 2 <= end) {
+    len = b[at + 1]!;
+    from = at + 2;
+  } else if (t === 0xda && at + 3 <= end) {
+    len = (b[at + 1]! << 8) | b[at + 2]!;
+    from = at + 3;
+  } else if (t === 0xdb && at + 5 <= end) {
+    len = b[at + 1]! * 0x1000000 + ((b[at + 2]! << 16) | (b[at + 3]! << 8) | b[at + 4]!);
+    from = at + 5;
+  } else return undefined;
+  if (from + len > end) return undefined;
+  at = from + len;
+  return utf8.decode(b.subarray(from, from + len));
+}
+
+/** Reads the head (definition, v, q) and the payload of a record of the shape above; undefined when it is not one. */
+function head(bytes: Uint8Array, size: number): { v: number; q: number; p: string | null } | undefined {
+  if (size < HEAD.length + 7) return undefined;
+  for (let i = 0; i < HEAD.length; i++) if (bytes[i] !== HEAD[i]) return undefined;
+  at = HEAD.length;
+  const v = number(bytes, size);
+  if (v < 0) return undefined;
+  const q = number(bytes, size);
+  if (q < 0) return undefined;
+  const p = text(bytes, size);
+  if (p === undefined) return undefined;
+  return { v, q, p };
+}
+
+/**
+ * The payload text of a record of the shape above (null: no payload), without decoding its
+ * vectors; undefined for another shape (decode it the usual way).
+ */
+export function storedPayloadText(bytes: Uint8Array, size: number): string | null | undefined {
+  return head(bytes, size)?.p;
+}
 
 /** Read position in the record being decoded (module state: no tuple per number read). */
 let at = 0;
@@ -85,15 +136,11 @@ function nameOf(bytes: Uint8Array, at: number): string {
 
 /** The record in `bytes[0, size)` when it has the shape above, else undefined (decode it the usual way). */
 export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint | undefined {
-  if (size < HEAD.length + 7) return undefined;
-  for (let i = 0; i < HEAD.length; i++) if (bytes[i] !== HEAD[i]) return undefined;
-  at = HEAD.length;
-  const v = number(bytes, size);
-  if (v < 0) return undefined;
-  const q = number(bytes, size);
-  if (q < 0) return undefined;
-  if (at + 4 > size || bytes[at] !== 0xc0 || bytes[at + 1] !== 0xd4 || bytes[at + 2] !== 0x72 || bytes[at + 3] !== 0x41) return undefined;
-  at += 4;
+  const h = head(bytes, size);
+  if (h === undefined) return undefined;
+  const { v, q, p } = h;
+  if (at + 3 > size || bytes[at] !== 0xd4 || bytes[at + 1] !== 0x72 || bytes[at + 2] !== 0x41) return undefined;
+  at += 3;
   const arr = bytes[at]!;
   if (arr < 0x91 || arr > 0x9f) return undefined;
   const n = arr - 0x90;
@@ -133,5 +180,5 @@ export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint 
     name += 1 + bytes[name]! - 0xa0;
   }
   if (at !== size) return undefined;
-  return { v, q, p: null, x };
+  return { v, q, p, x };
 }

@@ -9,7 +9,7 @@
 // only when a manifest was read, nothing was replayed and no graph was rebuilt.
 
 import type { ShardLoadPhases } from '../../shared/protocol.js';
-import { bytesU32, bytesVector, shardRange, type PointKey } from '../../shared/db.js';
+import { bytesU32, bytesVector, shardRange, storedPayload, type PointKey } from '../../shared/db.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
 import type { Row } from './batch-rows.js';
 import type { GraphManifest, ManifestRead } from './graph-manifest.js';
@@ -165,6 +165,7 @@ function readRecords(
   onPoints: ((n: number) => void) | undefined,
 ): number {
   const noRow: Row = { dense: {}, sparse: {} };
+  const onDiskUnindexed = s.payloads.onDisk && !s.payloads.indexed;
   let points = 0;
   for (const { key, value } of s.db.points.getRange({ start, end })) {
     const id = key[2];
@@ -175,7 +176,9 @@ function readRecords(
       if (value.s !== undefined) for (const [name, sv] of Object.entries(value.s)) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
     }
     if (fromSave !== null) fromSave.stored = value.x;
-    const slot = s.apply(id, value.v, value.p, row, false, fromSave);
+    // Payloads on disk with no field index to fill: the record keeps it, nothing is parsed.
+    const payload = onDiskUnindexed ? null : storedPayload(value.p);
+    const slot = s.apply(id, value.v, payload, row, false, fromSave);
     const q = value.q ?? 0;
     if (q > s.seq) s.seq = q;
     if (slot < seen.length) seen[slot] = 1;

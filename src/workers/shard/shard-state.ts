@@ -9,7 +9,7 @@
 // version changes only after its vectors (see apply); `pending` holds, by slot, only the newest
 // write whose LMDB put has not settled.
 
-import { bytesVector, type QuiverDb } from '../../shared/db.js';
+import { bytesVector, storedPayload, type PointKey, type QuiverDb } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import { effectiveHnsw, effectiveQuantization } from '../../shared/hnsw-params.js';
 import type { CollectionMeta, Payload, PointId } from '../../shared/types.js';
@@ -18,6 +18,7 @@ import type { Row } from './batch-rows.js';
 import { GraphSnapshots } from './graph-snapshots.js';
 import { IdTracker } from './id-tracker.js';
 import { PayloadSpace } from './payload-space.js';
+import { storedPayloadText } from './record-decode.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
 
 /**
@@ -37,7 +38,15 @@ export function graphConfig(meta: CollectionMeta, name: string, secondary: boole
   const { m, ef_construct } = effectiveHnsw(meta, name);
   const q = effectiveQuantization(meta, name);
   const quantization = q === null ? null : 'scalar' in q ? { kind: 'int8' as const, quantile: q.scalar.quantile ?? null } : { kind: 'binary' as const, quantile: null };
-  return { m, ef_construct, quantization, originalsOnDisk: quantization !== null && meta.config.vectors[name]?.on_disk === true && !secondary };
+  // On disk where nothing else holds the rows: a graph over codes, or none (the service refuses
+  // on_disk for a float32 graph, which holds its rows: storage-settings.ts).
+  const noGraph = m === 0 || meta.config.vectors[name]?.distance === 'Manhattan';
+  return { m, ef_construct, quantization, originalsOnDisk: (quantization !== null || noGraph) && meta.config.vectors[name]?.on_disk === true && !secondary };
+}
+
+/** Whether a shard keeps its payloads in LMDB only: on_disk_payload, except on a read copy (it never writes LMDB). */
+export function payloadsOnDisk(meta: CollectionMeta, secondary: boolean): boolean {
+  return meta.config.on_disk_payload === true && !secondary;
 }
 
 export class ShardState {
@@ -48,7 +57,7 @@ export class ShardState {
   meta: CollectionMeta;
   readonly db: QuiverDb;
   readonly ids = new IdTracker();
-  readonly payloads = new PayloadSpace();
+  readonly payloads: PayloadSpace;
   readonly spaces = new Map<string, VectorSpace>();
   readonly sparse = new Map<string, SparseIndex>();
   /** spaces' and sparse's entries (both fixed at construction): apply walks these, no iterator per point. */
@@ -71,7 +80,7 @@ export class ShardState {
    * applies puts asynchronously, so until then a get() returns the previous record. Rows are read
    * here before LMDB (#readRow); an entry leaves when its own put settles.
    */
-  readonly pending = new Map<number, { x: Record<string, Float32Array> }>();
+  readonly pending = new Map<number, { x: Record<string, Float32Array>; p: Payload | null }>();
 
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, secondary: boolean) {
     this.collection = meta.id;
@@ -80,6 +89,7 @@ export class ShardState {
     this.meta = meta;
     this.db = db;
     this.snapshots = new GraphSnapshots(indexDir, meta.id, shard);
+    this.payloads = new PayloadSpace((slot) => this.#readPayload(slot), payloadsOnDisk(meta, secondary));
     this.names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
@@ -127,7 +137,8 @@ export class ShardState {
   apply(id: PointId, version: number, payload: Payload | null, row: Row, graph = true, fromSave: FromSave | null = null): number {
     const slot = this.ids.slotFor(id);
     if (version > this.maxVersion) this.maxVersion = version;
-    this.payloads.set(slot, payload);
+    // A load (graph false) applies the stored record: its payload is on disk already.
+    this.payloads.set(slot, payload, !graph);
     // The slot's version changes after its vectors: until then the row reader trusts the stored
     // record, which tells an unchanged row without reading the graph back (VectorSpace.set).
     const spaces = this.spaceList;
@@ -145,6 +156,21 @@ export class ShardState {
       else index.remove(slot);
     }
     return slot;
+  }
+
+  /** A live slot's payload where payloads are on disk (see PayloadSpace): the write in flight's, else the record's. */
+  #readPayload(slot: number): Payload | null {
+    const pending = this.pending.get(slot);
+    if (pending !== undefined) return pending.p;
+    const id = this.ids.idOf(slot);
+    if (id === undefined) return null;
+    const key: PointKey = [this.collection, this.shard, id];
+    // Its JSON text read straight from the record's bytes (record-decode.ts), its vectors left alone.
+    const bytes = this.db.points.getBinaryFast(key);
+    if (bytes === undefined) return null;
+    const text = storedPayloadText(bytes, bytes.length);
+    if (text !== undefined) return text === null ? null : (JSON.parse(text) as Payload);
+    return storedPayload(this.db.points.get(key)?.p);
   }
 
   /**

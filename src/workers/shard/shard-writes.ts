@@ -71,7 +71,8 @@ export class ShardWrites {
       rows[space.name] = row;
       x[space.name] = vectorBytes(row);
     }
-    const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: s.payloads.get(slot), x };
+    const payload = s.payloads.take(slot);
+    const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: payload === null ? null : JSON.stringify(payload), x };
     for (const [name, index] of s.sparse) {
       const v = index.get(slot);
       if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };
@@ -80,7 +81,7 @@ export class ShardWrites {
       failCommitId !== null && id === failCommitId
         ? Promise.reject(new Error(`failpoint commit_fail_on_id=${failCommitId}`))
         : s.db.points.put([s.collection, s.shard, id], record);
-    const entry = { x: rows };
+    const entry = { x: rows, p: payload };
     s.pending.set(slot, entry);
     // A later write of the slot replaced the entry: that one stays until its own put settles.
     const settle = (): void => {
@@ -202,7 +203,7 @@ export class ShardWrites {
       if (slot === undefined) return 'skip';
       for (const space of s.spaces.values()) space.set(slot, undefined);
       for (const index of s.sparse.values()) index.remove(slot);
-      s.payloads.set(slot, null);
+      s.payloads.remove(slot);
       return 'removed';
     });
     return applied;

@@ -24,7 +24,7 @@ import type { PayloadOp } from './payload-ops.js';
 import { loadShard, loadShardAsync, type ShardLoad } from './shard-load.js';
 import { ShardReads } from './shard-reads.js';
 import { DEFAULT_SAVE_POLICY, ShardSaves, type GraphSavePolicy } from './shard-saves.js';
-import { ShardState, graphConfig } from './shard-state.js';
+import { ShardState, graphConfig, payloadsOnDisk } from './shard-state.js';
 import { ShardWrites } from './shard-writes.js';
 
 export { NotCommittedError } from './shard-writes.js';
@@ -90,6 +90,7 @@ export class Shard {
   updateMeta(meta: CollectionMeta): void {
     this.#s.meta = meta;
     for (const space of this.#s.spaces.values()) space.reconfigure(graphConfig(meta, space.name, this.#s.secondary), this.#s.ids.slotLimit);
+    this.#s.payloads.setOnDisk(payloadsOnDisk(meta, this.#s.secondary), this.#s.ids.sortedSlots());
   }
 
   /** True while a graph is being rebuilt (the collection then reports status yellow). */

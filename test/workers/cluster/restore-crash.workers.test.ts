@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, shardRange, type QuiverDb, type StoredPoint } from '../../../src/shared/db.js';
+import { openDb, shardRange, storedPayload, type QuiverDb, type StoredPoint } from '../../../src/shared/db.js';
 import { appliedSeqKey } from '../../../src/shared/log-entry.js';
 import { UNCONDITIONAL } from '../../../src/shared/shard-results.js';
 import type { CollectionMeta, PointId } from '../../../src/shared/types.js';
@@ -138,7 +138,7 @@ describe('kill -9 during a shard restore', () => {
       const host = new ShardHost(0, 1, db, join(dir, 'hnsw'));
       host.loadAll();
       expect(await host.handle({ op: 'count', ...at, filter: null, exact: true })).toBe(got.size);
-      expect(await host.handle({ op: 'count', ...at, filter: { must: [{ key: 'color', match: { value: 'c3' } }] }, exact: true })).toBe([...got.values()].filter((r) => (r.p as { color?: string } | null)?.color === 'c3').length);
+      expect(await host.handle({ op: 'count', ...at, filter: { must: [{ key: 'color', match: { value: 'c3' } }] }, exact: true })).toBe([...got.values()].filter((r) => (storedPayload(r.p) as { color?: string } | null)?.color === 'c3').length);
       return state;
     } finally {
       await db.root.close();

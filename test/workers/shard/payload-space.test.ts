@@ -5,7 +5,7 @@ import type { FieldIndexSchema, Payload } from '../../../src/shared/types.js';
 import { facetCounts, PayloadSpace } from '../../../src/workers/shard/payload-space.js';
 
 function space(key: string, schema: FieldIndexSchema, payloads: (Payload | null)[]): PayloadSpace {
-  const p = new PayloadSpace();
+  const p = new PayloadSpace(() => null);
   payloads.forEach((pl, slot) => p.set(slot, pl));
   p.createIndex(key, schema, payloads.map((_, slot) => slot));
   return p;

@@ -23,6 +23,7 @@ import type { SparseVectorConfig, SparseVectorConfig__Output } from '../../../sh
 import type { SparseVectorParams as SparseVectorParamsOut } from '../../../shared/grpc/generated/qdrant/SparseVectorParams.js';
 import type { UpdateCollection__Output } from '../../../shared/grpc/generated/qdrant/UpdateCollection.js';
 import type { VectorParams, VectorParams__Output } from '../../../shared/grpc/generated/qdrant/VectorParams.js';
+import type { Datatype__Output } from '../../../shared/grpc/generated/qdrant/Datatype.js';
 import type { VectorParamsDiff__Output } from '../../../shared/grpc/generated/qdrant/VectorParamsDiff.js';
 import type { VectorsConfig } from '../../../shared/grpc/generated/qdrant/VectorsConfig.js';
 import { lower, num, opt, plain } from '../../../shared/grpc/messages/common.js';
@@ -46,6 +47,12 @@ function distanceIn(d: Distance__Output | undefined): VectorParamsIn['distance']
   throw QuiverError.badInput(`Wrong input: unknown distance ${d ?? 'UnknownDistance'}, expected one of Cosine, Euclid, Dot, Manhattan`);
 }
 
+/** Qdrant's Datatype enum as REST's names (Default: none given); the service refuses those Quiver does not store. */
+function datatypeIn(d: Datatype__Output | undefined): VectorParamsIn['datatype'] {
+  if (d === undefined || d === 'Default') return undefined;
+  return d === 'Float32' ? 'float32' : d === 'Uint8' ? 'uint8' : 'float16';
+}
+
 function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
   return {
     size: Number(p.size ?? 0),
@@ -53,6 +60,8 @@ function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
     ...opt('hnsw_config', hnswIn(p.hnsw_config)),
     ...opt('on_disk', p.on_disk),
     ...opt('quantization_config', quantizationIn(p.quantization_config)),
+    ...opt('datatype', datatypeIn(p.datatype)),
+    ...opt('multivector_config', p.multivector_config && { comparator: 'max_sim' }),
   };
 }
 
@@ -63,7 +72,7 @@ function sparseConfigIn(c: SparseVectorConfig__Output | undefined): NonNullable<
   const out: NonNullable<CreateCollection['sparse_vectors']> = {};
   for (const [name, p] of Object.entries(c.map)) {
     out[name] = {
-      ...opt('index', p.index && { ...opt('full_scan_threshold', num(p.index.full_scan_threshold)), ...opt('on_disk', p.index.on_disk) }),
+      ...opt('index', p.index && { ...opt('full_scan_threshold', num(p.index.full_scan_threshold)), ...opt('on_disk', p.index.on_disk), ...opt('datatype', datatypeIn(p.index.datatype)) }),
       ...opt('modifier', lower(p.modifier)),
     };
   }

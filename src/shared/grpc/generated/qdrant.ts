@@ -99,6 +99,7 @@ import type { MinShould as _qdrant_MinShould, MinShould__Output as _qdrant_MinSh
 import type { Mmr as _qdrant_Mmr, Mmr__Output as _qdrant_Mmr__Output } from './qdrant/Mmr.js';
 import type { MoveShard as _qdrant_MoveShard, MoveShard__Output as _qdrant_MoveShard__Output } from './qdrant/MoveShard.js';
 import type { MultiDenseVector as _qdrant_MultiDenseVector, MultiDenseVector__Output as _qdrant_MultiDenseVector__Output } from './qdrant/MultiDenseVector.js';
+import type { MultiVectorConfig as _qdrant_MultiVectorConfig, MultiVectorConfig__Output as _qdrant_MultiVectorConfig__Output } from './qdrant/MultiVectorConfig.js';
 import type { NamedVectors as _qdrant_NamedVectors, NamedVectors__Output as _qdrant_NamedVectors__Output } from './qdrant/NamedVectors.js';
 import type { NamedVectorsOutput as _qdrant_NamedVectorsOutput, NamedVectorsOutput__Output as _qdrant_NamedVectorsOutput__Output } from './qdrant/NamedVectorsOutput.js';
 import type { NearestInputWithMmr as _qdrant_NearestInputWithMmr, NearestInputWithMmr__Output as _qdrant_NearestInputWithMmr__Output } from './qdrant/NearestInputWithMmr.js';
@@ -254,6 +255,7 @@ export interface ProtoGrpcType {
     CreateShardKeyRequest: MessageTypeDefinition<_qdrant_CreateShardKeyRequest, _qdrant_CreateShardKeyRequest__Output>
     CreateShardKeyResponse: MessageTypeDefinition<_qdrant_CreateShardKeyResponse, _qdrant_CreateShardKeyResponse__Output>
     CreateVectorNameRequest: MessageTypeDefinition<_qdrant_CreateVectorNameRequest, _qdrant_CreateVectorNameRequest__Output>
+    Datatype: EnumTypeDefinition
     DatetimeIndexParams: MessageTypeDefinition<_qdrant_DatetimeIndexParams, _qdrant_DatetimeIndexParams__Output>
     DatetimeRange: MessageTypeDefinition<_qdrant_DatetimeRange, _qdrant_DatetimeRange__Output>
     DeleteAlias: MessageTypeDefinition<_qdrant_DeleteAlias, _qdrant_DeleteAlias__Output>
@@ -323,6 +325,8 @@ export interface ProtoGrpcType {
     Modifier: EnumTypeDefinition
     MoveShard: MessageTypeDefinition<_qdrant_MoveShard, _qdrant_MoveShard__Output>
     MultiDenseVector: MessageTypeDefinition<_qdrant_MultiDenseVector, _qdrant_MultiDenseVector__Output>
+    MultiVectorComparator: EnumTypeDefinition
+    MultiVectorConfig: MessageTypeDefinition<_qdrant_MultiVectorConfig, _qdrant_MultiVectorConfig__Output>
     NamedVectors: MessageTypeDefinition<_qdrant_NamedVectors, _qdrant_NamedVectors__Output>
     NamedVectorsOutput: MessageTypeDefinition<_qdrant_NamedVectorsOutput, _qdrant_NamedVectorsOutput__Output>
     NearestInputWithMmr: MessageTypeDefinition<_qdrant_NearestInputWithMmr, _qdrant_NearestInputWithMmr__Output>

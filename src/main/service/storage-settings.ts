@@ -1,0 +1,52 @@
+// Where a collection's data lives, as its settings ask, checked on create and PATCH (after the
+// PATCH is merged): a setting Quiver cannot apply is refused with a 400 naming it, rather than
+// accepted and ignored (README, "Collection settings"). What Quiver applies:
+// - vectors.on_disk: the float32 originals read from the points' LMDB records rather than held in
+//   memory, where nothing else holds them: a quantized vector (its graph holds codes) or one with
+//   no graph (hnsw_config.m 0, or Manhattan). A float32 HNSW graph holds its vectors (hnswlib
+//   keeps each row it indexes), so on_disk there would save nothing: refused.
+// - hnsw_config.on_disk, a sparse index's on_disk: graphs and sparse indexes are in memory: refused.
+// - on_disk_payload: applied (payload-space.ts in the workers).
+
+import { QuiverError } from '../../shared/errors.js';
+import { DEFAULT_VECTOR, type CollectionConfig } from '../../shared/types.js';
+
+const vectorName = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
+
+export function checkStorageSettings(config: CollectionConfig): void {
+  if (config.hnsw_config.on_disk) throw hnswOnDisk('hnsw_config.on_disk');
+  for (const [v, p] of Object.entries(config.vectors)) {
+    if (p.hnsw_config?.on_disk === true) throw hnswOnDisk(`hnsw_config.on_disk of ${vectorName(v)}`);
+    if (p.on_disk !== true) continue;
+    const quantized = (p.quantization_config ?? config.quantization_config ?? null) !== null;
+    const graph = p.distance !== 'Manhattan' && (p.hnsw_config?.m ?? config.hnsw_config.m) > 0;
+    if (!quantized && graph) {
+      throw QuiverError.badInput(
+        `on_disk: true cannot apply to ${vectorName(v)}: without quantization_config its HNSW graph holds the float32 vectors in memory. ` +
+          'Set quantization_config (the graph then holds int8 or binary codes, and the originals are read from disk), or hnsw_config.m: 0 (exact search over vectors read from disk)',
+      );
+    }
+  }
+  for (const [v, p] of Object.entries(config.sparse_vectors)) {
+    if (p.index?.on_disk === true) throw QuiverError.badInput(`index.on_disk: true cannot apply to sparse vector '${v}': Quiver keeps sparse indexes in memory`);
+  }
+}
+
+function hnswOnDisk(what: string): QuiverError {
+  return QuiverError.badInput(`${what}: true cannot apply: Quiver keeps HNSW graphs in memory (quantization_config shrinks them to int8 or binary codes, with the float32 vectors on disk)`);
+}
+
+/** Settings refused where they are read: a vector type Quiver does not store, multivectors, per-payload links. */
+export function checkVectorRequest(p: { datatype?: unknown; multivector_config?: unknown; hnsw_config?: { payload_m?: number | null } | null }, where: string): void {
+  if (p.datatype !== undefined && p.datatype !== null && p.datatype !== 'float32') {
+    throw QuiverError.badInput(`datatype '${String(p.datatype)}' of ${where} is not supported: Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph)`);
+  }
+  if (p.multivector_config !== undefined && p.multivector_config !== null) throw QuiverError.badInput(`multivector_config of ${where} is not supported: Quiver stores one vector per name and point`);
+  checkPayloadM(p.hnsw_config, `hnsw_config of ${where}`);
+}
+
+export function checkPayloadM(h: { payload_m?: number | null } | null | undefined, where: string): void {
+  if (h?.payload_m !== undefined && h.payload_m !== null) {
+    throw QuiverError.badInput(`payload_m in ${where} is not supported: Quiver builds no extra HNSW links per payload value (filters on indexed keys narrow the candidates instead)`);
+  }
+}
