@@ -5,6 +5,7 @@
 // Phases: seeded clustered data with exact ground truth (bench/lib/dataset.ts, truth.ts); raw
 // hnswlib-node, npm build and the native one (bench/lib/raw.ts); memory and restart after SIGTERM
 // (one server, default collection settings); restart after kill -9 in the middle of an ingest;
+// memory, recall and QPS at embedding scale with each memory lever (bench/run/embedding.ts);
 // the throughput sweeps over SERVICE_SHARDS, shard_number and replication_factor, each setting
 // with recall and peak QPS at every ef, p50/p99 at half the peak rate, gRPC beside REST, and the
 // server's CPU per query by thread group (bench/lib/load.ts, proc.ts). A collection layout is
@@ -29,6 +30,7 @@ import { groundTruth } from './lib/truth.js';
 import { CFG, CORES, PHASES } from './run/config.js';
 import type { Ctx } from './run/context.js';
 import { crashPhase, memoryPhase } from './run/restart.js';
+import { embeddingPhase } from './run/embedding.js';
 import { sweepPhase } from './run/sweep.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
     raw: null,
     memory: null,
     crash: null,
+    embedding: null,
     sweeps: null,
   };
   current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
@@ -100,6 +103,7 @@ async function main(): Promise<void> {
   });
   report.memory = await phase('memory', () => memoryPhase(ctx));
   report.crash = await phase('crash', () => crashPhase(ctx));
+  report.embedding = await phase('embedding', () => embeddingPhase(ctx));
   const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
   report.sweeps = PHASES.has('sweep') ? sweeps : null;
   await phase('sweep', () => sweepPhase(ctx, sweeps));

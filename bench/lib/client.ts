@@ -21,9 +21,11 @@ export class Batches {
   readonly count: number;
   readonly #cache: (Buffer | undefined)[];
   readonly #keep: boolean;
+  /** `payload`: the JSON of point i's payload, sent with it (none: points without payloads). */
   constructor(
     readonly ds: Dataset,
     readonly batch: number,
+    readonly payload?: (i: number) => string,
   ) {
     this.count = Math.ceil(ds.spec.n / batch);
     this.#cache = new Array<Buffer | undefined>(this.count);
@@ -34,7 +36,10 @@ export class Batches {
     if (hit !== undefined) return hit;
     const { n, dim } = this.ds.spec;
     const parts: string[] = [];
-    for (let i = b * this.batch; i < Math.min(n, (b + 1) * this.batch); i++) parts.push(`{"id":${i},"vector":${rowJson(this.ds.points, i, dim)}}`);
+    const payload = this.payload;
+    for (let i = b * this.batch; i < Math.min(n, (b + 1) * this.batch); i++) {
+      parts.push(`{"id":${i},"vector":${rowJson(this.ds.points, i, dim)}${payload === undefined ? '' : `,"payload":${payload(i)}`}}`);
+    }
     const buf = Buffer.from(`{"points":[${parts.join(',')}]}`);
     if (this.#keep) this.#cache[b] = buf;
     return buf;

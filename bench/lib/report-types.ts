@@ -4,6 +4,7 @@
 import type { Measured } from './load.js';
 import type { CpuPerRequest } from './proc.js';
 import type { RawBuild } from './raw.js';
+import type { EmbeddingFigures } from '../run/embedding.js';
 
 export interface SettingResult {
   key: string;
@@ -124,6 +125,8 @@ export interface Report {
   raw: { builds: RawBuild[]; nativeUnavailable: string | null } | null;
   memory: MemoryFigures | null;
   crash: CrashFigures | null;
+  /** issue 27's phase (absent from runs before it existed) */
+  embedding?: EmbeddingFigures | null;
   sweeps: Sweeps | null;
 }
 

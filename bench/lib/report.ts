@@ -5,6 +5,7 @@
 import { engineSummary, fmt, memoryFields, mib, ratio, table } from './report-format.js';
 import { sweepTable } from './report-sweeps.js';
 import { targets } from './report-targets.js';
+import { embeddingReport } from './report-embedding.js';
 import type { Report } from './report-types.js';
 
 export { fmt, memoryFields, table } from './report-format.js';
@@ -92,6 +93,8 @@ export function printReport(r: Report): void {
     );
     if (k.loadLog.length > 0) out.push('server load log lines:', ...k.loadLog.slice(0, 10).map((l) => `  ${l.slice(0, 240)}`));
   }
+
+  if (r.embedding !== undefined && r.embedding !== null) out.push('', ...embeddingReport(r.embedding));
 
   out.push('', 'targets (issues 13 and 14; ratios within this run)');
   out.push(...table(['target', 'figure', 'met'], targets(r).map((x) => [x.name, x.figure, x.met === null ? 'n/a' : x.met ? 'met' : 'NOT MET'])));

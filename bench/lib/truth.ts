@@ -9,10 +9,10 @@ import { rowOf } from './dataset.js';
 
 const require = createRequire(import.meta.url);
 
-/** Exact top-k ids by Euclid distance for every query, nearest first. `points`/`queries` in dataset units. */
-export function groundTruth(points: Int32Array, n: number, queries: Int32Array, nq: number, dim: number, k: number): number[][] {
+/** Exact top-k ids by Euclid distance (or cosine) for every query, nearest first. `points`/`queries` in dataset units. */
+export function groundTruth(points: Int32Array, n: number, queries: Int32Array, nq: number, dim: number, k: number, space: 'l2' | 'cosine' = 'l2'): number[][] {
   const { BruteforceSearch } = require('hnswlib-node') as typeof hnswlibPortable;
-  const bf = new BruteforceSearch('l2', dim);
+  const bf = new BruteforceSearch(space, dim);
   bf.initIndex(n);
   for (let i = 0; i < n; i++) bf.addPoint(rowOf(points, i, dim), i);
   const out: number[][] = [];

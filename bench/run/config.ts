@@ -27,12 +27,12 @@ function envNumber(name: string, def: number): number {
 
 export const CORES = availableParallelism();
 export const PHASES = new Set(
-  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash' : 'raw,memory,crash,sweep'))
+  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash,embedding' : 'raw,memory,crash,sweep,embedding'))
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== ''),
 );
-for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep)`);
+for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep', 'embedding'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep, embedding)`);
 
 export const CFG = {
   large: LARGE,
@@ -68,7 +68,17 @@ export const CFG = {
   shardSweep: envList('BENCH_SHARD_SWEEP', '1,2,4'),
   replicaSweep: envList('BENCH_REPLICA_SWEEP', `1,2,${CORES}`),
   replicaShards: envInt('BENCH_REPLICA_SHARDS', 1),
-  timeoutS: envInt('BENCH_TIMEOUT_S', LARGE ? 7200 : 1800),
+  timeoutS: envInt('BENCH_TIMEOUT_S', LARGE ? 14_400 : 5400),
+  // The embedding phase (bench/run/embedding.ts): its own data, Cosine, with payloads.
+  embedN: envInt('BENCH_EMBED_N', LARGE ? 1_000_000 : 200_000),
+  embedDim: envInt('BENCH_EMBED_DIM', 768),
+  embedQueries: envInt('BENCH_EMBED_QUERIES', 200),
+  embedBatch: envInt('BENCH_EMBED_BATCH', 256),
+  embedEfs: envList('BENCH_EMBED_EFS', '64,128'),
+  embedInt8Oversampling: envNumber('BENCH_INT8_OVERSAMPLING', 2),
+  /** The first is the one recall and QPS are measured at; the others are recall only (ef 128). */
+  embedBinaryOversampling: envList('BENCH_BINARY_OVERSAMPLING', '16,4,8,32,64'),
+  embedSettleMs: envInt('BENCH_EMBED_SETTLE_MS', 15_000, 0),
   phases: [...PHASES],
 };
 if (!CFG.efs.includes(CFG.latencyEf)) CFG.efs.push(CFG.latencyEf);

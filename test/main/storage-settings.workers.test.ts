@@ -1,4 +1,4 @@
-// Storage settings through the real server: every one Quiver cannot apply is refused with a 400
+// Collection, vector and index settings through the real server: every one Quiver cannot apply is refused with a 400
 // (gRPC: INVALID_ARGUMENT) naming it, on create and on PATCH, and changes nothing; those it applies
 // work: vectors.on_disk for a vector without a graph (m 0) reads its vectors from disk for exact
 // search and with_vector, datatype float32 and the on_disk falses are taken as they are.
@@ -38,6 +38,8 @@ describe('storage settings', () => {
       [{ vectors: { ...v, on_disk: true } }, 'on_disk: true cannot apply to the unnamed vector: without quantization_config its HNSW graph holds the float32 vectors in memory'],
       [{ sparse_vectors: { s: { index: { on_disk: true } } } }, "index.on_disk: true cannot apply to sparse vector 's'"],
       [{ sparse_vectors: { s: { index: { datatype: 'uint8' } } } }, "datatype 'uint8' of a sparse vector index is not supported"],
+      [{ vectors: v, sharding_method: 'custom' }, "sharding_method 'custom' is not supported"],
+      [{ vectors: v, init_from: { collection: 'other' } }, 'init_from is not supported'],
     ];
     for (const [body, message] of refused) {
       expectError(await call(server.url, 'PUT', '/collections/refused', body), 400, message);
@@ -79,9 +81,15 @@ describe('storage settings', () => {
       [{ hnsw_config: { on_disk: true } }, 'hnsw_config.on_disk: true cannot apply'],
       [{ hnsw_config: { payload_m: 8 } }, 'payload_m in hnsw_config is not supported'],
       [{ vectors: { g: { hnsw_config: { payload_m: 8 } } } }, "payload_m in hnsw_config of vector 'g' is not supported"],
+      [{ params: { read_fan_out_factor: 2 } }, 'params.read_fan_out_factor cannot apply per collection'],
+      [{ params: { read_fan_out_delay_ms: 5 } }, 'params.read_fan_out_delay_ms cannot apply per collection'],
     ];
     for (const [body, message] of refused) expectError(await call(server.url, 'PATCH', '/collections/p', body), 400, message);
     expect((await client.getCollection('p')).config).toEqual(before);
+    // A field index on disk: refused; in memory (the default) taken.
+    expectError(await call(server.url, 'PUT', '/collections/p/index?wait=true', { field_name: 'k', field_schema: { type: 'keyword', on_disk: true } }), 400, 'field_schema.on_disk: true cannot apply: Quiver keeps field indexes in memory');
+    expect((await client.getCollection('p')).payload_schema).toEqual({});
+    expect((await call(server.url, 'PUT', '/collections/p/index?wait=true', { field_name: 'k', field_schema: { type: 'keyword', on_disk: false } })).status).toBe(200);
     // on_disk with quantization together is one setting Quiver applies.
     if (process.env.QUIVER_SKIP_NATIVE_BUILD !== '1') {
       await client.updateCollection('p', { vectors: { g: { on_disk: true, quantization_config: { scalar: { type: 'int8' } } } } });

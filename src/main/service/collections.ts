@@ -86,6 +86,8 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     if (vectors[name] !== undefined) throw QuiverError.badInput(`Vector name '${name}' is both dense and sparse`);
   }
   checkPayloadM(req.hnsw_config, 'hnsw_config');
+  if (req.sharding_method === 'custom') throw QuiverError.badInput("sharding_method 'custom' is not supported: Quiver places points on shards by id");
+  if (req.init_from !== undefined && req.init_from !== null) throw QuiverError.badInput('init_from is not supported: copy a collection with a snapshot (POST /collections/{name}/snapshots) or quiver export and import');
   const hnsw: HnswConfig = { ...DEFAULT_HNSW, ...hnswDiff(req.hnsw_config) };
   const config: CollectionConfig = {
     vectors,
@@ -119,6 +121,10 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   if (typeof req.params?.on_disk_payload === 'boolean') config.on_disk_payload = req.params.on_disk_payload;
+  for (const key of ['read_fan_out_factor', 'read_fan_out_delay_ms'] as const) {
+    // Quiver hedges a slow read across nodes after one node-wide, learned delay instead.
+    if (req.params?.[key] !== undefined && req.params[key] !== null) throw QuiverError.badInput(`params.${key} cannot apply per collection: a read across nodes is joined by a second replica after the node's learned hedge delay (SERVICE_CLUSTER_HEDGE_MS caps it)`);
+  }
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
     if (params === undefined) throw QuiverError.unknownVector(vname);

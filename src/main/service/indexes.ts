@@ -23,6 +23,8 @@ export function fieldSchema(raw: CreateFieldIndex['field_schema']): FieldIndexSc
       "Validation error in JSON body: [field_schema.lookup: Validation error: the 'lookup' and 'range' capabilities can't be both disabled [{}]]",
     );
   }
+  // Field indexes are in memory (payloads may be on disk: on_disk_payload); refused rather than ignored.
+  if (raw['on_disk'] === true) throw QuiverError.badInput(`field_schema.on_disk: true cannot apply: Quiver keeps field indexes in memory`);
   const params = JSON.parse(JSON.stringify(raw)) as Record<string, JsonValue>;
   if (type !== 'text') return { type, params };
   return {

@@ -116,8 +116,8 @@ export const CreateCollection = Type.Object({
   write_consistency_factor: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 4_294_967_295 }), Type.Null()])),
   wal_config: Type.Optional(Type.Union([WalConfigDiff, Type.Null()])),
   optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
-  // Accepted for client compatibility.
-  sharding_method: Type.Optional(Type.Unknown()),
+  // 'auto' taken, 'custom' refused by name (the service: collections.ts).
+  sharding_method: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('custom'), Type.Null()])),
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
   init_from: Type.Optional(Type.Unknown()),
@@ -135,8 +135,8 @@ export const VectorParamsDiff = Type.Object({
 export const CollectionParamsDiff = Type.Object({
   replication_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
   write_consistency_factor: Type.Optional(Type.Union([NonZeroU32, Type.Null()])),
-  // Accepted for client compatibility and not applied: in cluster mode a slow read is joined by a
-  // second replica after one node-wide delay (SERVICE_CLUSTER_HEDGE_MS, src/shared/cluster/hedge.ts).
+  // Read so that the service refuses them by name: in cluster mode a slow read is joined by a second
+  // replica after one node-wide delay (SERVICE_CLUSTER_HEDGE_MS, src/shared/cluster/hedge.ts).
   read_fan_out_factor: Type.Optional(Type.Unknown()),
   read_fan_out_delay_ms: Type.Optional(Type.Unknown()),
   on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
