@@ -77,7 +77,7 @@ export const CFG = {
   embedEfs: envList('BENCH_EMBED_EFS', '64,128'),
   embedInt8Oversampling: envNumber('BENCH_INT8_OVERSAMPLING', 2),
   /** The first is the one recall and QPS are measured at; the others are recall only (ef 128). */
-  embedBinaryOversampling: envList('BENCH_BINARY_OVERSAMPLING', '16,4,8,32,64'),
+  embedBinaryOversampling: envList('BENCH_BINARY_OVERSAMPLING', '32,8,16,64,128,256'),
   embedSettleMs: envInt('BENCH_EMBED_SETTLE_MS', 15_000, 0),
   phases: [...PHASES],
 };

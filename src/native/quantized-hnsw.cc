@@ -43,6 +43,11 @@ struct Params {
   float alpha;
   float offset;
   size_t words;  // binary: 64-bit words per row
+  // An asymmetric binary search in progress (SearchKnn): its query's code buffer, by identity, and
+  // the float32 query it stands for, with the sum of its magnitudes. Null otherwise.
+  const void* query = nullptr;
+  const float* queryFloat = nullptr;
+  float queryAbsSum = 0;
 };
 
 float Int8L2(const void* a, const void* b, const void* p) {
@@ -72,10 +77,26 @@ float Int8IP(const void* a, const void* b, const void* p) {
   return 1.0f - ip;
 }
 
+/**
+ * The float32 query against a row of signs s (+1 where the bit is set, -1 elsewhere):
+ * sum |q| - q.s, which is 0 for the row of q's own signs and ranks rows as q.s does (for unit
+ * rows, as their dot product with q and their L2 distance to it do, up to the signs' precision).
+ */
+float SignedDot(const float* q, const uint64_t* row, const Params* p) {
+  float dot = 0;
+  for (size_t i = 0; i < p->dim; i++) dot += ((row[i / 64] >> (i % 64)) & 1) != 0 ? q[i] : -q[i];
+  return p->queryAbsSum - dot;
+}
+
 float Hamming(const void* a, const void* b, const void* p) {
   const Params* q = static_cast<const Params*>(p);
   const uint64_t* x = static_cast<const uint64_t*>(a);
   const uint64_t* y = static_cast<const uint64_t*>(b);
+  // hnswlib compares the query with graph rows, never two rows, during a search.
+  if (q->query != nullptr) {
+    if (a == q->query) return SignedDot(q->queryFloat, y, q);
+    if (b == q->query) return SignedDot(q->queryFloat, x, q);
+  }
   uint32_t bits = 0;
   for (size_t i = 0; i < q->words; i++) bits += static_cast<uint32_t>(__builtin_popcountll(x[i] ^ y[i]));
   return static_cast<float>(bits);
@@ -93,6 +114,7 @@ class QuantizedSpace : public hnswlib::SpaceInterface<float> {
   }
   void* get_dist_func_param() override { return &params_; }
   const Params& params() const { return params_; }
+  Params& params() { return params_; }
 
   /** The stored row for a float32 vector. */
   void Encode(const float* v, uint8_t* out) const {
@@ -394,7 +416,11 @@ class QuantizedIndex : public Napi::ObjectWrap<QuantizedIndex> {
     return info.Env().Undefined();
   }
 
-  /** searchKnn(query: Float32Array, k, filter?: (label) => boolean) -> { neighbors: Uint32Array, distances: Float32Array }, nearest first */
+  /**
+   * searchKnn(query: Float32Array, k, filter?: (label) => boolean, asymmetric = false)
+   * -> { neighbors: Uint32Array, distances: Float32Array }, nearest first. `asymmetric` (binary
+   * only): the float32 query is compared with the rows' signs (SignedDot) instead of its own signs.
+   */
   Napi::Value SearchKnn(const Napi::CallbackInfo& info) {
     Napi::Env env = info.Env();
     const float* q = Vector(info, 0);
@@ -403,8 +429,26 @@ class QuantizedIndex : public Napi::ObjectWrap<QuantizedIndex> {
     std::unique_ptr<JsFilter> filter;
     if (info.Length() > 2 && info[2].IsFunction()) filter = std::make_unique<JsFilter>(env, info[2].As<Napi::Function>());
     else if (info.Length() > 2 && !info[2].IsUndefined() && !info[2].IsNull()) throw Napi::TypeError::New(env, "filter must be a function");
+    const bool asymmetric = info.Length() > 3 && info[3].ToBoolean().Value();
+    if (asymmetric && space_->params().kind != Kind::Binary) throw Napi::TypeError::New(env, "an asymmetric search is for binary codes only");
     std::vector<uint8_t> code(space_->get_data_size());
     space_->Encode(q, code.data());
+    // Set for this search only, cleared however it ends (a filter may throw).
+    struct Asymmetric {
+      Params& p;
+      ~Asymmetric() {
+        p.query = nullptr;
+        p.queryFloat = nullptr;
+      }
+    } guard{space_->params()};
+    if (asymmetric) {
+      Params& p = space_->params();
+      float sum = 0;
+      for (size_t i = 0; i < p.dim; i++) sum += std::fabs(q[i]);
+      p.query = code.data();
+      p.queryFloat = q;
+      p.queryAbsSum = sum;
+    }
     std::priority_queue<std::pair<float, hnswlib::labeltype>> found;
     try {
       found = index.searchKnn(code.data(), k, filter.get());

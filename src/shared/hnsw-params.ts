@@ -22,3 +22,9 @@ export function effectiveHnsw(meta: CollectionMeta, vector: string): HnswConfig 
 export function effectiveQuantization(meta: CollectionMeta, vector: string): QuantizationConfig | null {
   return meta.config.vectors[vector]?.quantization_config ?? meta.config.quantization_config ?? null;
 }
+
+/** Whether a binary vector's searches compare the float32 query with the codes (query_encoding scalar4bits/8bits). */
+export function asymmetricBinary(meta: CollectionMeta, vector: string): boolean {
+  const q = effectiveQuantization(meta, vector);
+  return q !== null && 'binary' in q && (q.binary.query_encoding === 'scalar4bits' || q.binary.query_encoding === 'scalar8bits');
+}

@@ -24,7 +24,15 @@ export interface HnswConfig {
  */
 export type QuantizationConfig =
   | { scalar: { type: 'int8'; quantile?: number; always_ram?: boolean; memory?: string } }
-  | { binary: { always_ram?: boolean; memory?: string; encoding?: 'one_bit'; query_encoding?: 'default' | 'binary' } };
+  | { binary: { always_ram?: boolean; memory?: string; encoding?: 'one_bit'; query_encoding?: BinaryQueryEncoding } };
+
+/**
+ * How a binary vector's query is compared with its codes: as its own signs ('default', 'binary'),
+ * or asymmetrically, the float32 query against the codes' signs ('scalar4bits', 'scalar8bits':
+ * Qdrant quantizes the query to 4 or 8 bits for this; Quiver keeps it float32, which ranks at
+ * least as well).
+ */
+export type BinaryQueryEncoding = 'default' | 'binary' | 'scalar4bits' | 'scalar8bits';
 
 export interface VectorParams {
   size: number;

@@ -30,15 +30,12 @@ export function quantizationIn(q: QuantizationIn): QuantizationConfig {
   if (b.encoding !== undefined && b.encoding !== null && b.encoding !== 'one_bit') {
     throw QuiverError.badInput(`Binary quantization encoding '${b.encoding}' is not supported by Quiver: use 'one_bit'`);
   }
-  if (b.query_encoding !== undefined && b.query_encoding !== null && b.query_encoding !== 'default' && b.query_encoding !== 'binary') {
-    throw QuiverError.badInput(`Binary quantization query_encoding '${b.query_encoding}' is not supported by Quiver: use 'default' or 'binary'`);
-  }
   return {
     binary: {
       ...(typeof b.always_ram === 'boolean' ? { always_ram: b.always_ram } : {}),
       ...(typeof b.memory === 'string' ? { memory: b.memory } : {}),
       ...(b.encoding === 'one_bit' ? { encoding: b.encoding } : {}),
-      ...(b.query_encoding === 'default' || b.query_encoding === 'binary' ? { query_encoding: b.query_encoding } : {}),
+      ...(b.query_encoding !== undefined && b.query_encoding !== null ? { query_encoding: b.query_encoding } : {}),
     },
   };
 }

@@ -125,16 +125,17 @@ export class QuantizedGraph {
 
   /**
    * Up to k candidates, nearest first by the codes' distances (squared L2 of the dequantized rows,
-   * 1 - their dot, or Hamming bits). `accept` is consulted per visited label.
+   * 1 - their dot, or Hamming bits; `asymmetric`, binary only: sum |q| - q.s, the float32 query
+   * against the rows' signs s). `accept` is consulted per visited label.
    */
-  searchHits(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean): HnswHits {
+  searchHits(query: Float32Array, k: number, ef: number, accept?: (slot: number) => boolean, asymmetric = false): HnswHits {
     if (this.#labels.live === 0) return { slots: [], distances: [] };
     const kk = Math.min(k, this.#labels.live);
     if (ef !== this.#efSet) {
       this.#index.setEf(ef);
       this.#efSet = ef;
     }
-    const res = this.#index.searchKnn(query, kk, accept);
+    const res = this.#index.searchKnn(query, kk, accept, asymmetric);
     return { slots: Array.from(res.neighbors), distances: Array.from(res.distances) };
   }
 

@@ -32,7 +32,8 @@ export interface QuantizedIndexNative {
   addPoint(vector: Float32Array, label: number, replaceDeleted?: boolean): void;
   markDelete(label: number): void;
   unmarkDelete(label: number): void;
-  searchKnn(query: Float32Array, k: number, filter?: (label: number) => boolean): { neighbors: Uint32Array; distances: Float32Array };
+  /** `asymmetric` (binary only): the float32 query against the rows' signs. */
+  searchKnn(query: Float32Array, k: number, filter?: (label: number) => boolean, asymmetric?: boolean): { neighbors: Uint32Array; distances: Float32Array };
   encode(vector: Float32Array): Uint8Array;
   getCodes(label: number): Uint8Array;
   readonly bytesPerRow: number;

@@ -80,6 +80,8 @@ export function restoreGraphs(
     const saved = manifest?.spaces[space.name];
     if (params === null) {
       if (saved !== undefined && restoreQuantized(space, saved, snapshots, preRead.get(space.name), dirty, deferReplay)) read++;
+      // None to use: built in the background (a load with the rows on disk never wrote them in).
+      else space.quantized?.startIfDue();
       continue;
     }
     if (saved !== undefined) {

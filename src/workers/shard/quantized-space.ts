@@ -118,11 +118,22 @@ export class QuantizedSpace {
 
   /**
    * A score in the metric's scale from the graph's distance, for `rescore: false`: exact for the
-   * dequantized rows (int8), an estimate from the share of differing signs (binary).
+   * dequantized rows (int8), an estimate from the share of differing signs (binary), or, for an
+   * asymmetric binary search (`query` given; d = sum |q| - q.s), from q.s: a unit row's components
+   * are about s * sqrt(2 / (pi * dim)) on average in magnitude, so q.x is about q.s times that.
    */
-  approxScore(d: number): number {
+  approxScore(d: number, query: Float32Array | null = null): number {
     if (this.spec.kind === 'binary') {
-      const cos = Math.cos((Math.PI * d) / this.#dim);
+      let cos = Math.cos((Math.PI * d) / this.#dim);
+      if (query !== null) {
+        let abs = 0;
+        let sq = 0;
+        for (const x of query) {
+          abs += Math.abs(x);
+          sq += x * x;
+        }
+        cos = Math.max(-1, Math.min(1, ((abs - d) * Math.sqrt(2 / (Math.PI * this.#dim))) / (Math.sqrt(sq) || 1)));
+      }
       return this.#distance === 'Euclid' ? Math.sqrt(Math.max(0, 2 - 2 * cos)) : cos;
     }
     if (this.#distance === 'Dot') return 1 - d;

@@ -83,6 +83,8 @@ export interface SearchContext {
   indexCandidates: () => Set<number> | null;
   /** The vector's full_scan_threshold, in kilobytes. */
   fullScanKb: number;
+  /** A binary vector's searches compare the float32 query with the codes (hnsw-params.ts asymmetricBinary). */
+  asymmetric?: boolean;
 }
 
 function slotsOf(ids: IdTrackerRead, list: readonly PointId[]): number[] {
@@ -126,11 +128,12 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
     // The graph's top k x oversampling by the codes, rescored with the originals (Qdrant's
     // default) or scored from the codes' distances (`rescore: false`).
     const wide = Math.ceil(spec.k * (spec.quantization?.oversampling ?? 1));
-    const found = quantized.searchHits(spec.query, wide, Math.max(spec.ef, wide), pred !== null || excluded.size > 0 ? accept : undefined);
+    const asymmetric = ctx.asymmetric === true && quantized.params.kind === 'binary';
+    const found = quantized.searchHits(spec.query, wide, Math.max(spec.ef, wide), pred !== null || excluded.size > 0 ? accept : undefined, asymmetric);
     const rescore = spec.quantization?.rescore ?? true;
     for (let i = 0; i < found.slots.length; i++) {
       const slot = found.slots[i]!;
-      top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!));
+      top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!, asymmetric ? spec.query : null));
     }
     space.scoreBehind(spec.query, accept, push);
   } else if (plan.exact || graph === null) {

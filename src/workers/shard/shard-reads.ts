@@ -10,7 +10,7 @@ import { type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord
 import { missingRangeIndex } from '../../shared/shard-results.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
-import { effectiveHnsw } from '../../shared/hnsw-params.js';
+import { asymmetricBinary, effectiveHnsw } from '../../shared/hnsw-params.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { RangeIndex } from '../index/payload-index.js';
@@ -190,6 +190,7 @@ export class ShardReads {
       predicate,
       indexCandidates: () => this.#candidates(spec.filter),
       fullScanKb: effectiveHnsw(this.#s.meta, spec.vector).full_scan_threshold,
+      asymmetric: asymmetricBinary(this.#s.meta, spec.vector),
     });
     return this.#scored(hits, spec, space.metric.higherIsBetter);
   }

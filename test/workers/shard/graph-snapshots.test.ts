@@ -195,9 +195,11 @@ describe('GraphSnapshots', () => {
       return Array.from({ length: n }, () => Array.from({ length: 8 }, () => r() * 2 - 1));
     };
     const Q = rows(3, 1)[0]!;
-    async function quantized(): Promise<Fixture> {
+    /** `onDisk`: the originals read from LMDB (a load then decodes no row of this vector). */
+    async function quantized(onDisk = false): Promise<Fixture> {
       const meta = metaOf(8, 'Cosine', { m: 8, ef_construct: 32 });
       meta.config.quantization_config = { scalar: { type: 'int8', quantile: 0.95 } };
+      if (onDisk) meta.config.vectors['']!.on_disk = true;
       fx = shardFixture(meta);
       await fx.shard.upsert(batch(Array.from({ length: N }, (_, i) => i), rows(1, N)), 1, true);
       // Built in the background once the shard holds 1,000 rows.
@@ -233,7 +235,8 @@ describe('GraphSnapshots', () => {
     });
 
     it('a damaged quantized graph file is passed over: the rest of the save is used and the graph is built again in the background', async () => {
-      await quantized();
+      // Originals on disk: the load decodes no row, so the build is started by the restore itself.
+      await quantized(true);
       await fx.shard.saveIndexes();
       const file = join(fx.indexDir, manifest(fx).spaces['']!.file);
       const bytes = readFileSync(file);

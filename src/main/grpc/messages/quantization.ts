@@ -15,6 +15,7 @@ const MEMORY_IN = { Cold: 'cold', Cached: 'cached', Pinned: 'pinned' } as const;
 const MEMORY_OUT = { cold: 'Cold', cached: 'Cached', pinned: 'Pinned' } as const;
 const ENCODING_IN = { OneBit: 'one_bit', TwoBits: 'two_bits', OneAndHalfBits: 'one_and_half_bits' } as const;
 const QUERY_ENCODING_IN = { Default: 'default', Binary: 'binary', Scalar4Bits: 'scalar4bits', Scalar8Bits: 'scalar8bits' } as const;
+const QUERY_ENCODING_OUT = { default: 'Default', binary: 'Binary', scalar4bits: 'Scalar4Bits', scalar8bits: 'Scalar8Bits' } as const;
 
 function memoryIn(m: Memory__Output | undefined): 'cold' | 'cached' | 'pinned' | undefined {
   return m === undefined || m === 'MemoryUnknown' ? undefined : MEMORY_IN[m];
@@ -60,7 +61,7 @@ export function quantizationOut(q: Quantization): QuantizationConfig {
       ...opt('always_ram', b.always_ram),
       ...opt('memory', b.memory === undefined ? undefined : MEMORY_OUT[b.memory as keyof typeof MEMORY_OUT]),
       ...opt('encoding', b.encoding === 'one_bit' ? 'OneBit' : undefined),
-      ...opt('query_encoding', b.query_encoding === undefined ? undefined : { setting: b.query_encoding === 'binary' ? 'Binary' : 'Default' }),
+      ...opt('query_encoding', b.query_encoding === undefined ? undefined : { setting: QUERY_ENCODING_OUT[b.query_encoding] }),
     },
   };
 }
