@@ -143,7 +143,7 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
     config.sparse_vectors[sname] = sparseParams(diff, current);
   }
   checkQuantizable(config);
-  checkStorageSettings(config);
+  checkStorageSettings(config, meta.config);
   await engine.updateCollection({ ...meta, config });
   return true;
 }

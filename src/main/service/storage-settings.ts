@@ -13,23 +13,37 @@ import { DEFAULT_VECTOR, type CollectionConfig } from '../../shared/types.js';
 
 const vectorName = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
 
-export function checkStorageSettings(config: CollectionConfig): void {
-  if (config.hnsw_config.on_disk) throw hnswOnDisk('hnsw_config.on_disk');
+/**
+ * Throws the first refusal `config` has that `before` (the collection's configuration before a
+ * PATCH) did not: a collection created when such settings were accepted and ignored can still be
+ * PATCHed in other ways.
+ */
+export function checkStorageSettings(config: CollectionConfig, before?: CollectionConfig): void {
+  const had = new Set(before === undefined ? [] : refusals(before).map((e) => e.message));
+  const fresh = refusals(config).find((e) => !had.has(e.message));
+  if (fresh !== undefined) throw fresh;
+}
+
+/** Every setting of `config` Quiver cannot apply, each as the 400 that refuses it. */
+function refusals(config: CollectionConfig): QuiverError[] {
+  const out: QuiverError[] = [];
+  if (config.hnsw_config.on_disk) out.push(hnswOnDisk('hnsw_config.on_disk'));
   for (const [v, p] of Object.entries(config.vectors)) {
-    if (p.hnsw_config?.on_disk === true) throw hnswOnDisk(`hnsw_config.on_disk of ${vectorName(v)}`);
+    if (p.hnsw_config?.on_disk === true) out.push(hnswOnDisk(`hnsw_config.on_disk of ${vectorName(v)}`));
     if (p.on_disk !== true) continue;
     const quantized = (p.quantization_config ?? config.quantization_config ?? null) !== null;
     const graph = p.distance !== 'Manhattan' && (p.hnsw_config?.m ?? config.hnsw_config.m) > 0;
     if (!quantized && graph) {
-      throw QuiverError.badInput(
+      out.push(QuiverError.badInput(
         `on_disk: true cannot apply to ${vectorName(v)}: without quantization_config its HNSW graph holds the float32 vectors in memory. ` +
           'Set quantization_config (the graph then holds int8 or binary codes, and the originals are read from disk), or hnsw_config.m: 0 (exact search over vectors read from disk)',
-      );
+      ));
     }
   }
   for (const [v, p] of Object.entries(config.sparse_vectors)) {
-    if (p.index?.on_disk === true) throw QuiverError.badInput(`index.on_disk: true cannot apply to sparse vector '${v}': Quiver keeps sparse indexes in memory`);
+    if (p.index?.on_disk === true) out.push(QuiverError.badInput(`index.on_disk: true cannot apply to sparse vector '${v}': Quiver keeps sparse indexes in memory`));
   }
+  return out;
 }
 
 function hnswOnDisk(what: string): QuiverError {

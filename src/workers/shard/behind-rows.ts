@@ -56,7 +56,8 @@ export class BehindRows {
     const promise = new Promise<void>((r) => (resolve = r));
     this.#caughtUp = { promise, resolve };
     const step = (): void => {
-      if (this.#stopped || this.size === 0) return;
+      // No graph serving (a rebuild replaces it): the rows wait; the new graph is built from them.
+      if (this.#stopped || this.size === 0 || this.#target() === null) return;
       this.#add(CATCH_UP_CHUNK);
       if (this.size > 0) setImmediate(step);
     };

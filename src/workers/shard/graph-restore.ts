@@ -35,7 +35,8 @@ export async function readSavedGraphs(manifest: GraphManifest | null, snapshots:
       const params = space.graphParams();
       const saved = manifest.spaces[space.name];
       if (saved === undefined) return;
-      const codes = params === null ? quantizedParams(saved) : null;
+      // A quantized graph only where the vector wants one (read() checked that entry then).
+      const codes = params === null && space.quantized !== null ? quantizedParams(saved) : null;
       if (params === null && codes === null) return;
       const file = { file: snapshots.path(saved.file), labels: saved.labels, deleted: saved.deleted };
       try {

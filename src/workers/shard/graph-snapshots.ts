@@ -159,12 +159,16 @@ export class GraphSnapshots {
   capture(spaces: Iterable<VectorSpace>, ids: IdTrackerRead, seq: number): CapturedSave {
     const graphs: CapturedSave['graphs'] = [];
     for (const space of spaces) {
-      const want = space.wantedGraph();
       const graph = space.servingGraph;
       // A quantized graph still being built for the setting in force has nothing to save yet.
-      if (want === null || graph === null) continue;
-      const params: CapturedGraph['params'] = { space: want.space, dim: want.dim, m: want.m, efConstruct: want.efConstruct };
-      if ('encode' in graph) params.codes = { alpha: graph.params.alpha, offset: graph.params.offset, quantile: want.quantile ?? null };
+      if (graph === null) continue;
+      // The graph's own parameters, not the configuration's: a graph serving while its rebuild
+      // with new ones runs is saved as what it is, so the next load rebuilds it.
+      const p = graph.params;
+      const params: CapturedGraph['params'] =
+        'encode' in graph && 'kind' in p
+          ? { space: `${p.kind}:${p.space}`, dim: p.dim, m: p.m, efConstruct: p.efConstruct, codes: { alpha: p.alpha, offset: p.offset, quantile: space.quantized?.spec.quantile ?? null } }
+          : { space: p.space, dim: p.dim, m: p.m, efConstruct: p.efConstruct };
       graphs.push({ name: space.name, graph, params, labels: labelArray(graph.labels), deleted: labelArray(graph.deletedLabels) });
     }
     return { seq, count: ids.live, slots: ids.slotIds(), graphs };

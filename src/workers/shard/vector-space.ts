@@ -367,6 +367,8 @@ export class VectorSpace {
       return;
     }
     this.#want = want;
+    // Rows a load left to replay go into the graph serving now, which may keep serving a while.
+    this.#behind.catchUp();
     const graph = this.graphParams();
     // A new quantized setting builds its graph in the background while the one before serves;
     // none any more: the float32 graph (or exact search) takes over.

@@ -336,6 +336,22 @@ describe('GraphSnapshots', () => {
     expect(shard.retrieve([20], { kind: 'none' }, { kind: 'all' })[0]!.vector).toHaveLength(3);
   });
 
+  it('a graph saved while its rebuild with new parameters runs is saved as what it is, and rebuilt at the next load', async () => {
+    const meta = metaOf(3, 'Cosine', { m: 16, ef_construct: 100 });
+    fx = shardFixture(meta);
+    const ids = Array.from({ length: 2000 }, (_, i) => i);
+    await fx.shard.upsert(batch(ids, ids.map(vec)), 1, true);
+    const patched = metaOf(3, 'Cosine', { m: 8, ef_construct: 100 });
+    fx.shard.updateMeta(patched);
+    // The m 16 graph still serves (the m 8 one is built in the background): the save holds it.
+    expect(fx.shard.rebuilding).toBe(true);
+    await fx.shard.saveIndexes();
+    expect(manifest(fx).spaces['']).toMatchObject({ m: 16 });
+    // The background rebuild stops with this shard (it would read a closed LMDB otherwise).
+    fx.shard.dispose();
+    expect(fx.reopen(patched).load).toMatchObject({ graphsRead: 0, graphsRebuilt: 1, rebuildReason: "graph of vector '' saved with other parameters (m 16, ef_construct 100)" });
+  });
+
   it('rebuilds when the manifest is unreadable, missing or from graphs of other parameters', async () => {
     fx = await filled();
     const before = exact(fx.shard);
