@@ -242,4 +242,37 @@ describe('GraphSnapshots', () => {
       for (const id of [0, 399, 550, 799]) expect(search(again.shard, vectors[id]!)[0]).toBe(id);
     });
   });
+  describe.skipIf(process.env.QUIVER_SKIP_NATIVE_BUILD === '1')('a quantized graph', () => {
+    it('after kill -9, rows replayed in the background are found beside the graph, and stay found through a PATCH to another kind', async () => {
+      const r = rng(8);
+      // Unit rows: a shard takes Cosine vectors normalized (the service normalizes them).
+      const unit = (v: number[]): number[] => v.map((x) => x / Math.hypot(...v));
+      const rows = (n: number): number[][] => Array.from({ length: n }, () => unit(Array.from({ length: 8 }, () => r() * 2 - 1)));
+      const meta = metaOf(8, 'Cosine', { m: 8, ef_construct: 32 });
+      meta.config.quantization_config = { scalar: { type: 'int8' } };
+      meta.config.vectors['']!.on_disk = true;
+      fx = shardFixture(meta);
+      const first = rows(1200);
+      await fx.shard.upsert(batch(first.map((_, i) => i), first), 1, true);
+      while (fx.shard.info(0).indexedVectors['']! < 1200) await new Promise((res) => setTimeout(res, 5));
+      await fx.shard.saveIndexes();
+      // 700 more, never saved (a kill -9): replayed in the background at the next load.
+      const more = rows(700);
+      await fx.shard.upsert(batch(more.map((_, i) => 1200 + i), more), 2, true);
+      fx.shard.dispose();
+      const shard = new Shard(meta, 0, fx.db, fx.indexDir, {});
+      expect(await shard.loadAsync()).toMatchObject({ points: 1900, graphsRead: 1, graphsRebuilt: 0, replayed: 700 });
+      expect(shard.info(0).indexedVectors['']).toBe(1200);
+      const own = (i: number): unknown => shard.search(spec(more[i]!, { k: 1, withPayload: { kind: 'none' }, quantization: { ignore: false, rescore: true, oversampling: 4 } }))[0]?.id;
+      for (const i of [0, 350, 699]) expect(own(i)).toBe(1200 + i);
+      // A PATCH to binary before they are in: the int8 graph keeps serving, with them in it.
+      const patched = structuredClone(meta);
+      patched.config.quantization_config = { binary: {} };
+      shard.updateMeta(patched);
+      expect(shard.info(0).indexedVectors['']).toBe(1900);
+      for (const i of [0, 350, 699]) expect(own(i)).toBe(1200 + i);
+      while (shard.rebuilding) await new Promise((res) => setTimeout(res, 5));
+      shard.dispose();
+    });
+  });
 });
