@@ -43,6 +43,20 @@ export function records(s: TestServer): Record<string, unknown>[] {
 export const loaded = (s: TestServer, collection: string): Record<string, unknown> | undefined => records(s).find((r) => r.msg === 'collection loaded' && r.collection === collection);
 
 /**
+ * Mean recall@10 of the default search (with `params`) against exact search on the same server:
+ * one ground-truth method, whatever the graph is built over.
+ */
+export async function recallAgainstExact(client: QdrantClient, name: string, queries: number[][], params: { hnsw_ef?: number } = {}): Promise<number> {
+  let hit = 0;
+  for (const q of queries) {
+    const truth = (await client.query(name, { query: q, limit: 10, params: { exact: true } })).points.map((p) => p.id);
+    const got = new Set((await client.query(name, { query: q, limit: 10, params })).points.map((p) => p.id));
+    hit += truth.filter((id) => got.has(id)).length;
+  }
+  return hit / (queries.length * 10);
+}
+
+/**
  * Four writers at once, two waiting for the flush (wait=true) and two not, each sending batches of
  * 50 points; the server is killed (kill -9) once `killAfter` wait=true batches are acknowledged.
  * Answers the ids acknowledged with wait=true: every one must be back after the restart.

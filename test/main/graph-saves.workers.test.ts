@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sample, scrape } from '../helpers/metrics.js';
-import { killDuringIngest, loaded, records, restarts } from '../helpers/restarts.js';
+import { killDuringIngest, loaded, recallAgainstExact as recall, records, restarts } from '../helpers/restarts.js';
 import { call, rng } from '../helpers/server.js';
 
 const { start, newDir } = restarts();
@@ -30,16 +30,6 @@ function centres(k: number, seed: number, offset: number): number[][] {
 }
 
 
-/** Mean recall@10 of the default (HNSW) search against exact search, on the same server: one ground-truth method. */
-async function recall(client: QdrantClient, name: string, queries: number[][]): Promise<number> {
-  let hit = 0;
-  for (const q of queries) {
-    const truth = (await client.query(name, { query: q, limit: 10, params: { exact: true } })).points.map((p) => p.id);
-    const got = new Set((await client.query(name, { query: q, limit: 10 })).points.map((p) => p.id));
-    hit += truth.filter((id) => got.has(id)).length;
-  }
-  return hit / (queries.length * 10);
-}
 
 describe('graph saves and restart', () => {
   it('kill -9 during an ingest: acknowledged points back, same recall, graphs loaded and writes replayed, not rebuilt', async () => {

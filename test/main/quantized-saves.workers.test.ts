@@ -10,7 +10,7 @@
 
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { describe, expect, it } from 'vitest';
-import { killDuringIngest, loaded, restarts } from '../helpers/restarts.js';
+import { killDuringIngest, loaded, recallAgainstExact, restarts } from '../helpers/restarts.js';
 import { rng } from '../helpers/server.js';
 
 const DIM = 32;
@@ -31,16 +31,6 @@ function clustered(n: number, k: number, seed: number, centreSeed = 7): number[]
 }
 
 
-/** Recall@10 of the default search (over the codes, rescored) against exact search, on the same server. */
-async function recall(client: QdrantClient, name: string, queries: number[][]): Promise<number> {
-  let hit = 0;
-  for (const q of queries) {
-    const truth = (await client.query(name, { query: q, limit: 10, params: { exact: true } })).points.map((p) => p.id);
-    const got = new Set((await client.query(name, { query: q, limit: 10, params: { hnsw_ef: 64 } })).points.map((p) => p.id));
-    hit += truth.filter((id) => got.has(id)).length;
-  }
-  return hit / (queries.length * 10);
-}
 
 async function indexed(client: QdrantClient, name: string, want: number): Promise<void> {
   await expect.poll(async () => (await client.getCollection(name)).indexed_vectors_count, { timeout: 60_000, interval: 100 }).toBe(want);
@@ -64,7 +54,7 @@ describe.skipIf(skip)('quantized graph saves and restart', () => {
     }
     await indexed(c1, 'k', first.length);
     const queries = clustered(12, 24, 3);
-    const before = await recall(c1, 'k', queries);
+    const before = await recallAgainstExact(c1, 'k', queries, { hnsw_ef: 64 });
 
     // Four writers at once, two waiting for the flush; killed when 30 wait=true batches are acknowledged.
     const second = clustered(6000, 24, 5);
@@ -89,7 +79,7 @@ describe.skipIf(skip)('quantized graph saves and restart', () => {
     // Replayed points are found by the quantized search (in the graph, or scored beside it until then).
     for (const id of [acked[0]!, acked[acked.length - 1]!]) expect((await c2.query('k', { query: second[id - BASE]!, limit: 1 })).points[0]!.id).toBe(id);
     await indexed(c2, 'k', points);
-    expect(await recall(c2, 'k', queries)).toBeGreaterThanOrEqual(before - 0.05);
+    expect(await recallAgainstExact(c2, 'k', queries, { hnsw_ef: 64 })).toBeGreaterThanOrEqual(before - 0.05);
     expect((await c2.getCollection('k')).config.quantization_config).toEqual({ scalar: { type: 'int8', quantile: 0.99 } });
     expect(await s2.stop('SIGTERM')).toBe(0);
 

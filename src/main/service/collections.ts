@@ -12,7 +12,7 @@ import type {
 import type { ShardCopy } from '../../shared/placement.js';
 import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
-import { checkPayloadM, checkStorageSettings, checkVectorRequest } from './storage-settings.js';
+import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { type MemoryBytes } from '../../shared/protocol.js';
 import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
@@ -42,7 +42,7 @@ function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
 }
 
 function vectorParams(p: VectorParamsIn, name: string): VectorParams {
-  checkVectorRequest(p, name === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${name}'`);
+  checkVectorRequest(p, vectorName(name));
   const out: VectorParams = { size: p.size, distance: p.distance };
   const h = hnswDiff(p.hnsw_config);
   if (Object.keys(h).length > 0) out.hnsw_config = h;
@@ -60,9 +60,7 @@ function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): Sp
   const index = { ...current?.index };
   if (p.index?.full_scan_threshold !== undefined && p.index.full_scan_threshold !== null) index.full_scan_threshold = p.index.full_scan_threshold;
   if (typeof p.index?.on_disk === 'boolean') index.on_disk = p.index.on_disk;
-  if (p.index?.datatype !== undefined && p.index.datatype !== null && p.index.datatype !== 'float32') {
-    throw QuiverError.badInput(`datatype '${p.index.datatype}' of a sparse vector index is not supported: Quiver stores sparse vectors as float32`);
-  }
+  checkDatatype(p.index?.datatype, 'a sparse vector index', 'Quiver stores sparse vectors as float32');
   if (Object.keys(index).length > 0) out.index = index;
   return out;
 }
@@ -128,7 +126,7 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   for (const [vname, diff] of Object.entries(req.vectors ?? {})) {
     const params = config.vectors[vname];
     if (params === undefined) throw QuiverError.unknownVector(vname);
-    checkPayloadM(diff.hnsw_config, `hnsw_config of ${vname === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${vname}'`}`);
+    checkPayloadM(diff.hnsw_config, `hnsw_config of ${vectorName(vname)}`);
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
     if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;

@@ -6,7 +6,7 @@
 import { QuiverError } from '../../shared/errors.js';
 import type { QuantizationConfig as QuantizationIn, QuantizationConfigDiff } from '../../shared/schemas/collections.js';
 import type { CollectionConfig, QuantizationConfig } from '../../shared/types.js';
-import { DEFAULT_VECTOR } from '../../shared/types.js';
+import { vectorName } from './storage-settings.js';
 import { quantizedHnsw } from '../../workers/index/quantized-loader.js';
 
 const KINDS_OFFERED = 'use scalar (int8) or binary quantization';
@@ -51,15 +51,14 @@ export function quantizationDiffIn(q: QuantizationConfigDiff | null | undefined)
  * HNSW graph to build over its codes, and this server the quantized build: else a 400 naming it.
  */
 export function checkQuantizable(config: CollectionConfig): void {
-  const name = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
   let any = false;
   for (const [v, p] of Object.entries(config.vectors)) {
     const q = p.quantization_config ?? config.quantization_config ?? null;
     if (q === null) continue;
     any = true;
-    if (p.distance === 'Manhattan') throw QuiverError.badInput(`Quantization cannot apply to ${name(v)}: Manhattan distance has no HNSW graph in Quiver, so its searches are exact over the float32 vectors`);
+    if (p.distance === 'Manhattan') throw QuiverError.badInput(`Quantization cannot apply to ${vectorName(v)}: Manhattan distance has no HNSW graph in Quiver, so its searches are exact over the float32 vectors`);
     const m = p.hnsw_config?.m ?? config.hnsw_config.m;
-    if (m === 0) throw QuiverError.badInput(`Quantization cannot apply to ${name(v)}: its hnsw_config.m is 0 (no HNSW graph), so its searches are exact over the float32 vectors`);
+    if (m === 0) throw QuiverError.badInput(`Quantization cannot apply to ${vectorName(v)}: its hnsw_config.m is 0 (no HNSW graph), so its searches are exact over the float32 vectors`);
   }
   if (!any) return;
   const lib = quantizedHnsw();

@@ -11,7 +11,8 @@
 import { QuiverError } from '../../shared/errors.js';
 import { DEFAULT_VECTOR, type CollectionConfig } from '../../shared/types.js';
 
-const vectorName = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
+/** A vector as messages name it: 'the unnamed vector' or "vector 'name'". */
+export const vectorName = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
 
 /**
  * Throws the first refusal `config` has that `before` (the collection's configuration before a
@@ -52,11 +53,14 @@ function hnswOnDisk(what: string): QuiverError {
 
 /** Settings refused where they are read: a vector type Quiver does not store, multivectors, per-payload links. */
 export function checkVectorRequest(p: { datatype?: unknown; multivector_config?: unknown; hnsw_config?: { payload_m?: number | null } | null }, where: string): void {
-  if (p.datatype !== undefined && p.datatype !== null && p.datatype !== 'float32') {
-    throw QuiverError.badInput(`datatype '${String(p.datatype)}' of ${where} is not supported: Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph)`);
-  }
+  checkDatatype(p.datatype, where, 'Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph)');
   if (p.multivector_config !== undefined && p.multivector_config !== null) throw QuiverError.badInput(`multivector_config of ${where} is not supported: Quiver stores one vector per name and point`);
   checkPayloadM(p.hnsw_config, `hnsw_config of ${where}`);
+}
+
+/** A datatype other than float32 is refused, `why` saying what Quiver stores instead. */
+export function checkDatatype(datatype: unknown, where: string, why: string): void {
+  if (datatype !== undefined && datatype !== null && datatype !== 'float32') throw QuiverError.badInput(`datatype '${String(datatype)}' of ${where} is not supported: ${why}`);
 }
 
 export function checkPayloadM(h: { payload_m?: number | null } | null | undefined, where: string): void {

@@ -30,6 +30,17 @@ export const FORMAT_SHA256 = 2;
  */
 export type GraphSpace = HnswParams['space'] | `${'int8' | 'binary'}:${'l2' | 'ip'}`;
 
+/** A quantized graph's GraphSpace. */
+export function codesSpace(kind: 'int8' | 'binary', space: 'l2' | 'ip'): GraphSpace {
+  return `${kind}:${space}`;
+}
+
+/** The kind and the space over the codes a GraphSpace names, or null for a float32 one. */
+export function parseCodesSpace(g: GraphSpace): { kind: 'int8' | 'binary'; space: 'l2' | 'ip' } | null {
+  const [kind, space] = g.split(':');
+  return (kind === 'int8' || kind === 'binary') && (space === 'l2' || space === 'ip') ? { kind, space } : null;
+}
+
 /** A quantized graph's codes: the int8 range they map (binary: alpha 1, offset 0) and the quantile it was learned at. */
 export interface SavedCodes {
   alpha: number;

@@ -10,15 +10,15 @@
 
 /** The binding's parameters of a saved quantized graph (its entry passed graph-snapshots.ts's checks). */
 function quantizedParams(saved: SavedGraph): QuantizedParams | null {
-  const [kind, space] = saved.space.split(':');
-  if (saved.codes === undefined || (kind !== 'int8' && kind !== 'binary') || (space !== 'l2' && space !== 'ip')) return null;
-  return { kind, space, dim: saved.dim, m: saved.m, efConstruct: saved.efConstruct, alpha: saved.codes.alpha, offset: saved.codes.offset };
+  const codes = parseCodesSpace(saved.space);
+  if (saved.codes === undefined || codes === null) return null;
+  return { ...codes, dim: saved.dim, m: saved.m, efConstruct: saved.efConstruct, alpha: saved.codes.alpha, offset: saved.codes.offset };
 }
 
 import type { IdTrackerRead } from './id-tracker.js';
 import { HnswIndex } from '../index/hnsw.js';
 import { QuantizedGraph, type QuantizedParams } from '../index/quantized-graph.js';
-import type { GraphManifest, SavedGraph } from './graph-manifest.js';
+import { parseCodesSpace, type GraphManifest, type SavedGraph } from './graph-manifest.js';
 import type { GraphSnapshots } from './graph-snapshots.js';
 import type { VectorSpace } from './vector-space.js';
 

@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { PhaseTime } from '../../shared/protocol.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
-import { FORMAT, FORMAT_JSON, FORMAT_SHA256, decodeManifest, encodeManifest, fromJson, isJson, type GraphManifest, type JsonManifest, type ManifestRead, type SavedGraph } from './graph-manifest.js';
+import { FORMAT, FORMAT_JSON, FORMAT_SHA256, codesSpace, decodeManifest, encodeManifest, fromJson, isJson, type GraphManifest, type JsonManifest, type ManifestRead, type SavedGraph } from './graph-manifest.js';
 import type { IdTrackerRead, SlotIds } from './id-tracker.js';
 import type { VectorSpace, WantedGraph } from './vector-space.js';
 
@@ -167,7 +167,7 @@ export class GraphSnapshots {
       const p = graph.params;
       const params: CapturedGraph['params'] =
         'encode' in graph && 'kind' in p
-          ? { space: `${p.kind}:${p.space}`, dim: p.dim, m: p.m, efConstruct: p.efConstruct, codes: { alpha: p.alpha, offset: p.offset, quantile: space.quantized?.spec.quantile ?? null } }
+          ? { space: codesSpace(p.kind, p.space), dim: p.dim, m: p.m, efConstruct: p.efConstruct, codes: { alpha: p.alpha, offset: p.offset, quantile: space.quantized?.spec.quantile ?? null } }
           : { space: p.space, dim: p.dim, m: p.m, efConstruct: p.efConstruct };
       graphs.push({ name: space.name, graph, params, labels: labelArray(graph.labels), deleted: labelArray(graph.deletedLabels) });
     }

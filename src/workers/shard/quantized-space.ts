@@ -30,6 +30,22 @@ export function codeSpace(distance: Distance): 'l2' | 'ip' {
   return distance === 'Dot' ? 'ip' : 'l2';
 }
 
+/** What approxScore needs of an asymmetric binary search's query: sum |q| and |q|, taken once per search. */
+export interface QueryStats {
+  abs: number;
+  norm: number;
+}
+
+export function queryStats(query: Float32Array): QueryStats {
+  let abs = 0;
+  let sq = 0;
+  for (const x of query) {
+    abs += Math.abs(x);
+    sq += x * x;
+  }
+  return { abs, norm: Math.sqrt(sq) };
+}
+
 export function sameSpec(a: QuantSpec | null, b: QuantSpec | null): boolean {
   return a === b || (a !== null && b !== null && a.kind === b.kind && a.quantile === b.quantile);
 }
@@ -122,18 +138,9 @@ export class QuantizedSpace {
    * asymmetric binary search (`query` given; d = sum |q| - q.s), from q.s: a unit row's components
    * are about s * sqrt(2 / (pi * dim)) on average in magnitude, so q.x is about q.s times that.
    */
-  approxScore(d: number, query: Float32Array | null = null): number {
+  approxScore(d: number, query: QueryStats | null = null): number {
     if (this.spec.kind === 'binary') {
-      let cos = Math.cos((Math.PI * d) / this.#dim);
-      if (query !== null) {
-        let abs = 0;
-        let sq = 0;
-        for (const x of query) {
-          abs += Math.abs(x);
-          sq += x * x;
-        }
-        cos = Math.max(-1, Math.min(1, ((abs - d) * Math.sqrt(2 / (Math.PI * this.#dim))) / (Math.sqrt(sq) || 1)));
-      }
+      const cos = query === null ? Math.cos((Math.PI * d) / this.#dim) : Math.max(-1, Math.min(1, ((query.abs - d) * Math.sqrt(2 / (Math.PI * this.#dim))) / (query.norm || 1)));
       return this.#distance === 'Euclid' ? Math.sqrt(Math.max(0, 2 - 2 * cos)) : cos;
     }
     if (this.#distance === 'Dot') return 1 - d;

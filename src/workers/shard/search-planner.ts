@@ -8,6 +8,7 @@ import type { PointId } from '../../shared/types.js';
 import type { SparseIndex } from '../index/sparse-index.js';
 import type { IdTrackerRead } from './id-tracker.js';
 import { TopK } from './top-k.js';
+import { queryStats } from './quantized-space.js';
 import type { VectorSpace } from './vector-space.js';
 
 export interface Scored {
@@ -131,9 +132,10 @@ export function searchDense(space: VectorSpace, spec: SearchSpec, ctx: SearchCon
     const asymmetric = ctx.asymmetric === true && quantized.params.kind === 'binary';
     const found = quantized.searchHits(spec.query, wide, Math.max(spec.ef, wide), pred !== null || excluded.size > 0 ? accept : undefined, asymmetric);
     const rescore = spec.quantization?.rescore ?? true;
+    const stats = !rescore && asymmetric ? queryStats(spec.query) : null;
     for (let i = 0; i < found.slots.length; i++) {
       const slot = found.slots[i]!;
-      top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!, asymmetric ? spec.query : null));
+      top.push(slot, rescore ? space.score(slot, spec.query) : space.quantized!.approxScore(found.distances[i]!, stats));
     }
     space.scoreBehind(spec.query, accept, push);
   } else if (plan.exact || graph === null) {

@@ -36,7 +36,7 @@ import type { Distance } from '../../shared/types.js';
 import type { QuantizedGraph } from '../index/quantized-graph.js';
 import { QuantizedSpace, codeSpace, sameSpec, type QuantSpec } from './quantized-space.js';
 import { BehindRows } from './behind-rows.js';
-import type { GraphSpace } from './graph-manifest.js';
+import { codesSpace, type GraphSpace } from './graph-manifest.js';
 
 /** Slots added to a graph being rebuilt per turn of the event loop, between which requests run. */
 const REBUILD_CHUNK = 256;
@@ -173,7 +173,7 @@ export class VectorSpace {
     if (float !== null) return float;
     const q = this.#quantized;
     if (q === null) return null;
-    return { space: `${q.spec.kind}:${codeSpace(this.#distance)}`, dim: this.dim, m: this.#want.m, efConstruct: this.#want.ef_construct, quantile: q.spec.quantile };
+    return { space: codesSpace(q.spec.kind, codeSpace(this.#distance)), dim: this.dim, m: this.#want.m, efConstruct: this.#want.ef_construct, quantile: q.spec.quantile };
   }
 
   /** A quantized graph read from a save takes over (its setting's own: see wantedGraph). */
