@@ -18,6 +18,23 @@ export function effectiveHnsw(meta: CollectionMeta, vector: string): HnswConfig 
   };
 }
 
+/**
+ * Whether vector indexing is off: optimizers_config `indexing_threshold: 0` or
+ * `max_optimization_threads: 0`, Qdrant's two ways of saying "build no index". The vectors then
+ * have no HNSW graph (searches are exact) until a PATCH turns indexing on, which builds it in the
+ * background. A positive threshold changes nothing: Quiver adds points to the graph as they are
+ * written, so a graph exists at every size (see docs/storage.md).
+ */
+export function indexingDisabled(meta: CollectionMeta): boolean {
+  const o = meta.config.optimizers_config;
+  return o?.indexing_threshold === 0 || o?.max_optimization_threads === 0;
+}
+
+/** The m the vector's graph is built with: effectiveHnsw's, or 0 (no graph) while indexing is off. */
+export function graphM(meta: CollectionMeta, vector: string): number {
+  return indexingDisabled(meta) ? 0 : effectiveHnsw(meta, vector).m;
+}
+
 /** The named vector's quantization: its own, else the collection's; null for none. */
 export function effectiveQuantization(meta: CollectionMeta, vector: string): QuantizationConfig | null {
   return meta.config.vectors[vector]?.quantization_config ?? meta.config.quantization_config ?? null;

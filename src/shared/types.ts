@@ -89,6 +89,34 @@ export interface CollectionConfig {
   on_disk_payload: boolean;
   /** Field indexes by payload key. */
   payload_schema: Record<string, FieldIndexSchema>;
+  /** The optimizers_config fields given (create, then PATCHes merged); absent: none given. */
+  optimizers_config?: OptimizersSettings;
+  /** The wal_config fields given, kept and reported (Quiver has no WAL segments). */
+  wal_config?: WalSettings;
+}
+
+/**
+ * Qdrant's optimizers_config as given. Quiver applies one switch of it: `indexing_threshold: 0`
+ * or `max_optimization_threads: 0` turns vector indexing off (no HNSW graph; searches exact)
+ * until it is turned back on (see hnsw-params.ts indexingDisabled). The rest is kept and reported.
+ */
+export interface OptimizersSettings {
+  deleted_threshold?: number;
+  vacuum_min_vector_number?: number;
+  default_segment_number?: number;
+  max_segment_size?: number;
+  memmap_threshold?: number;
+  indexing_threshold?: number;
+  flush_interval_sec?: number;
+  /** A thread count, or 'auto'. */
+  max_optimization_threads?: number | 'auto';
+  prevent_unoptimized?: boolean;
+}
+
+export interface WalSettings {
+  wal_capacity_mb?: number;
+  wal_segments_ahead?: number;
+  wal_retain_closed?: number;
 }
 
 /** A catalog record. `id` is unique per incarnation, so a re-created name never meets old data. */

@@ -115,11 +115,12 @@ const info = (vectors: CollectionInfo['config']['params']['vectors']): Collectio
       default_segment_number: 0,
       max_segment_size: null,
       memmap_threshold: null,
-      indexing_threshold: 0,
+      indexing_threshold: 10000,
       flush_interval_sec: 5,
-      max_optimization_threads: null,
+      max_optimization_threads: 'auto',
+      prevent_unoptimized: null,
     },
-    wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
+    wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0, wal_retain_closed: 1 },
     quantization_config: null,
   },
   payload_schema: {
@@ -134,7 +135,14 @@ describe('collections', () => {
     expect(out.status).toBe('Yellow');
     expect(out.config?.params?.vectors_config).toEqual({ params: { size: 4, distance: 'Cosine', hnsw_config: { m: 0 } } });
     expect(out.config?.hnsw_config).toEqual({ m: 16, ef_construct: 100, full_scan_threshold: 10000, max_indexing_threads: 0, on_disk: false });
-    expect(out.config?.optimizer_config).toEqual({ deleted_threshold: 0.2, vacuum_min_vector_number: 1000, default_segment_number: 0, indexing_threshold: 0, flush_interval_sec: 5 });
+    expect(out.config?.optimizer_config).toEqual({
+      deleted_threshold: 0.2,
+      vacuum_min_vector_number: 1000,
+      default_segment_number: 0,
+      indexing_threshold: 10000,
+      flush_interval_sec: 5,
+      max_optimization_threads: { setting: 'Auto' },
+    });
     expect(out.payload_schema).toEqual({
       body: { data_type: 'Text', params: { text_index_params: { tokenizer: 'Word', lowercase: true } }, points: 4 },
       tag: { data_type: 'Keyword', points: 1 },

@@ -10,7 +10,7 @@ import type {
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
 import type { ShardCopy } from '../../shared/placement.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
 import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
@@ -39,6 +39,14 @@ function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
   if (d.max_indexing_threads !== undefined) out.max_indexing_threads = d.max_indexing_threads;
   if (typeof d.on_disk === 'boolean') out.on_disk = d.on_disk;
   return out;
+}
+
+/** The fields of a diff that are set (null and absent both mean "leave as is"), over `current`. */
+function merged<T extends object>(current: T | undefined, diff: { [K in keyof T]?: T[K] | null } | null | undefined): T | undefined {
+  if (diff === undefined || diff === null) return current;
+  const out: Record<string, unknown> = { ...current };
+  for (const [k, v] of Object.entries(diff)) if (v !== undefined && v !== null) out[k] = v;
+  return Object.keys(out).length === 0 ? current : (out as T);
 }
 
 function vectorParams(p: VectorParamsIn, name: string): VectorParams {
@@ -98,6 +106,10 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     on_disk_payload: req.on_disk_payload ?? true,
     payload_schema: {},
   };
+  const optimizers = merged<OptimizersSettings>(undefined, req.optimizers_config);
+  if (optimizers !== undefined) config.optimizers_config = optimizers;
+  const wal = merged<WalSettings>(undefined, req.wal_config);
+  if (wal !== undefined) config.wal_config = wal;
   checkQuantizable(config);
   checkStorageSettings(config);
   return config;
@@ -119,6 +131,9 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
   if (typeof req.params?.on_disk_payload === 'boolean') config.on_disk_payload = req.params.on_disk_payload;
+  // Indexing turned off drops the graphs; turned back on, they are built in the background.
+  const optimizers = merged(config.optimizers_config, req.optimizers_config);
+  if (optimizers !== undefined) config.optimizers_config = optimizers;
   for (const key of ['read_fan_out_factor', 'read_fan_out_delay_ms'] as const) {
     // Quiver hedges a slow read across nodes after one node-wide, learned delay instead.
     if (req.params?.[key] !== undefined && req.params[key] !== null) throw QuiverError.badInput(`params.${key} cannot apply per collection: a read across nodes is joined by a second replica after the node's learned hedge delay (SERVICE_CLUSTER_HEDGE_MS caps it)`);
@@ -179,17 +194,8 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
       on_disk_payload: boolean;
     };
     hnsw_config: HnswConfig;
-    optimizer_config: {
-      deleted_threshold: number;
-      vacuum_min_vector_number: number;
-      default_segment_number: number;
-      max_segment_size: number | null;
-      memmap_threshold: number | null;
-      indexing_threshold: number;
-      flush_interval_sec: number;
-      max_optimization_threads: number | null;
-    };
-    wal_config: { wal_capacity_mb: number; wal_segments_ahead: number };
+    optimizer_config: Reported<OptimizersSettings, typeof OPTIMIZER_DEFAULTS>;
+    wal_config: Reported<WalSettings, typeof WAL_DEFAULTS>;
     quantization_config: QuantizationConfig | null;
   };
   payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
@@ -209,6 +215,23 @@ export interface CollectionClusterInfo extends Static<typeof CollectionClusterOu
   remote_shards: [];
   shard_transfers: [];
 }
+
+/** Settings as reported: every field, the given value or Qdrant's default (null where it has none). */
+type Reported<T, D> = { [K in keyof T]-?: T[K] | (K extends keyof D ? D[K] : never) };
+
+// Qdrant's defaults, reported for the fields a collection was not given.
+const OPTIMIZER_DEFAULTS = {
+  deleted_threshold: 0.2,
+  vacuum_min_vector_number: 1000,
+  default_segment_number: 0,
+  max_segment_size: null,
+  memmap_threshold: null,
+  indexing_threshold: 10000,
+  flush_interval_sec: 5,
+  max_optimization_threads: null,
+  prevent_unoptimized: null,
+} as const;
+const WAL_DEFAULTS = { wal_capacity_mb: 32, wal_segments_ahead: 0, wal_retain_closed: 1 } as const;
 
 function vectorsOut(meta: CollectionMeta): VectorParams | Record<string, VectorParams> {
   const v = meta.config.vectors;
@@ -253,17 +276,8 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
         on_disk_payload: meta.config.on_disk_payload,
       },
       hnsw_config: meta.config.hnsw_config,
-      optimizer_config: {
-        deleted_threshold: 0.2,
-        vacuum_min_vector_number: 1000,
-        default_segment_number: 0,
-        max_segment_size: null,
-        memmap_threshold: null,
-        indexing_threshold: 0,
-        flush_interval_sec: 5,
-        max_optimization_threads: null,
-      },
-      wal_config: { wal_capacity_mb: 32, wal_segments_ahead: 0 },
+      optimizer_config: { ...OPTIMIZER_DEFAULTS, ...meta.config.optimizers_config },
+      wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
       quantization_config: meta.config.quantization_config ?? null,
     },
     payload_schema: payloadSchema,

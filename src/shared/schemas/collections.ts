@@ -84,8 +84,9 @@ export type SparseVectorParams = Static<typeof SparseVectorParams>;
 /** An optional, nullable unsigned integer with Qdrant's bounds. */
 const Uint = (bounds: { minimum: number }) => Type.Optional(Type.Union([Type.Integer(bounds), Type.Null()]));
 
-// Accepted and not applied (Quiver has no WAL segments or optimizers to tune), but checked with
-// Qdrant's rules so that a value Qdrant refuses is refused here too.
+// Checked with Qdrant's rules so that a value Qdrant refuses is refused here too; kept and
+// reported, and of the optimizers' fields the switch that turns indexing off is applied
+// (CollectionConfig.optimizers_config in types.ts says which).
 export const WalConfigDiff = Type.Object({
   wal_capacity_mb: Uint({ minimum: 1 }),
   wal_segments_ahead: Uint({ minimum: 0 }),
@@ -100,8 +101,9 @@ export const OptimizersConfigDiff = Type.Object({
   memmap_threshold: Uint({ minimum: 0 }),
   indexing_threshold: Uint({ minimum: 0 }),
   flush_interval_sec: Uint({ minimum: 0 }),
-  max_optimization_threads: Type.Optional(Type.Unknown()),
-  prevent_unoptimized: Type.Optional(Type.Unknown()),
+  // A thread count, or "auto" (Qdrant's MaxOptimizationThreads); 0 turns indexing off.
+  max_optimization_threads: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Literal('auto'), Type.Null()])),
+  prevent_unoptimized: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
 export const CreateCollection = Type.Object({

@@ -11,7 +11,7 @@
 
 import { bytesVector, storedPayload, type PointKey, type QuiverDb } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
-import { effectiveHnsw, effectiveQuantization } from '../../shared/hnsw-params.js';
+import { effectiveHnsw, effectiveQuantization, graphM } from '../../shared/hnsw-params.js';
 import type { CollectionMeta, Payload, PointId } from '../../shared/types.js';
 import { SparseIndex } from '../index/sparse-index.js';
 import type { Row } from './batch-rows.js';
@@ -35,7 +35,8 @@ export interface FromSave {
  * so its records may be at another version than its rows: it keeps quantized originals in RAM.
  */
 export function graphConfig(meta: CollectionMeta, name: string, secondary: boolean): GraphConfig {
-  const { m, ef_construct } = effectiveHnsw(meta, name);
+  const { ef_construct } = effectiveHnsw(meta, name);
+  const m = graphM(meta, name);
   const q = effectiveQuantization(meta, name);
   const quantization = q === null ? null : 'scalar' in q ? { kind: 'int8' as const, quantile: q.scalar.quantile ?? null } : { kind: 'binary' as const, quantile: null };
   // On disk where nothing else holds the rows: a graph over codes, or none (the service refuses

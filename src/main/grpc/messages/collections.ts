@@ -18,6 +18,7 @@ import type { CreateCollection__Output } from '../../../shared/grpc/generated/qd
 import type { CreateFieldIndexCollection__Output } from '../../../shared/grpc/generated/qdrant/CreateFieldIndexCollection.js';
 import type { Distance__Output } from '../../../shared/grpc/generated/qdrant/Distance.js';
 import type { HnswConfigDiff, HnswConfigDiff__Output } from '../../../shared/grpc/generated/qdrant/HnswConfigDiff.js';
+import type { OptimizersConfigDiff, OptimizersConfigDiff__Output } from '../../../shared/grpc/generated/qdrant/OptimizersConfigDiff.js';
 import type { PayloadIndexParams } from '../../../shared/grpc/generated/qdrant/PayloadIndexParams.js';
 import type { SparseVectorConfig, SparseVectorConfig__Output } from '../../../shared/grpc/generated/qdrant/SparseVectorConfig.js';
 import type { SparseVectorParams as SparseVectorParamsOut } from '../../../shared/grpc/generated/qdrant/SparseVectorParams.js';
@@ -67,6 +68,25 @@ function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
 
 const OPTIMIZER_INTS = ['vacuum_min_vector_number', 'default_segment_number', 'max_segment_size', 'memmap_threshold', 'indexing_threshold', 'flush_interval_sec'];
 
+/**
+ * Qdrant's OptimizersConfigDiff in REST form: max_optimization_threads from its oneof (a count or
+ * "auto"), else from the deprecated plain count, as Qdrant reads the two.
+ */
+function optimizersIn(o: OptimizersConfigDiff__Output): NonNullable<CreateCollection['optimizers_config']> {
+  const { max_optimization_threads: threads, deprecated_max_optimization_threads: deprecated, ...rest } = o;
+  const out = plain(rest, OPTIMIZER_INTS) as NonNullable<CreateCollection['optimizers_config']>;
+  const count = threads?.variant === 'value' ? num(threads.value) : threads?.variant === 'setting' ? 'auto' : num(deprecated);
+  if (count !== undefined) out.max_optimization_threads = count;
+  return out;
+}
+
+function optimizersOut(o: CollectionInfoResult['config']['optimizer_config']): OptimizersConfigDiff {
+  const { max_optimization_threads: threads, ...rest } = o;
+  const out: OptimizersConfigDiff = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== null));
+  if (threads !== null) out.max_optimization_threads = threads === 'auto' ? { setting: 'Auto' } : { value: threads };
+  return out;
+}
+
 function sparseConfigIn(c: SparseVectorConfig__Output | undefined): NonNullable<CreateCollection['sparse_vectors']> | undefined {
   if (c === undefined) return undefined;
   const out: NonNullable<CreateCollection['sparse_vectors']> = {};
@@ -110,8 +130,8 @@ export function createCollectionIn(r: CreateCollection__Output): CreateCollectio
     ...opt('replication_factor', r.replication_factor),
     ...opt('write_consistency_factor', r.write_consistency_factor),
     ...opt('quantization_config', quantizationIn(r.quantization_config)),
-    ...opt('wal_config', r.wal_config && plain(r.wal_config, ['wal_capacity_mb', 'wal_segments_ahead'])),
-    ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
+    ...opt('wal_config', r.wal_config && plain(r.wal_config, ['wal_capacity_mb', 'wal_segments_ahead', 'wal_retain_closed'])),
+    ...opt('optimizers_config', r.optimizers_config && optimizersIn(r.optimizers_config)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
   };
 }
@@ -132,7 +152,7 @@ export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollectio
     ...opt('hnsw_config', hnswIn(r.hnsw_config)),
     ...opt('quantization_config', quantizationDiffIn(r.quantization_config)),
     ...opt('params', r.params && plain(r.params)),
-    ...opt('optimizers_config', r.optimizers_config && plain(r.optimizers_config, OPTIMIZER_INTS)),
+    ...opt('optimizers_config', r.optimizers_config && optimizersIn(r.optimizers_config)),
     ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
   };
@@ -225,7 +245,6 @@ function indexParamsOut(dataType: PayloadSchemaTypeName, params: Record<string, 
 const capital = <T extends string>(s: T): Capitalize<T> => (s.charAt(0).toUpperCase() + s.slice(1)) as Capitalize<T>;
 
 export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
-  const o = r.config.optimizer_config;
   const payloadSchema: NonNullable<CollectionInfo['payload_schema']> = {};
   for (const [key, s] of Object.entries(r.payload_schema)) {
     payloadSchema[key] = {
@@ -250,7 +269,7 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
         write_consistency_factor: r.config.params.write_consistency_factor,
       },
       hnsw_config: hnswOut(r.config.hnsw_config),
-      optimizer_config: Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null)),
+      optimizer_config: optimizersOut(r.config.optimizer_config),
       wal_config: r.config.wal_config,
       ...opt('quantization_config', r.config.quantization_config === null ? undefined : quantizationOut(r.config.quantization_config)),
     },

@@ -95,6 +95,7 @@ import type { ListValue as _qdrant_ListValue, ListValue__Output as _qdrant_ListV
 import type { LocalShardInfo as _qdrant_LocalShardInfo, LocalShardInfo__Output as _qdrant_LocalShardInfo__Output } from './qdrant/LocalShardInfo.js';
 import type { LookupLocation as _qdrant_LookupLocation, LookupLocation__Output as _qdrant_LookupLocation__Output } from './qdrant/LookupLocation.js';
 import type { Match as _qdrant_Match, Match__Output as _qdrant_Match__Output } from './qdrant/Match.js';
+import type { MaxOptimizationThreads as _qdrant_MaxOptimizationThreads, MaxOptimizationThreads__Output as _qdrant_MaxOptimizationThreads__Output } from './qdrant/MaxOptimizationThreads.js';
 import type { MinShould as _qdrant_MinShould, MinShould__Output as _qdrant_MinShould__Output } from './qdrant/MinShould.js';
 import type { Mmr as _qdrant_Mmr, Mmr__Output as _qdrant_Mmr__Output } from './qdrant/Mmr.js';
 import type { MoveShard as _qdrant_MoveShard, MoveShard__Output as _qdrant_MoveShard__Output } from './qdrant/MoveShard.js';
@@ -319,6 +320,7 @@ export interface ProtoGrpcType {
     LocalShardInfo: MessageTypeDefinition<_qdrant_LocalShardInfo, _qdrant_LocalShardInfo__Output>
     LookupLocation: MessageTypeDefinition<_qdrant_LookupLocation, _qdrant_LookupLocation__Output>
     Match: MessageTypeDefinition<_qdrant_Match, _qdrant_Match__Output>
+    MaxOptimizationThreads: MessageTypeDefinition<_qdrant_MaxOptimizationThreads, _qdrant_MaxOptimizationThreads__Output>
     Memory: EnumTypeDefinition
     MinShould: MessageTypeDefinition<_qdrant_MinShould, _qdrant_MinShould__Output>
     Mmr: MessageTypeDefinition<_qdrant_Mmr, _qdrant_Mmr__Output>
