@@ -58,6 +58,12 @@ export interface TextIndexParams {
   min_token_len: number | null;
   max_token_len: number | null;
   lowercase: boolean;
+  /** Accented letters folded to ASCII ("ação" -> "acao"). */
+  ascii_folding?: boolean;
+  /** Words left out of stored and query text: the languages' lists and the custom words. */
+  stopwords?: { languages: string[]; custom: string[] };
+  /** The Snowball stemmer's language; absent: no stemming. */
+  stemmer?: string;
 }
 
 /** A field index as configured (normalised from Qdrant's string and object forms). */

@@ -48,6 +48,26 @@ export const FieldSchemaParams = Type.Object(
     is_principal: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
     is_tenant: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
     on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    memory: Type.Optional(Type.Union([Type.Literal('cold'), Type.Literal('cached'), Type.Literal('pinned'), Type.Null()])),
+    enable_hnsw: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    // keyword: prefix matching served by the index.
+    prefix: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    ascii_folding: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    phrase_matching: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    // A language, or languages and custom words (the languages Quiver has: text-languages.ts).
+    stopwords: Type.Optional(
+      Type.Union([
+        Type.String(),
+        Type.Object({
+          languages: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+          custom: Type.Optional(Type.Union([Type.Array(Type.String()), Type.Null()])),
+        }),
+        Type.Null(),
+      ]),
+    ),
+    stemmer: Type.Optional(
+      Type.Union([Type.Object({ type: Type.Literal('snowball'), language: Type.String() }), Type.Object({ type: Type.Literal('none') }), Type.Null()]),
+    ),
   },
   { additionalProperties: true },
 );

@@ -130,6 +130,13 @@ export class Postings<K> {
     return this.#byKey.get(key);
   }
 
+  /** The keys with postings that pass `test`. */
+  keysWhere(test: (k: K) => boolean): K[] {
+    const out: K[] = [];
+    for (const k of this.#byKey.keys()) if (test(k)) out.push(k);
+    return out;
+  }
+
   /** The distinct keys the slot is posted under, in the order given. */
   keysOf(slot: number): readonly K[] | undefined {
     return this.#bySlot.get(slot);

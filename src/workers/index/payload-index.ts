@@ -49,8 +49,15 @@ export function createFieldIndex(schema: FieldIndexSchema): FieldIndex {
         (v) => (typeof v === 'boolean' ? (String(v) as 'true' | 'false') : undefined),
         (k) => k === 'true',
       );
-    case 'integer':
-      return new RangeIndex(schema, (v) => (typeof v === 'number' && Number.isInteger(v) ? v : undefined), integerFacet);
+    case 'integer': {
+      const toInt = (v: JsonValue): number | undefined => (typeof v === 'number' && Number.isInteger(v) ? v : undefined);
+      // `range: false`: exact matches only, from value -> slots postings (no sorted column to
+      // build); `lookup: false`: ranges only, matches left to the filter predicate, no facets.
+      if (schema.params?.['range'] === false) {
+        return new ValueIndex<string>(schema, (v) => (toInt(v) === undefined ? undefined : String(v)), (k) => integerFacet(Number(k)));
+      }
+      return schema.params?.['lookup'] === false ? new RangeIndex(schema, toInt, undefined, false) : new RangeIndex(schema, toInt, integerFacet);
+    }
     case 'float':
       return new RangeIndex(schema, (v) => (typeof v === 'number' ? v : undefined));
     case 'datetime':
@@ -67,8 +74,9 @@ export function createFieldIndex(schema: FieldIndexSchema): FieldIndex {
 }
 
 /**
- * The planner: candidate slots for a filter from its indexed `must` conditions (intersected),
- * an all-indexed `should` (united) and has_id, or null when no index narrows it.
+ * The planner: candidate slots for a filter from its indexed `must` conditions (intersected, or
+ * a principal key's alone), an all-indexed `should` (united) and has_id, or null when no index
+ * narrows it.
  */
 export function planCandidates(
   filter: Filter,
@@ -83,8 +91,16 @@ export function planCandidates(
     if ('must' in c || 'should' in c || 'must_not' in c || 'min_should' in c) return planCandidates(c as Filter, indexes, slotsOfIds);
     return null;
   };
+  const must = list(filter.must);
+  // A condition on a principal key (is_principal: the key most filters name) answers alone: its
+  // index's set is the candidates, and the predicate checks the other conditions on them.
+  for (const c of must) {
+    if (!('key' in c) || indexes.get(c.key)?.schema.params?.['is_principal'] !== true) continue;
+    const s = forCondition(c);
+    if (s !== null) return s;
+  }
   const sets: Set<number>[] = [];
-  for (const c of list(filter.must)) {
+  for (const c of must) {
     const s = forCondition(c);
     if (s !== null) sets.push(s);
   }

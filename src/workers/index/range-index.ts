@@ -18,11 +18,15 @@ export class RangeIndex extends TypedIndex implements FieldIndex {
   #sorted: { values: Float64Array; slots: Int32Array } | null = null;
   readonly facetValues?: (slot: number) => FacetValue[];
 
+  /** Integer matches answered from the column (an integer index's `lookup`, true by default). */
+  readonly #lookup: boolean;
+
   /** `facet` given: the index serves facets, counting the values it maps (integer only). */
-  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => number | undefined, facet?: (n: number) => FacetValue | undefined) {
+  constructor(schema: FieldIndexSchema, convert: (v: JsonValue) => number | undefined, facet?: (n: number) => FacetValue | undefined, lookup = true) {
     super();
     this.schema = schema;
     this.#convert = convert;
+    this.#lookup = lookup;
     if (facet !== undefined) this.facetValues = (slot) => distinctFacets(this.#bySlot.get(slot), facet);
   }
 
@@ -100,7 +104,7 @@ export class RangeIndex extends TypedIndex implements FieldIndex {
       return this.withOthers(this.#slotsBetween(from, Math.max(from, to)));
     }
     const m = cond.match;
-    if (m !== undefined && this.schema.type === 'integer') {
+    if (m !== undefined && this.schema.type === 'integer' && this.#lookup) {
       const exact = (v: unknown): Set<number> =>
         typeof v === 'number' ? this.#slotsBetween(this.lowerBound(v), this.lowerBound(v, true)) : new Set();
       if ('value' in m) return this.withOthers(exact(m.value));

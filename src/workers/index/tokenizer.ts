@@ -8,10 +8,12 @@
 // Stored text and query text are tokenized alike, except with the `prefix` tokenizer: a stored
 // word stands for each of its prefixes from min_token_len up to max_token_len code points (a
 // longer word is kept by its prefixes only), and a query word is cut to max_token_len and must
-// equal one of them. Matching: `text` needs every query token, `text_any` one of them, `phrase`
+// equal one of them. Words within the bounds then go through ascii_folding, stop words and
+// stemming where the index asks for them (text-analysis.ts). Matching: `text` needs every query token, `text_any` one of them, `phrase`
 // the tokens consecutive and in order; a query without tokens matches nothing.
 
 import type { TextIndexParams } from '../../shared/types.js';
+import { analyse, analyses } from './text-analysis.js';
 
 const WORD = /[\p{Alphabetic}\p{N}]+/gu;
 const WHITESPACE = /[^\p{White_Space}]+/gu;
@@ -45,10 +47,11 @@ const codePoints = (t: string): number => {
  */
 export function tokenize(text: string, p: TextIndexParams): string[] {
   const max = p.tokenizer === 'prefix' ? null : p.max_token_len;
-  return words(text, p).filter((t) => {
+  const ws = words(text, p).filter((t) => {
     const n = codePoints(t);
     return (p.min_token_len === null || n >= p.min_token_len) && (max === null || n <= max);
   });
+  return analyses(p) ? analyse(ws, p) : ws;
 }
 
 /** The tokens a stored text is indexed under, in order: for `prefix`, each word's prefixes. */

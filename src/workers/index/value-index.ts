@@ -54,6 +54,11 @@ export class ValueIndex<K extends string> extends TypedIndex implements FieldInd
     if ('any' in m) {
       return this.withOthers(union(m.any.map((v) => this.#convert(v)).map((k) => (k === undefined ? undefined : this.#postings.get(k)))));
     }
+    // A keyword index made with `prefix: true` serves prefix matches: every key starting so.
+    if ('prefix' in m && this.schema.params?.['prefix'] === true) {
+      const p = m.prefix;
+      return this.withOthers(union(this.#postings.keysWhere((k) => k.startsWith(p)).map((k) => this.#postings.get(k))));
+    }
     return null;
   }
 }

@@ -26,8 +26,10 @@ export interface FacetHit {
 export async function doFacet(engine: PointEngine, name: string, req: FacetRequest): Promise<{ hits: FacetHit[] }> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
-  const type = meta.config.payload_schema[req.key]?.type;
-  if (type === undefined || !FACET_INDEX_TYPES.includes(type)) {
+  const schema = meta.config.payload_schema[req.key];
+  const type = schema?.type;
+  // An integer index made with `lookup: false` maps no values to points: no facets, as in Qdrant.
+  if (type === undefined || !FACET_INDEX_TYPES.includes(type) || (type === 'integer' && schema?.params?.['lookup'] === false)) {
     throw QuiverError.badInput(
       `Index required but not found for "${req.key}" of one of the following types: [${FACET_INDEX_TYPES.join(', ')}]. Help: create a payload index for this key`,
     );

@@ -192,11 +192,29 @@ export function createIndexIn(r: CreateFieldIndexCollection__Output): CreateFiel
     return { field_name: r.field_name ?? '', ...opt('field_schema', type as FieldSchema | undefined) };
   }
   const params = plain(p[kind] ?? {}, ['min_token_len', 'max_token_len']);
-  if (typeof params.tokenizer === 'string') {
-    if (params.tokenizer === 'Unknown') delete params.tokenizer;
-    else params.tokenizer = params.tokenizer.toLowerCase();
+  // Enums in REST's lower case (their unknown zero values dropped), and the message forms of
+  // prefix (an empty message: on) and stemmer (a oneof) in REST's.
+  for (const [key, unknown] of [['tokenizer', 'Unknown'], ['memory', 'MemoryUnknown']] as const) {
+    const v = params[key];
+    if (v === unknown) delete params[key];
+    else if (typeof v === 'string') params[key] = v.toLowerCase();
   }
+  if (params.prefix !== undefined) params.prefix = params.prefix !== null;
+  const stem = params.stemmer as { snowball?: { language: string }; stemming_params?: string } | undefined;
+  if (stem !== undefined) params.stemmer = stem.stemming_params === 'snowball' ? { type: 'snowball', language: stem.snowball?.language ?? '' } : { type: 'none' };
   return { field_name: r.field_name ?? '', field_schema: { ...params, type } as FieldSchema };
+}
+
+/** One param of an index in gRPC form (see createIndexIn for the other way). */
+function indexParamOut(k: string, v: unknown): unknown {
+  if ((k === 'tokenizer' || k === 'memory') && typeof v === 'string') return v.charAt(0).toUpperCase() + v.slice(1);
+  if (k === 'stopwords') return typeof v === 'string' ? { languages: [v] } : v;
+  if (k === 'stemmer') {
+    const s = v as { type: string; language?: string };
+    return s.type === 'snowball' ? { snowball: { language: s.language } } : { disabled: {} };
+  }
+  if (k === 'prefix') return v === true ? {} : undefined;
+  return v;
 }
 
 function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: number; max_indexing_threads?: number; on_disk?: boolean | null }): HnswConfigDiff {
@@ -237,7 +255,8 @@ function indexParamsOut(dataType: PayloadSchemaTypeName, params: Record<string, 
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
     if (k === 'type' || v === null) continue;
-    out[k] = k === 'tokenizer' && typeof v === 'string' ? v.charAt(0).toUpperCase() + v.slice(1) : v;
+    const g = indexParamOut(k, v);
+    if (g !== undefined) out[k] = g;
   }
   return { [`${dataType}_index_params`]: out };
 }

@@ -49,6 +49,7 @@ import type { DeleteShardKeyResponse as _qdrant_DeleteShardKeyResponse, DeleteSh
 import type { DeleteVectorNameRequest as _qdrant_DeleteVectorNameRequest, DeleteVectorNameRequest__Output as _qdrant_DeleteVectorNameRequest__Output } from './qdrant/DeleteVectorNameRequest.js';
 import type { DenseVector as _qdrant_DenseVector, DenseVector__Output as _qdrant_DenseVector__Output } from './qdrant/DenseVector.js';
 import type { Disabled as _qdrant_Disabled, Disabled__Output as _qdrant_Disabled__Output } from './qdrant/Disabled.js';
+import type { DisabledStemmer as _qdrant_DisabledStemmer, DisabledStemmer__Output as _qdrant_DisabledStemmer__Output } from './qdrant/DisabledStemmer.js';
 import type { DiscoverBatchPoints as _qdrant_DiscoverBatchPoints, DiscoverBatchPoints__Output as _qdrant_DiscoverBatchPoints__Output } from './qdrant/DiscoverBatchPoints.js';
 import type { DiscoverBatchResponse as _qdrant_DiscoverBatchResponse, DiscoverBatchResponse__Output as _qdrant_DiscoverBatchResponse__Output } from './qdrant/DiscoverBatchResponse.js';
 import type { DiscoverInput as _qdrant_DiscoverInput, DiscoverInput__Output as _qdrant_DiscoverInput__Output } from './qdrant/DiscoverInput.js';
@@ -84,6 +85,7 @@ import type { IntegerIndexParams as _qdrant_IntegerIndexParams, IntegerIndexPara
 import type { IsEmptyCondition as _qdrant_IsEmptyCondition, IsEmptyCondition__Output as _qdrant_IsEmptyCondition__Output } from './qdrant/IsEmptyCondition.js';
 import type { IsNullCondition as _qdrant_IsNullCondition, IsNullCondition__Output as _qdrant_IsNullCondition__Output } from './qdrant/IsNullCondition.js';
 import type { KeywordIndexParams as _qdrant_KeywordIndexParams, KeywordIndexParams__Output as _qdrant_KeywordIndexParams__Output } from './qdrant/KeywordIndexParams.js';
+import type { KeywordPrefixParams as _qdrant_KeywordPrefixParams, KeywordPrefixParams__Output as _qdrant_KeywordPrefixParams__Output } from './qdrant/KeywordPrefixParams.js';
 import type { ListAliasesRequest as _qdrant_ListAliasesRequest, ListAliasesRequest__Output as _qdrant_ListAliasesRequest__Output } from './qdrant/ListAliasesRequest.js';
 import type { ListAliasesResponse as _qdrant_ListAliasesResponse, ListAliasesResponse__Output as _qdrant_ListAliasesResponse__Output } from './qdrant/ListAliasesResponse.js';
 import type { ListCollectionAliasesRequest as _qdrant_ListCollectionAliasesRequest, ListCollectionAliasesRequest__Output as _qdrant_ListCollectionAliasesRequest__Output } from './qdrant/ListCollectionAliasesRequest.js';
@@ -171,12 +173,15 @@ import type { ShardKey as _qdrant_ShardKey, ShardKey__Output as _qdrant_ShardKey
 import type { ShardKeySelector as _qdrant_ShardKeySelector, ShardKeySelector__Output as _qdrant_ShardKeySelector__Output } from './qdrant/ShardKeySelector.js';
 import type { ShardTransferInfo as _qdrant_ShardTransferInfo, ShardTransferInfo__Output as _qdrant_ShardTransferInfo__Output } from './qdrant/ShardTransferInfo.js';
 import type { SliceCondition as _qdrant_SliceCondition, SliceCondition__Output as _qdrant_SliceCondition__Output } from './qdrant/SliceCondition.js';
+import type { SnowballParams as _qdrant_SnowballParams, SnowballParams__Output as _qdrant_SnowballParams__Output } from './qdrant/SnowballParams.js';
 import type { SparseIndexConfig as _qdrant_SparseIndexConfig, SparseIndexConfig__Output as _qdrant_SparseIndexConfig__Output } from './qdrant/SparseIndexConfig.js';
 import type { SparseIndices as _qdrant_SparseIndices, SparseIndices__Output as _qdrant_SparseIndices__Output } from './qdrant/SparseIndices.js';
 import type { SparseVector as _qdrant_SparseVector, SparseVector__Output as _qdrant_SparseVector__Output } from './qdrant/SparseVector.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from './qdrant/SparseVectorConfig.js';
 import type { SparseVectorParams as _qdrant_SparseVectorParams, SparseVectorParams__Output as _qdrant_SparseVectorParams__Output } from './qdrant/SparseVectorParams.js';
 import type { StartFrom as _qdrant_StartFrom, StartFrom__Output as _qdrant_StartFrom__Output } from './qdrant/StartFrom.js';
+import type { StemmingAlgorithm as _qdrant_StemmingAlgorithm, StemmingAlgorithm__Output as _qdrant_StemmingAlgorithm__Output } from './qdrant/StemmingAlgorithm.js';
+import type { StopwordsSet as _qdrant_StopwordsSet, StopwordsSet__Output as _qdrant_StopwordsSet__Output } from './qdrant/StopwordsSet.js';
 import type { Struct as _qdrant_Struct, Struct__Output as _qdrant_Struct__Output } from './qdrant/Struct.js';
 import type { TextIndexParams as _qdrant_TextIndexParams, TextIndexParams__Output as _qdrant_TextIndexParams__Output } from './qdrant/TextIndexParams.js';
 import type { TurboQuantization as _qdrant_TurboQuantization, TurboQuantization__Output as _qdrant_TurboQuantization__Output } from './qdrant/TurboQuantization.js';
@@ -271,6 +276,7 @@ export interface ProtoGrpcType {
     DenseVector: MessageTypeDefinition<_qdrant_DenseVector, _qdrant_DenseVector__Output>
     Direction: EnumTypeDefinition
     Disabled: MessageTypeDefinition<_qdrant_Disabled, _qdrant_Disabled__Output>
+    DisabledStemmer: MessageTypeDefinition<_qdrant_DisabledStemmer, _qdrant_DisabledStemmer__Output>
     DiscoverBatchPoints: MessageTypeDefinition<_qdrant_DiscoverBatchPoints, _qdrant_DiscoverBatchPoints__Output>
     DiscoverBatchResponse: MessageTypeDefinition<_qdrant_DiscoverBatchResponse, _qdrant_DiscoverBatchResponse__Output>
     DiscoverInput: MessageTypeDefinition<_qdrant_DiscoverInput, _qdrant_DiscoverInput__Output>
@@ -309,6 +315,7 @@ export interface ProtoGrpcType {
     IsEmptyCondition: MessageTypeDefinition<_qdrant_IsEmptyCondition, _qdrant_IsEmptyCondition__Output>
     IsNullCondition: MessageTypeDefinition<_qdrant_IsNullCondition, _qdrant_IsNullCondition__Output>
     KeywordIndexParams: MessageTypeDefinition<_qdrant_KeywordIndexParams, _qdrant_KeywordIndexParams__Output>
+    KeywordPrefixParams: MessageTypeDefinition<_qdrant_KeywordPrefixParams, _qdrant_KeywordPrefixParams__Output>
     ListAliasesRequest: MessageTypeDefinition<_qdrant_ListAliasesRequest, _qdrant_ListAliasesRequest__Output>
     ListAliasesResponse: MessageTypeDefinition<_qdrant_ListAliasesResponse, _qdrant_ListAliasesResponse__Output>
     ListCollectionAliasesRequest: MessageTypeDefinition<_qdrant_ListCollectionAliasesRequest, _qdrant_ListCollectionAliasesRequest__Output>
@@ -408,12 +415,15 @@ export interface ProtoGrpcType {
     ShardTransferMethod: EnumTypeDefinition
     ShardingMethod: EnumTypeDefinition
     SliceCondition: MessageTypeDefinition<_qdrant_SliceCondition, _qdrant_SliceCondition__Output>
+    SnowballParams: MessageTypeDefinition<_qdrant_SnowballParams, _qdrant_SnowballParams__Output>
     SparseIndexConfig: MessageTypeDefinition<_qdrant_SparseIndexConfig, _qdrant_SparseIndexConfig__Output>
     SparseIndices: MessageTypeDefinition<_qdrant_SparseIndices, _qdrant_SparseIndices__Output>
     SparseVector: MessageTypeDefinition<_qdrant_SparseVector, _qdrant_SparseVector__Output>
     SparseVectorConfig: MessageTypeDefinition<_qdrant_SparseVectorConfig, _qdrant_SparseVectorConfig__Output>
     SparseVectorParams: MessageTypeDefinition<_qdrant_SparseVectorParams, _qdrant_SparseVectorParams__Output>
     StartFrom: MessageTypeDefinition<_qdrant_StartFrom, _qdrant_StartFrom__Output>
+    StemmingAlgorithm: MessageTypeDefinition<_qdrant_StemmingAlgorithm, _qdrant_StemmingAlgorithm__Output>
+    StopwordsSet: MessageTypeDefinition<_qdrant_StopwordsSet, _qdrant_StopwordsSet__Output>
     Struct: MessageTypeDefinition<_qdrant_Struct, _qdrant_Struct__Output>
     TextIndexParams: MessageTypeDefinition<_qdrant_TextIndexParams, _qdrant_TextIndexParams__Output>
     TokenizerType: EnumTypeDefinition

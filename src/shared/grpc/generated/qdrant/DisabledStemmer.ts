@@ -1,0 +1,8 @@
+// Original file: proto/collections.proto
+
+
+export interface DisabledStemmer {
+}
+
+export interface DisabledStemmer__Output {
+}

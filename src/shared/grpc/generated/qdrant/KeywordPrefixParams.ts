@@ -1,0 +1,8 @@
+// Original file: proto/collections.proto
+
+
+export interface KeywordPrefixParams {
+}
+
+export interface KeywordPrefixParams__Output {
+}
