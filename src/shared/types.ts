@@ -15,7 +15,18 @@ export interface HnswConfig {
   full_scan_threshold: number;
   max_indexing_threads: number;
   on_disk: boolean;
+  /** As given (on_disk follows it: see MemoryPlacement). */
+  memory?: MemoryPlacement;
+  /** As given: only `false` is taken (graphs are in memory, no index file to read). */
+  inline_storage?: boolean;
 }
+
+/**
+ * Qdrant 1.19's placement of a component's data. Where Quiver has a choice it reads `cold` as
+ * on disk, and `cached` (Qdrant's in-RAM default: page cache) and `pinned` as in memory; it
+ * overrides the deprecated on_disk flags, as in Qdrant. Kept as given, to be reported.
+ */
+export type MemoryPlacement = 'cold' | 'cached' | 'pinned';
 
 /**
  * Quantization as Qdrant configures it (docs/storage.md, "Quantized graphs"): the HNSW graph is
@@ -40,6 +51,8 @@ export interface VectorParams {
   /** Per-vector overrides of the collection's hnsw_config, as Qdrant allows. */
   hnsw_config?: Partial<HnswConfig>;
   on_disk?: boolean;
+  /** As given (on_disk follows it). */
+  memory?: MemoryPlacement;
   /** This vector's own quantization, over the collection's (absent: the collection's). */
   quantization_config?: QuantizationConfig;
 }
@@ -77,7 +90,7 @@ export interface FieldIndexSchema {
 
 export interface SparseVectorParams {
   modifier: 'none' | 'idf';
-  index?: { full_scan_threshold?: number; on_disk?: boolean };
+  index?: { full_scan_threshold?: number; on_disk?: boolean; memory?: MemoryPlacement };
 }
 
 export interface CollectionConfig {
@@ -93,6 +106,8 @@ export interface CollectionConfig {
   /** The collection's quantization (absent in catalogs written before it was kept: none). */
   quantization_config?: QuantizationConfig | null;
   on_disk_payload: boolean;
+  /** Qdrant 1.19's payload storage params as given (on_disk_payload follows their memory). */
+  payload?: { memory?: MemoryPlacement };
   /** Field indexes by payload key. */
   payload_schema: Record<string, FieldIndexSchema>;
   /** The optimizers_config fields given (create, then PATCHes merged); absent: none given. */

@@ -4,7 +4,7 @@
 // search and with_vector, datatype float32 and the on_disk falses are taken as they are.
 // (Quantized vectors on disk: quantization.workers.test.ts; on_disk_payload: payload-storage.)
 
-import { Datatype, Distance, MultiVectorComparator } from '@qdrant/js-client-grpc';
+import { Datatype, Distance, Memory, MultiVectorComparator } from '@qdrant/js-client-grpc';
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../helpers/errors-server.js';
@@ -40,6 +40,13 @@ describe('storage settings', () => {
       [{ sparse_vectors: { s: { index: { datatype: 'uint8' } } } }, "datatype 'uint8' of a sparse vector index is not supported"],
       [{ vectors: v, sharding_method: 'custom' }, "sharding_method 'custom' is not supported"],
       [{ vectors: v, init_from: { collection: 'other' } }, 'init_from is not supported'],
+      // Qdrant 1.19's placements: `cold` is on disk, refused where on_disk is.
+      [{ vectors: { ...v, memory: 'cold' } }, "memory: 'cold' cannot apply to the unnamed vector: without quantization_config its HNSW graph holds the float32 vectors in memory"],
+      [{ vectors: v, hnsw_config: { memory: 'cold' } }, "hnsw_config.memory: 'cold' cannot apply: Quiver keeps HNSW graphs in memory"],
+      [{ vectors: { a: { ...v, hnsw_config: { memory: 'cold' } } } }, "hnsw_config.memory of vector 'a': 'cold' cannot apply"],
+      [{ vectors: v, hnsw_config: { inline_storage: true } }, 'hnsw_config.inline_storage: true cannot apply: Quiver keeps HNSW graphs in memory'],
+      [{ sparse_vectors: { s: { index: { memory: 'cold' } } } }, "index.memory: 'cold' cannot apply to sparse vector 's'"],
+      [{ vectors: v, quantization_config: { scalar: { type: 'int8', memory: 'cold' } } }, "quantization_config memory: 'cold' cannot apply: the codes are the rows of Quiver's HNSW graph"],
     ];
     for (const [body, message] of refused) {
       expectError(await call(server.url, 'PUT', '/collections/refused', body), 400, message);
@@ -73,6 +80,30 @@ describe('storage settings', () => {
     expect((await client.query('ok', { query: rows[299]!, using: 'e', limit: 3 })).points.map((p) => p.id)).not.toContain(299);
   });
 
+  it('reads memory placements as on_disk: cold on disk, cached and pinned in memory, each reported as given', async () => {
+    await client.createCollection('mem', {
+      vectors: { e: { size: 4, distance: 'Euclid', memory: 'cold', hnsw_config: { m: 0, memory: 'pinned', inline_storage: false } }, g: { size: 4, distance: 'Dot', memory: 'cached' } },
+      sparse_vectors: { s: { index: { memory: 'cached' } } },
+      payload: { memory: 'pinned' },
+    } as never);
+    const info = await client.getCollection('mem');
+    const vectors = info.config.params.vectors as Record<string, Record<string, unknown>>;
+    expect(vectors.e).toMatchObject({ on_disk: true, memory: 'cold', hnsw_config: { m: 0, on_disk: false, memory: 'pinned', inline_storage: false } });
+    expect(vectors.g).toMatchObject({ on_disk: false, memory: 'cached' });
+    expect(info.config.params.sparse_vectors!.s!.index).toMatchObject({ on_disk: false, memory: 'cached' });
+    expect(info.config.params).toMatchObject({ on_disk_payload: false, payload: { memory: 'pinned' } });
+    // PATCH: payloads go to disk by placement, and a bare on_disk_payload replaces the placement.
+    await client.updateCollection('mem', { params: { payload: { memory: 'cold' } } } as never);
+    expect((await client.getCollection('mem')).config.params).toMatchObject({ on_disk_payload: true, payload: { memory: 'cold' } });
+    await client.updateCollection('mem', { params: { on_disk_payload: false } });
+    const params = (await client.getCollection('mem')).config.params;
+    expect(params.on_disk_payload).toBe(false);
+    expect(params).not.toHaveProperty('payload');
+    // A vector's placement changes by PATCH too: `e` (no graph) back into memory.
+    await client.updateCollection('mem', { vectors: { e: { memory: 'pinned' } } } as never);
+    expect((await client.getCollection('mem')).config.params.vectors).toMatchObject({ e: { on_disk: false, memory: 'pinned' } });
+  });
+
   it('refuses on PATCH what it cannot apply, naming it, and changes nothing', async () => {
     await client.createCollection('p', { vectors: { g: { size: 4, distance: 'Dot' } } });
     const before = (await client.getCollection('p')).config;
@@ -83,6 +114,8 @@ describe('storage settings', () => {
       [{ vectors: { g: { hnsw_config: { payload_m: 8 } } } }, "payload_m in hnsw_config of vector 'g' is not supported"],
       [{ params: { read_fan_out_factor: 2 } }, 'params.read_fan_out_factor cannot apply per collection'],
       [{ params: { read_fan_out_delay_ms: 5 } }, 'params.read_fan_out_delay_ms cannot apply per collection'],
+      [{ vectors: { g: { memory: 'cold' } } }, "memory: 'cold' cannot apply to vector 'g'"],
+      [{ hnsw_config: { inline_storage: true } }, 'hnsw_config.inline_storage: true cannot apply'],
     ];
     for (const [body, message] of refused) expectError(await call(server.url, 'PATCH', '/collections/p', body), 400, message);
     expect((await client.getCollection('p')).config).toEqual(before);
@@ -98,7 +131,7 @@ describe('storage settings', () => {
     }
   });
 
-  it('gRPC: datatype and multivector_config are read and refused by name, not dropped', async () => {
+  it('gRPC: datatype, multivector_config and placements are read and refused or applied by name, not dropped', async () => {
     const grpc = grpcClient(server);
     const create = (params: object) =>
       grpc
@@ -109,12 +142,22 @@ describe('storage settings', () => {
       [{ datatype: Datatype.Float16 }, "datatype 'float16' of the unnamed vector is not supported"],
       [{ datatype: Datatype.Uint8 }, "datatype 'uint8' of the unnamed vector is not supported"],
       [{ multivectorConfig: { comparator: MultiVectorComparator.MaxSim } }, 'multivector_config of the unnamed vector is not supported'],
+      [{ memory: Memory.Cold }, "memory: 'cold' cannot apply to the unnamed vector"],
+      [{ hnswConfig: { inlineStorage: true } }, 'hnsw_config.inline_storage: true cannot apply'],
     ] as const) {
       const err = await create(params);
       expect(String(err)).toContain(message);
       expect((err as { code?: number }).code).toBe(3);
       expect((await grpc.api('collections').collectionExists({ collectionName: 'gs' })).result?.exists).toBe(false);
     }
-    expect(await create({ datatype: Datatype.Float32 })).toMatchObject({ result: true });
+    expect(await create({ datatype: Datatype.Float32, memory: Memory.Cached, hnswConfig: { memory: Memory.Pinned } })).toMatchObject({ result: true });
+    const info = (await grpc.api('collections').get({ collectionName: 'gs' })).result!;
+    const params = info.config?.params?.vectorsConfig?.config;
+    expect(params?.case).toBe('params');
+    expect(params?.value).toMatchObject({ memory: Memory.Cached, hnswConfig: { memory: Memory.Pinned } });
+    // The payload placement and a params PATCH carrying it.
+    await grpc.api('collections').update({ collectionName: 'gs', params: { payload: { memory: Memory.Cold } } });
+    const after = (await grpc.api('collections').get({ collectionName: 'gs' })).result!;
+    expect(after.config?.params).toMatchObject({ onDiskPayload: true, payload: { memory: Memory.Cold } });
   });
 });

@@ -10,9 +10,9 @@ import type {
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
 import type { ShardCopy } from '../../shared/placement.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type MemoryPlacement, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
-import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, vectorName } from './storage-settings.js';
+import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, onDiskOf, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { type MemoryBytes } from '../../shared/protocol.js';
 import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
@@ -37,7 +37,12 @@ function hnswDiff(d: CreateCollection['hnsw_config']): Partial<HnswConfig> {
   if (d.ef_construct !== undefined) out.ef_construct = d.ef_construct;
   if (d.full_scan_threshold !== undefined) out.full_scan_threshold = d.full_scan_threshold;
   if (d.max_indexing_threads !== undefined) out.max_indexing_threads = d.max_indexing_threads;
-  if (typeof d.on_disk === 'boolean') out.on_disk = d.on_disk;
+  const onDisk = onDiskOf(d.memory, d.on_disk);
+  if (onDisk !== undefined) out.on_disk = onDisk;
+  if (d.memory !== undefined && d.memory !== null) out.memory = d.memory;
+  // Copies of vectors inside an HNSW index file save disk seeks; Quiver's graphs are in memory.
+  if (d.inline_storage === true) throw QuiverError.badInput('hnsw_config.inline_storage: true cannot apply: Quiver keeps HNSW graphs in memory, with no index file to read vectors from');
+  if (d.inline_storage === false) out.inline_storage = false;
   return out;
 }
 
@@ -54,7 +59,9 @@ function vectorParams(p: VectorParamsIn, name: string): VectorParams {
   const out: VectorParams = { size: p.size, distance: p.distance };
   const h = hnswDiff(p.hnsw_config);
   if (Object.keys(h).length > 0) out.hnsw_config = h;
-  if (typeof p.on_disk === 'boolean') out.on_disk = p.on_disk;
+  const onDisk = onDiskOf(p.memory, p.on_disk);
+  if (onDisk !== undefined) out.on_disk = onDisk;
+  if (p.memory !== undefined && p.memory !== null) out.memory = p.memory;
   if (p.quantization_config !== undefined && p.quantization_config !== null) out.quantization_config = quantizationIn(p.quantization_config);
   return out;
 }
@@ -67,7 +74,9 @@ function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): Sp
   const out: SparseVectorParams = { modifier: p.modifier ?? current?.modifier ?? 'none' };
   const index = { ...current?.index };
   if (p.index?.full_scan_threshold !== undefined && p.index.full_scan_threshold !== null) index.full_scan_threshold = p.index.full_scan_threshold;
-  if (typeof p.index?.on_disk === 'boolean') index.on_disk = p.index.on_disk;
+  const onDisk = onDiskOf(p.index?.memory, p.index?.on_disk);
+  if (onDisk !== undefined) index.on_disk = onDisk;
+  if (p.index?.memory !== undefined && p.index.memory !== null) index.memory = p.index.memory;
   checkDatatype(p.index?.datatype, 'a sparse vector index', 'Quiver stores sparse vectors as float32');
   if (Object.keys(index).length > 0) out.index = index;
   return out;
@@ -103,9 +112,10 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     write_consistency_factor: req.write_consistency_factor ?? 1,
     hnsw_config: hnsw,
     quantization_config: req.quantization_config === undefined || req.quantization_config === null ? null : quantizationIn(req.quantization_config),
-    on_disk_payload: req.on_disk_payload ?? true,
+    on_disk_payload: onDiskOf(req.payload?.memory, req.on_disk_payload) ?? true,
     payload_schema: {},
   };
+  if (req.payload?.memory !== undefined && req.payload.memory !== null) config.payload = { memory: req.payload.memory };
   const optimizers = merged<OptimizersSettings>(undefined, req.optimizers_config);
   if (optimizers !== undefined) config.optimizers_config = optimizers;
   const wal = merged<WalSettings>(undefined, req.wal_config);
@@ -130,7 +140,11 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   if (quantization !== undefined) config.quantization_config = quantization;
   if (typeof req.params?.replication_factor === 'number') config.replication_factor = req.params.replication_factor;
   if (typeof req.params?.write_consistency_factor === 'number') config.write_consistency_factor = req.params.write_consistency_factor;
-  if (typeof req.params?.on_disk_payload === 'boolean') config.on_disk_payload = req.params.on_disk_payload;
+  const payloadOnDisk = onDiskOf(req.params?.payload?.memory, req.params?.on_disk_payload);
+  if (payloadOnDisk !== undefined) config.on_disk_payload = payloadOnDisk;
+  // The placement reported is the one last given; a bare on_disk_payload replaces it.
+  if (req.params?.payload?.memory !== undefined && req.params.payload.memory !== null) config.payload = { memory: req.params.payload.memory };
+  else if (typeof req.params?.on_disk_payload === 'boolean') delete config.payload;
   // Indexing turned off drops the graphs; turned back on, they are built in the background.
   const optimizers = merged(config.optimizers_config, req.optimizers_config);
   if (optimizers !== undefined) config.optimizers_config = optimizers;
@@ -144,7 +158,10 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
     checkPayloadM(diff.hnsw_config, `hnsw_config of ${vectorName(vname)}`);
     const h = hnswDiff(diff.hnsw_config);
     if (Object.keys(h).length > 0) params.hnsw_config = { ...params.hnsw_config, ...h };
-    if (typeof diff.on_disk === 'boolean') params.on_disk = diff.on_disk;
+    const onDisk = onDiskOf(diff.memory, diff.on_disk);
+    if (onDisk !== undefined) params.on_disk = onDisk;
+    if (diff.memory !== undefined && diff.memory !== null) params.memory = diff.memory;
+    else if (typeof diff.on_disk === 'boolean') delete params.memory;
     // "Disabled" drops the vector's own setting: the collection's applies again, as in Qdrant.
     const own = quantizationDiffIn(diff.quantization_config);
     if (own === null) delete params.quantization_config;
@@ -192,6 +209,7 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
       replication_factor: number;
       write_consistency_factor: number;
       on_disk_payload: boolean;
+      payload?: { memory?: MemoryPlacement };
     };
     hnsw_config: HnswConfig;
     optimizer_config: Reported<OptimizersSettings, typeof OPTIMIZER_DEFAULTS>;
@@ -274,6 +292,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
         replication_factor: meta.config.replication_factor ?? 1,
         write_consistency_factor: meta.config.write_consistency_factor ?? 1,
         on_disk_payload: meta.config.on_disk_payload,
+        ...(meta.config.payload !== undefined ? { payload: meta.config.payload } : {}),
       },
       hnsw_config: meta.config.hnsw_config,
       optimizer_config: { ...OPTIMIZER_DEFAULTS, ...meta.config.optimizers_config },

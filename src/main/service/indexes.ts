@@ -41,9 +41,7 @@ export function fieldSchema(raw: CreateFieldIndex['field_schema']): FieldIndexSc
  */
 function checkPlacement(raw: FieldSchemaObject): void {
   if (raw.on_disk === true) throw QuiverError.badInput(`field_schema.on_disk: true cannot apply: Quiver keeps field indexes in memory`);
-  if (raw.memory === 'cold' || raw.memory === 'cached') {
-    throw QuiverError.badInput(`field_schema.memory: '${raw.memory}' cannot apply: Quiver keeps field indexes in memory ('pinned')`);
-  }
+  if (raw.memory === 'cold') throw QuiverError.badInput(`field_schema.memory: 'cold' cannot apply: Quiver keeps field indexes in memory`);
   if (raw.enable_hnsw === true) {
     throw QuiverError.badInput('field_schema.enable_hnsw: true cannot apply: Quiver builds no per-payload HNSW links (filtered searches are planned from the field indexes instead)');
   }

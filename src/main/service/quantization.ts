@@ -15,6 +15,9 @@ const KINDS_OFFERED = 'use scalar (int8) or binary quantization';
 export function quantizationIn(q: QuantizationIn): QuantizationConfig {
   if ('product' in q) throw QuiverError.badInput(`Product quantization is not supported by Quiver: ${KINDS_OFFERED}`);
   if ('turbo' in q) throw QuiverError.badInput(`Turbo quantization is not supported by Quiver: ${KINDS_OFFERED}`);
+  // The codes are the rows of the HNSW graph built over them: always in memory.
+  const memory = 'scalar' in q ? q.scalar.memory : q.binary.memory;
+  if (memory === 'cold') throw QuiverError.badInput("quantization_config memory: 'cold' cannot apply: the codes are the rows of Quiver's HNSW graph, in memory (vectors.memory or on_disk puts the originals on disk)");
   if ('scalar' in q) {
     const s = q.scalar;
     return {

@@ -6,10 +6,26 @@
 //   no graph (hnsw_config.m 0, or Manhattan). A float32 HNSW graph holds its vectors (hnswlib
 //   keeps each row it indexes), so on_disk there would save nothing: refused.
 // - hnsw_config.on_disk, a sparse index's on_disk: graphs and sparse indexes are in memory: refused.
+// - Qdrant 1.19's `memory` placements: `cold` is read as on_disk (onDiskOf), and refused or
+//   applied as that flag is; refusals name the placement given.
 // - on_disk_payload: applied (payload-space.ts in the workers).
 
 import { QuiverError } from '../../shared/errors.js';
-import { DEFAULT_VECTOR, type CollectionConfig } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type CollectionConfig, type MemoryPlacement } from '../../shared/types.js';
+
+/** A memory placement read as on_disk where one is given (it overrides the flag), else the flag. */
+export function onDiskOf(memory: MemoryPlacement | null | undefined, onDisk: boolean | null | undefined): boolean | undefined {
+  if (memory !== undefined && memory !== null) return memory === 'cold';
+  return typeof onDisk === 'boolean' ? onDisk : undefined;
+}
+
+/**
+ * How a refusal names the setting that put something on disk: its memory placement, or its flag
+ * (`flag` ends in on_disk; `of` says whose, placed before the value).
+ */
+function diskSetting(memory: MemoryPlacement | undefined, flag: string, of = ''): string {
+  return memory === 'cold' ? `${flag.replace(/on_disk$/, 'memory')}${of}: 'cold'` : `${flag}${of}: true`;
+}
 
 /** A vector as messages name it: 'the unnamed vector' or "vector 'name'". */
 export const vectorName = (v: string): string => (v === DEFAULT_VECTOR ? 'the unnamed vector' : `vector '${v}'`);
@@ -28,27 +44,27 @@ export function checkStorageSettings(config: CollectionConfig, before?: Collecti
 /** Every setting of `config` Quiver cannot apply, each as the 400 that refuses it. */
 function refusals(config: CollectionConfig): QuiverError[] {
   const out: QuiverError[] = [];
-  if (config.hnsw_config.on_disk) out.push(hnswOnDisk('hnsw_config.on_disk'));
+  if (config.hnsw_config.on_disk) out.push(hnswOnDisk(diskSetting(config.hnsw_config.memory, 'hnsw_config.on_disk')));
   for (const [v, p] of Object.entries(config.vectors)) {
-    if (p.hnsw_config?.on_disk === true) out.push(hnswOnDisk(`hnsw_config.on_disk of ${vectorName(v)}`));
+    if (p.hnsw_config?.on_disk === true) out.push(hnswOnDisk(diskSetting(p.hnsw_config.memory, 'hnsw_config.on_disk', ` of ${vectorName(v)}`)));
     if (p.on_disk !== true) continue;
     const quantized = (p.quantization_config ?? config.quantization_config ?? null) !== null;
     const graph = p.distance !== 'Manhattan' && (p.hnsw_config?.m ?? config.hnsw_config.m) > 0;
     if (!quantized && graph) {
       out.push(QuiverError.badInput(
-        `on_disk: true cannot apply to ${vectorName(v)}: without quantization_config its HNSW graph holds the float32 vectors in memory. ` +
+        `${diskSetting(p.memory, 'on_disk')} cannot apply to ${vectorName(v)}: without quantization_config its HNSW graph holds the float32 vectors in memory. ` +
           'Set quantization_config (the graph then holds int8 or binary codes, and the originals are read from disk), or hnsw_config.m: 0 (exact search over vectors read from disk)',
       ));
     }
   }
   for (const [v, p] of Object.entries(config.sparse_vectors)) {
-    if (p.index?.on_disk === true) out.push(QuiverError.badInput(`index.on_disk: true cannot apply to sparse vector '${v}': Quiver keeps sparse indexes in memory`));
+    if (p.index?.on_disk === true) out.push(QuiverError.badInput(`${diskSetting(p.index.memory, 'index.on_disk')} cannot apply to sparse vector '${v}': Quiver keeps sparse indexes in memory`));
   }
   return out;
 }
 
 function hnswOnDisk(what: string): QuiverError {
-  return QuiverError.badInput(`${what}: true cannot apply: Quiver keeps HNSW graphs in memory (quantization_config shrinks them to int8 or binary codes, with the float32 vectors on disk)`);
+  return QuiverError.badInput(`${what} cannot apply: Quiver keeps HNSW graphs in memory (quantization_config shrinks them to int8 or binary codes, with the float32 vectors on disk)`);
 }
 
 /** Settings refused where they are read: a vector type Quiver does not store, multivectors, per-payload links. */

@@ -4,6 +4,12 @@ import { NonZeroU32 } from './common.js';
 
 export const Distance = Type.Union([Type.Literal('Cosine'), Type.Literal('Euclid'), Type.Literal('Dot'), Type.Literal('Manhattan')]);
 
+/**
+ * Qdrant's Memory placement (1.19), read as Quiver's on_disk where it has a choice: `cold` on
+ * disk, `cached` (Qdrant's in-RAM default) and `pinned` in memory (storage-settings.ts onDiskOf).
+ */
+export const Memory = Type.Union([Type.Literal('cold'), Type.Literal('cached'), Type.Literal('pinned'), Type.Null()]);
+
 export const HnswConfigDiff = Type.Object({
   m: Type.Optional(Type.Integer({ minimum: 0, maximum: 1024 })),
   ef_construct: Type.Optional(Type.Integer({ minimum: 4, maximum: 100_000 })),
@@ -11,11 +17,11 @@ export const HnswConfigDiff = Type.Object({
   max_indexing_threads: Type.Optional(Type.Integer({ minimum: 0 })),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
   payload_m: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+  memory: Type.Optional(Memory),
+  inline_storage: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 export type HnswConfigDiff = Static<typeof HnswConfigDiff>;
 
-/** Qdrant's Memory placement (1.19): accepted and reported; codes are always in RAM here. */
-const Memory = Type.Union([Type.Literal('cold'), Type.Literal('cached'), Type.Literal('pinned'), Type.Null()]);
 
 export const ScalarQuantizationConfig = Type.Object({
   type: Type.Literal('int8'),
@@ -55,6 +61,7 @@ export const VectorParams = Type.Object({
   distance: Distance,
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  memory: Type.Optional(Memory),
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   // Read so that the service refuses what it does not store by name (storage-settings.ts).
   datatype: Type.Optional(Datatype),
@@ -72,7 +79,7 @@ export const SparseVectorParams = Type.Object({
         full_scan_threshold: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
         on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
         datatype: Type.Optional(Datatype),
-        memory: Type.Optional(Type.Unknown()),
+        memory: Type.Optional(Memory),
       }),
       Type.Null(),
     ]),
@@ -106,12 +113,16 @@ export const OptimizersConfigDiff = Type.Object({
   prevent_unoptimized: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
+/** Qdrant's PayloadStorageParams (1.19): `memory` overrides on_disk_payload. */
+export const PayloadStorage = Type.Object({ memory: Type.Optional(Memory) });
+
 export const CreateCollection = Type.Object({
   vectors: Type.Optional(VectorsConfig),
   vectors_config: Type.Optional(VectorsConfig),
   shard_number: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 1024 }), Type.Null()])),
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  payload: Type.Optional(Type.Union([PayloadStorage, Type.Null()])),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   // Kept and reported in the collection info, as Qdrant's u32 with a minimum of 1 (0 is a 422).
   replication_factor: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 4_294_967_295 }), Type.Null()])),
@@ -130,6 +141,7 @@ export type CreateCollection = Static<typeof CreateCollection>;
 export const VectorParamsDiff = Type.Object({
   hnsw_config: Type.Optional(Type.Union([HnswConfigDiff, Type.Null()])),
   on_disk: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+  memory: Type.Optional(Memory),
   quantization_config: Type.Optional(Type.Union([QuantizationConfigDiff, Type.Null()])),
 });
 
@@ -142,7 +154,7 @@ export const CollectionParamsDiff = Type.Object({
   read_fan_out_factor: Type.Optional(Type.Unknown()),
   read_fan_out_delay_ms: Type.Optional(Type.Unknown()),
   on_disk_payload: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
-  payload: Type.Optional(Type.Unknown()),
+  payload: Type.Optional(Type.Union([PayloadStorage, Type.Null()])),
 });
 
 export const UpdateCollection = Type.Object({

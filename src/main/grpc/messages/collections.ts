@@ -5,7 +5,8 @@
 import { QuiverError } from '../../../shared/errors.js';
 import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
-import type { PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { HnswConfig, MemoryPlacement, PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { CollectionParamsDiff__Output } from '../../../shared/grpc/generated/qdrant/CollectionParamsDiff.js';
 import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
 import type { ClusterModeInfo } from '../../service/cluster.js';
 import type { TransferMethod } from '../../../shared/cluster/cluster-ops.js';
@@ -29,7 +30,7 @@ import type { VectorParamsDiff__Output } from '../../../shared/grpc/generated/qd
 import type { VectorsConfig } from '../../../shared/grpc/generated/qdrant/VectorsConfig.js';
 import { lower, num, opt, plain } from '../../../shared/grpc/messages/common.js';
 import { structIn } from '../../../shared/grpc/messages/values.js';
-import { quantizationDiffIn, quantizationIn, quantizationOut } from './quantization.js';
+import { MEMORY_OUT, memoryIn, quantizationDiffIn, quantizationIn, quantizationOut } from './quantization.js';
 
 function hnswIn(h: HnswConfigDiff__Output | undefined): CreateCollection['hnsw_config'] | undefined {
   if (h === undefined) return undefined;
@@ -40,6 +41,8 @@ function hnswIn(h: HnswConfigDiff__Output | undefined): CreateCollection['hnsw_c
     ...opt('max_indexing_threads', num(h.max_indexing_threads)),
     ...opt('on_disk', h.on_disk),
     ...opt('payload_m', num(h.payload_m)),
+    ...opt('inline_storage', h.inline_storage),
+    ...opt('memory', memoryIn(h.memory)),
   };
 }
 
@@ -60,6 +63,7 @@ function vectorParamsIn(p: VectorParams__Output): VectorParamsIn {
     distance: distanceIn(p.distance),
     ...opt('hnsw_config', hnswIn(p.hnsw_config)),
     ...opt('on_disk', p.on_disk),
+    ...opt('memory', memoryIn(p.memory)),
     ...opt('quantization_config', quantizationIn(p.quantization_config)),
     ...opt('datatype', datatypeIn(p.datatype)),
     ...opt('multivector_config', p.multivector_config && { comparator: 'max_sim' }),
@@ -92,7 +96,7 @@ function sparseConfigIn(c: SparseVectorConfig__Output | undefined): NonNullable<
   const out: NonNullable<CreateCollection['sparse_vectors']> = {};
   for (const [name, p] of Object.entries(c.map)) {
     out[name] = {
-      ...opt('index', p.index && { ...opt('full_scan_threshold', num(p.index.full_scan_threshold)), ...opt('on_disk', p.index.on_disk), ...opt('datatype', datatypeIn(p.index.datatype)) }),
+      ...opt('index', p.index && { ...opt('full_scan_threshold', num(p.index.full_scan_threshold)), ...opt('on_disk', p.index.on_disk), ...opt('datatype', datatypeIn(p.index.datatype)), ...opt('memory', memoryIn(p.index.memory)) }),
       ...opt('modifier', lower(p.modifier)),
     };
   }
@@ -105,7 +109,7 @@ function sparseConfigOut(s: Record<string, SparseVectorParams> | undefined): Spa
   for (const [name, p] of Object.entries(s)) {
     map[name] = {
       modifier: p.modifier === 'idf' ? 'Idf' : 'None',
-      ...opt('index', p.index && { ...opt('full_scan_threshold', p.index.full_scan_threshold), ...opt('on_disk', p.index.on_disk) }),
+      ...opt('index', p.index && { ...opt('full_scan_threshold', p.index.full_scan_threshold), ...opt('on_disk', p.index.on_disk), ...opt('memory', memoryOut(p.index.memory)) }),
     };
   }
   return { map };
@@ -125,6 +129,7 @@ export function createCollectionIn(r: CreateCollection__Output): CreateCollectio
     ...opt('shard_number', r.shard_number),
     ...opt('hnsw_config', hnswIn(r.hnsw_config)),
     ...opt('on_disk_payload', r.on_disk_payload),
+    ...opt('payload', r.payload && { ...opt('memory', memoryIn(r.payload.memory)) }),
     ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
     ...opt('sharding_method', lower(r.sharding_method)),
     ...opt('replication_factor', r.replication_factor),
@@ -136,6 +141,11 @@ export function createCollectionIn(r: CreateCollection__Output): CreateCollectio
   };
 }
 
+function paramsDiffIn(p: CollectionParamsDiff__Output): NonNullable<UpdateCollection['params']> {
+  const { payload, ...rest } = p;
+  return { ...plain(rest, ['read_fan_out_delay_ms']), ...opt('payload', payload && { ...opt('memory', memoryIn(payload.memory)) }) };
+}
+
 export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollection {
   const diffs: Record<string, VectorParamsDiff__Output> =
     r.vectors_config?.config === 'params' && r.vectors_config.params
@@ -145,13 +155,18 @@ export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollectio
         : {};
   const vectors: NonNullable<UpdateCollection['vectors']> = {};
   for (const [name, d] of Object.entries(diffs)) {
-    vectors[name] = { ...opt('hnsw_config', hnswIn(d.hnsw_config)), ...opt('on_disk', d.on_disk), ...opt('quantization_config', quantizationDiffIn(d.quantization_config)) };
+    vectors[name] = {
+      ...opt('hnsw_config', hnswIn(d.hnsw_config)),
+      ...opt('on_disk', d.on_disk),
+      ...opt('memory', memoryIn(d.memory)),
+      ...opt('quantization_config', quantizationDiffIn(d.quantization_config)),
+    };
   }
   return {
     ...opt('vectors', Object.keys(vectors).length > 0 ? vectors : undefined),
     ...opt('hnsw_config', hnswIn(r.hnsw_config)),
     ...opt('quantization_config', quantizationDiffIn(r.quantization_config)),
-    ...opt('params', r.params && plain(r.params)),
+    ...opt('params', r.params && paramsDiffIn(r.params)),
     ...opt('optimizers_config', r.optimizers_config && optimizersIn(r.optimizers_config)),
     ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
@@ -217,13 +232,17 @@ function indexParamOut(k: string, v: unknown): unknown {
   return v;
 }
 
-function hnswOut(h: { m?: number; ef_construct?: number; full_scan_threshold?: number; max_indexing_threads?: number; on_disk?: boolean | null }): HnswConfigDiff {
+const memoryOut = (m: MemoryPlacement | undefined) => (m === undefined ? undefined : MEMORY_OUT[m]);
+
+function hnswOut(h: Partial<HnswConfig>): HnswConfigDiff {
   return {
     ...opt('m', h.m),
     ...opt('ef_construct', h.ef_construct),
     ...opt('full_scan_threshold', h.full_scan_threshold),
     ...opt('max_indexing_threads', h.max_indexing_threads),
     ...opt('on_disk', h.on_disk ?? undefined),
+    ...opt('inline_storage', h.inline_storage),
+    ...opt('memory', memoryOut(h.memory)),
   };
 }
 
@@ -233,6 +252,7 @@ function vectorParamsOut(p: VectorParamsConfig): VectorParams {
     distance: p.distance,
     ...opt('hnsw_config', p.hnsw_config ? hnswOut(p.hnsw_config) : undefined),
     ...opt('on_disk', p.on_disk ?? undefined),
+    ...opt('memory', memoryOut(p.memory)),
     ...opt('quantization_config', p.quantization_config && quantizationOut(p.quantization_config)),
   };
 }
@@ -286,6 +306,7 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
         ...opt('sparse_vectors_config', sparseConfigOut(r.config.params.sparse_vectors)),
         replication_factor: r.config.params.replication_factor,
         write_consistency_factor: r.config.params.write_consistency_factor,
+        ...opt('payload', r.config.params.payload && { ...opt('memory', memoryOut(r.config.params.payload.memory)) }),
       },
       hnsw_config: hnswOut(r.config.hnsw_config),
       optimizer_config: optimizersOut(r.config.optimizer_config),

@@ -12,12 +12,12 @@ import type { QuantizationConfig as Quantization } from '../../../shared/types.j
 import { opt } from '../../../shared/grpc/messages/common.js';
 
 const MEMORY_IN = { Cold: 'cold', Cached: 'cached', Pinned: 'pinned' } as const;
-const MEMORY_OUT = { cold: 'Cold', cached: 'Cached', pinned: 'Pinned' } as const;
+export const MEMORY_OUT = { cold: 'Cold', cached: 'Cached', pinned: 'Pinned' } as const;
 const ENCODING_IN = { OneBit: 'one_bit', TwoBits: 'two_bits', OneAndHalfBits: 'one_and_half_bits' } as const;
 const QUERY_ENCODING_IN = { Default: 'default', Binary: 'binary', Scalar4Bits: 'scalar4bits', Scalar8Bits: 'scalar8bits' } as const;
 const QUERY_ENCODING_OUT = { default: 'Default', binary: 'Binary', scalar4bits: 'Scalar4Bits', scalar8bits: 'Scalar8Bits' } as const;
 
-function memoryIn(m: Memory__Output | undefined): 'cold' | 'cached' | 'pinned' | undefined {
+export function memoryIn(m: Memory__Output | undefined): 'cold' | 'cached' | 'pinned' | undefined {
   return m === undefined || m === 'MemoryUnknown' ? undefined : MEMORY_IN[m];
 }
 

@@ -115,6 +115,7 @@ import type { PayloadExcludeSelector as _qdrant_PayloadExcludeSelector, PayloadE
 import type { PayloadIncludeSelector as _qdrant_PayloadIncludeSelector, PayloadIncludeSelector__Output as _qdrant_PayloadIncludeSelector__Output } from './qdrant/PayloadIncludeSelector.js';
 import type { PayloadIndexParams as _qdrant_PayloadIndexParams, PayloadIndexParams__Output as _qdrant_PayloadIndexParams__Output } from './qdrant/PayloadIndexParams.js';
 import type { PayloadSchemaInfo as _qdrant_PayloadSchemaInfo, PayloadSchemaInfo__Output as _qdrant_PayloadSchemaInfo__Output } from './qdrant/PayloadSchemaInfo.js';
+import type { PayloadStorageParams as _qdrant_PayloadStorageParams, PayloadStorageParams__Output as _qdrant_PayloadStorageParams__Output } from './qdrant/PayloadStorageParams.js';
 import type { PointId as _qdrant_PointId, PointId__Output as _qdrant_PointId__Output } from './qdrant/PointId.js';
 import type { PointStruct as _qdrant_PointStruct, PointStruct__Output as _qdrant_PointStruct__Output } from './qdrant/PointStruct.js';
 import type { PointVectors as _qdrant_PointVectors, PointVectors__Output as _qdrant_PointVectors__Output } from './qdrant/PointVectors.js';
@@ -350,6 +351,7 @@ export interface ProtoGrpcType {
     PayloadIndexParams: MessageTypeDefinition<_qdrant_PayloadIndexParams, _qdrant_PayloadIndexParams__Output>
     PayloadSchemaInfo: MessageTypeDefinition<_qdrant_PayloadSchemaInfo, _qdrant_PayloadSchemaInfo__Output>
     PayloadSchemaType: EnumTypeDefinition
+    PayloadStorageParams: MessageTypeDefinition<_qdrant_PayloadStorageParams, _qdrant_PayloadStorageParams__Output>
     PointId: MessageTypeDefinition<_qdrant_PointId, _qdrant_PointId__Output>
     PointStruct: MessageTypeDefinition<_qdrant_PointStruct, _qdrant_PointStruct__Output>
     PointVectors: MessageTypeDefinition<_qdrant_PointVectors, _qdrant_PointVectors__Output>

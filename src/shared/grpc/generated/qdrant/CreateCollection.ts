@@ -8,6 +8,7 @@ import type { QuantizationConfig as _qdrant_QuantizationConfig, QuantizationConf
 import type { ShardingMethod as _qdrant_ShardingMethod, ShardingMethod__Output as _qdrant_ShardingMethod__Output } from '../qdrant/ShardingMethod.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from '../qdrant/SparseVectorConfig.js';
 import type { Value as _qdrant_Value, Value__Output as _qdrant_Value__Output } from '../qdrant/Value.js';
+import type { PayloadStorageParams as _qdrant_PayloadStorageParams, PayloadStorageParams__Output as _qdrant_PayloadStorageParams__Output } from '../qdrant/PayloadStorageParams.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface CreateCollection {
@@ -25,6 +26,7 @@ export interface CreateCollection {
   'sharding_method'?: (_qdrant_ShardingMethod);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig | null);
   'metadata'?: ({[key: string]: _qdrant_Value});
+  'payload'?: (_qdrant_PayloadStorageParams | null);
   '_hnsw_config'?: "hnsw_config";
   '_wal_config'?: "wal_config";
   '_optimizers_config'?: "optimizers_config";
@@ -37,6 +39,7 @@ export interface CreateCollection {
   '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
+  '_payload'?: "payload";
 }
 
 export interface CreateCollection__Output {
@@ -54,6 +57,7 @@ export interface CreateCollection__Output {
   'sharding_method'?: (_qdrant_ShardingMethod__Output);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig__Output);
   'metadata': ({[key: string]: _qdrant_Value__Output});
+  'payload'?: (_qdrant_PayloadStorageParams__Output);
   '_hnsw_config'?: "hnsw_config";
   '_wal_config'?: "wal_config";
   '_optimizers_config'?: "optimizers_config";
@@ -66,4 +70,5 @@ export interface CreateCollection__Output {
   '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
+  '_payload'?: "payload";
 }

@@ -1,5 +1,6 @@
 // Original file: proto/collections.proto
 
+import type { Memory as _qdrant_Memory, Memory__Output as _qdrant_Memory__Output } from '../qdrant/Memory.js';
 import type { Long } from '@grpc/proto-loader';
 
 export interface HnswConfigDiff {
@@ -9,12 +10,16 @@ export interface HnswConfigDiff {
   'max_indexing_threads'?: (number | string | Long);
   'on_disk'?: (boolean);
   'payload_m'?: (number | string | Long);
+  'inline_storage'?: (boolean);
+  'memory'?: (_qdrant_Memory);
   '_m'?: "m";
   '_ef_construct'?: "ef_construct";
   '_full_scan_threshold'?: "full_scan_threshold";
   '_max_indexing_threads'?: "max_indexing_threads";
   '_on_disk'?: "on_disk";
   '_payload_m'?: "payload_m";
+  '_inline_storage'?: "inline_storage";
+  '_memory'?: "memory";
 }
 
 export interface HnswConfigDiff__Output {
@@ -24,10 +29,14 @@ export interface HnswConfigDiff__Output {
   'max_indexing_threads'?: (string);
   'on_disk'?: (boolean);
   'payload_m'?: (string);
+  'inline_storage'?: (boolean);
+  'memory'?: (_qdrant_Memory__Output);
   '_m'?: "m";
   '_ef_construct'?: "ef_construct";
   '_full_scan_threshold'?: "full_scan_threshold";
   '_max_indexing_threads'?: "max_indexing_threads";
   '_on_disk'?: "on_disk";
   '_payload_m'?: "payload_m";
+  '_inline_storage'?: "inline_storage";
+  '_memory'?: "memory";
 }
