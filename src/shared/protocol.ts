@@ -176,7 +176,23 @@ export interface SearchSpec {
   only: PointId[] | null;
   withPayload: PayloadSelector;
   withVector: VectorSelector;
+  /**
+   * A score other than the similarity to `query` (recommend best_score and sum_scores, discover,
+   * context: docs/query.md), or absent. Its scores are always higher-is-better.
+   */
+  custom?: CustomScore;
 }
+
+/**
+ * Examples of a custom-scored search, each checked and prepared as a query vector is (Cosine:
+ * normalised). `pairs` are [positive, negative].
+ */
+export type CustomScore =
+  | { kind: 'best_score' | 'sum_scores'; positives: Float32Array[]; negatives: Float32Array[] }
+  | { kind: 'discover'; target: Float32Array; pairs: [Float32Array, Float32Array][] }
+  | { kind: 'context'; pairs: [Float32Array, Float32Array][] }
+  /** relevance_feedback's naive strategy: a x sim(target) + the sum of weight x (sim(better) - sim(worse)). */
+  | { kind: 'feedback'; target: Float32Array; a: number; pairs: { better: Float32Array; worse: Float32Array; weight: number }[] };
 
 export interface OrderBySpec {
   key: string;

@@ -156,9 +156,9 @@ describe('search and query', () => {
     expectError(res, 400, 'not a valid point ID');
   });
 
-  it.each(['recommend', 'discover', 'context'])('unsupported query kind %s -> 400 naming the kind', async (kind) => {
+  it.each(['formula'])('unsupported query kind %s -> 400 naming the kind', async (kind) => {
     const res = await call(base, 'POST', `/collections/${PLAIN}/points/query`, { query: { [kind]: { positive: [1] } }, limit: 3 });
-    expectError(res, 400, kind);
+    expectError(res, 400, `Query kind '${kind}' is not supported`);
   });
 
   it('unknown query kind -> 400 naming it', async () => {

@@ -162,8 +162,6 @@ describe('other query kinds', () => {
   });
 
   it.each([
-    [{ recommend: { positive: [1] } }, "'recommend'"],
-    [{ discover: { target: 1, context: [] } }, "'discover'"],
     [{ formula: { sum: [] } }, "'formula'"],
   ])('refuses unsupported query kind %j with 400', async (query, name) => {
     const r = await call(server.url, 'POST', '/collections/q/points/query', { query, using: 'a' });

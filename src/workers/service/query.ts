@@ -16,6 +16,7 @@ import { planNearest, runPlannedSearches, type NearestRequest } from './nearest.
 import { mergeOrdered, orderBySpec } from './order-by.js';
 import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
+import { exampleIds, exampleQuery, lookupOf, planExamples, type ExampleQuery, type Lookup } from './examples.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
 
@@ -26,11 +27,12 @@ interface Output {
   withVector: QueryRequest['with_vector'];
 }
 
-const UNSUPPORTED_QUERY_KINDS = ['recommend', 'discover', 'context', 'formula', 'relevance_feedback'];
+const UNSUPPORTED_QUERY_KINDS = ['formula', 'relevance_feedback'];
 const DEFAULT_RRF_K = 2;
 
 type Kind =
   | { kind: 'nearest'; q: unknown; mmr: MmrParams | null }
+  | { kind: 'examples'; q: ExampleQuery }
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; orderBy: OrderByInput }
   | { kind: 'sample' }
@@ -83,30 +85,30 @@ function classify(q: QueryRequest['query']): Kind {
     return { kind: 'sample' };
   }
   if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o, mmr: null };
+  const examples = exampleQuery(o);
+  if (examples !== null) return { kind: 'examples', q: examples };
   const kind = Object.keys(o)[0] ?? '(empty)';
   if (UNSUPPORTED_QUERY_KINDS.includes(kind)) throw QuiverError.badInput(`Query kind '${kind}' is not supported`);
   throw QuiverError.badInput(`Unknown query kind '${kind}'`);
 }
 
-/** A vector as given, or a point's stored vector (the point itself then left out of results). */
-async function resolveVector(
-  engine: PointEngine,
-  meta: CollectionMeta,
-  q: unknown,
-  using: string,
-): Promise<{ vector: readonly number[] | SparseVector; exclude: PointId[] }> {
+/**
+ * A vector as given, or a point's stored vector, read from lookup_from's collection and vector
+ * where given (a point of the searched collection itself is then left out of results).
+ */
+async function resolveVector(engine: PointEngine, q: unknown, lookup: Lookup): Promise<{ vector: readonly number[] | SparseVector; exclude: PointId[] }> {
   if (Array.isArray(q)) {
     if (q.length > 0 && Array.isArray(q[0])) throw QuiverError.badInput('Multi-vector queries are not supported');
     return { vector: q as number[], exclude: [] };
   }
   if (typeof q === 'number' || typeof q === 'string') {
     const id = parsePointId(q);
-    const [rec] = await retrieveByIds(engine, meta, [id], { kind: 'none' }, { kind: 'names', names: [using] });
+    const [rec] = await retrieveByIds(engine, lookup.meta, [id], { kind: 'none' }, { kind: 'names', names: [lookup.vector] });
     if (rec === undefined) throw pointNotFound(id);
     const v = rec.vector;
-    const vec = Array.isArray(v) ? v : v?.[using];
-    if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${using}'`);
-    return { vector: vec, exclude: [id] };
+    const vec = Array.isArray(v) ? v : v?.[lookup.vector];
+    if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${lookup.vector}'`);
+    return { vector: vec, exclude: lookup.same ? [id] : [] };
   }
   if (q !== null && typeof q === 'object' && 'indices' in q && 'values' in q) {
     const { indices, values } = q as { indices: unknown; values: unknown };
@@ -186,13 +188,14 @@ function asScored(rec: PointRecord & { order_value?: number }, score: number): S
 }
 
 async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, inherited: Filter | null, out: Output | null): Promise<ScoredPoint[]> {
-  refuseUnsupported(node, ['lookup_from', 'shard_key']);
+  refuseUnsupported(node, ['shard_key']);
   const filter = both(inherited, parseFilter(node.filter));
   const limit = node.limit ?? 10;
   const offset = out?.offset ?? 0;
   checkResultWindow(limit, offset);
   const using = node.using ?? DEFAULT_VECTOR;
   const kind = classify(node.query);
+  const lookup = (): Lookup => lookupOf(engine, meta, node.lookup_from, using);
   const prefetches = prefetchList(node.prefetch);
   const withPayload = payloadSelector(out?.withPayload, false);
   const withVector = vectorSelector(out?.withVector, meta);
@@ -204,7 +207,7 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
 
   switch (kind.kind) {
     case 'nearest': {
-      const { vector, exclude } = await resolveVector(engine, meta, kind.q, using);
+      const { vector, exclude } = await resolveVector(engine, kind.q, lookup());
       if (kind.mmr !== null) {
         const nearest = { filter, params: node.params, scoreThreshold: threshold, vectorName: using, vector, exclude, only: candidates };
         return attach(engine, meta, page(await diversify(engine, meta, nearest, kind.mmr, limit + offset)), out);
@@ -223,6 +226,11 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
         only: candidates,
       });
       return (await runPlannedSearches(engine, meta, [p]))[0] ?? [];
+    }
+    case 'examples': {
+      const base = { filter, offset, params: node.params, scoreThreshold: threshold, withPayload: out?.withPayload, withVector: out?.withVector, vectorName: using, limit, only: candidates };
+      const plan = await planExamples(engine, meta, kind.q, lookup(), base);
+      return (await runPlannedSearches(engine, meta, [plan]))[0] ?? [];
     }
     case 'fusion': {
       if (prefetches.length === 0) throw QuiverError.badInput('Fusion needs prefetch: there is nothing to fuse');
@@ -305,12 +313,43 @@ async function attach(engine: PointEngine, meta: CollectionMeta, points: ScoredP
   return bare.map((p) => ({ ...byId.get(p.id), ...p }));
 }
 
+/** The point ids a query names as its vector (by id) or examples. */
+function idsOfQuery(q: unknown): PointId[] {
+  if (typeof q === 'number' || typeof q === 'string') return [parsePointId(q)];
+  if (q === null || typeof q !== 'object' || Array.isArray(q)) return [];
+  const o = q as Record<string, unknown>;
+  if ('nearest' in o) return typeof o.nearest === 'number' || typeof o.nearest === 'string' ? [parsePointId(o.nearest)] : [];
+  const examples = exampleQuery(o);
+  return examples === null ? [] : exampleIds(examples);
+}
+
+/**
+ * Every point id the request names, at any depth, as a vector or an example of the collection
+ * itself (not of lookup_from's other collection): Qdrant leaves them all out of every result of
+ * the request, prefetches included, so the root's filter carries them.
+ */
+function referencedIds(engine: PointEngine, meta: CollectionMeta, node: Node): PointId[] {
+  const from = (node.lookup_from as { collection?: unknown } | null | undefined)?.collection;
+  const own = typeof from !== 'string' || sameCollection(engine, meta, from) ? idsOfQuery(node.query) : [];
+  return [...own, ...prefetchList(node.prefetch).flatMap((p) => referencedIds(engine, meta, p))];
+}
+
+function sameCollection(engine: PointEngine, meta: CollectionMeta, name: string): boolean {
+  try {
+    return engine.collection(name).id === meta.id;
+  } catch {
+    return false;
+  }
+}
+
 export async function doQueryBatch(engine: PointEngine, name: string, reqs: QueryRequest[]): Promise<{ points: ScoredPoint[] }[]> {
   const meta = engine.collection(name);
   return Promise.all(
-    reqs.map(async (r) => ({
-      points: await execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }),
-    })),
+    reqs.map(async (r) => {
+      const referenced = [...new Set(referencedIds(engine, meta, r))];
+      const root: Filter | null = referenced.length === 0 ? null : { must_not: [{ has_id: referenced }] };
+      return { points: await execute(engine, meta, r, root, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }) };
+    }),
   );
 }
 

@@ -11,6 +11,7 @@ import { missingRangeIndex } from '../../shared/shard-results.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { asymmetricBinary, effectiveHnsw } from '../../shared/hnsw-params.js';
+import { searchCustom } from './custom-search.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { RangeIndex } from '../index/payload-index.js';
@@ -185,14 +186,15 @@ export class ShardReads {
       return this.#scored(hits, spec, true);
     }
     const space = this.#s.space(spec.vector);
-    const hits = searchDense(space, spec, {
+    const ctx = {
       ids: this.#s.ids,
       predicate,
       indexCandidates: () => this.#candidates(spec.filter),
       fullScanKb: effectiveHnsw(this.#s.meta, spec.vector).full_scan_threshold,
       asymmetric: asymmetricBinary(this.#s.meta, spec.vector),
-    });
-    return this.#scored(hits, spec, space.metric.higherIsBetter);
+    };
+    if (spec.custom !== undefined) return this.#scored(searchCustom(space, spec, spec.custom, ctx), spec, true);
+    return this.#scored(searchDense(space, spec, ctx), spec, space.metric.higherIsBetter);
   }
 
   /** The shard's figures for shardInfo; `graphSaves`: the background saves so far and the writes none covers. */

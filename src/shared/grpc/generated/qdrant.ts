@@ -60,6 +60,8 @@ import type { FacetCounts as _qdrant_FacetCounts, FacetCounts__Output as _qdrant
 import type { FacetHit as _qdrant_FacetHit, FacetHit__Output as _qdrant_FacetHit__Output } from './qdrant/FacetHit.js';
 import type { FacetResponse as _qdrant_FacetResponse, FacetResponse__Output as _qdrant_FacetResponse__Output } from './qdrant/FacetResponse.js';
 import type { FacetValue as _qdrant_FacetValue, FacetValue__Output as _qdrant_FacetValue__Output } from './qdrant/FacetValue.js';
+import type { FeedbackItem as _qdrant_FeedbackItem, FeedbackItem__Output as _qdrant_FeedbackItem__Output } from './qdrant/FeedbackItem.js';
+import type { FeedbackStrategy as _qdrant_FeedbackStrategy, FeedbackStrategy__Output as _qdrant_FeedbackStrategy__Output } from './qdrant/FeedbackStrategy.js';
 import type { FieldCondition as _qdrant_FieldCondition, FieldCondition__Output as _qdrant_FieldCondition__Output } from './qdrant/FieldCondition.js';
 import type { Filter as _qdrant_Filter, Filter__Output as _qdrant_Filter__Output } from './qdrant/Filter.js';
 import type { FloatIndexParams as _qdrant_FloatIndexParams, FloatIndexParams__Output as _qdrant_FloatIndexParams__Output } from './qdrant/FloatIndexParams.js';
@@ -103,6 +105,7 @@ import type { Mmr as _qdrant_Mmr, Mmr__Output as _qdrant_Mmr__Output } from './q
 import type { MoveShard as _qdrant_MoveShard, MoveShard__Output as _qdrant_MoveShard__Output } from './qdrant/MoveShard.js';
 import type { MultiDenseVector as _qdrant_MultiDenseVector, MultiDenseVector__Output as _qdrant_MultiDenseVector__Output } from './qdrant/MultiDenseVector.js';
 import type { MultiVectorConfig as _qdrant_MultiVectorConfig, MultiVectorConfig__Output as _qdrant_MultiVectorConfig__Output } from './qdrant/MultiVectorConfig.js';
+import type { NaiveFeedbackStrategy as _qdrant_NaiveFeedbackStrategy, NaiveFeedbackStrategy__Output as _qdrant_NaiveFeedbackStrategy__Output } from './qdrant/NaiveFeedbackStrategy.js';
 import type { NamedVectors as _qdrant_NamedVectors, NamedVectors__Output as _qdrant_NamedVectors__Output } from './qdrant/NamedVectors.js';
 import type { NamedVectorsOutput as _qdrant_NamedVectorsOutput, NamedVectorsOutput__Output as _qdrant_NamedVectorsOutput__Output } from './qdrant/NamedVectorsOutput.js';
 import type { NearestInputWithMmr as _qdrant_NearestInputWithMmr, NearestInputWithMmr__Output as _qdrant_NearestInputWithMmr__Output } from './qdrant/NearestInputWithMmr.js';
@@ -289,6 +292,8 @@ export interface ProtoGrpcType {
     FacetHit: MessageTypeDefinition<_qdrant_FacetHit, _qdrant_FacetHit__Output>
     FacetResponse: MessageTypeDefinition<_qdrant_FacetResponse, _qdrant_FacetResponse__Output>
     FacetValue: MessageTypeDefinition<_qdrant_FacetValue, _qdrant_FacetValue__Output>
+    FeedbackItem: MessageTypeDefinition<_qdrant_FeedbackItem, _qdrant_FeedbackItem__Output>
+    FeedbackStrategy: MessageTypeDefinition<_qdrant_FeedbackStrategy, _qdrant_FeedbackStrategy__Output>
     FieldCondition: MessageTypeDefinition<_qdrant_FieldCondition, _qdrant_FieldCondition__Output>
     FieldType: EnumTypeDefinition
     Filter: MessageTypeDefinition<_qdrant_Filter, _qdrant_Filter__Output>
@@ -337,6 +342,7 @@ export interface ProtoGrpcType {
     MultiDenseVector: MessageTypeDefinition<_qdrant_MultiDenseVector, _qdrant_MultiDenseVector__Output>
     MultiVectorComparator: EnumTypeDefinition
     MultiVectorConfig: MessageTypeDefinition<_qdrant_MultiVectorConfig, _qdrant_MultiVectorConfig__Output>
+    NaiveFeedbackStrategy: MessageTypeDefinition<_qdrant_NaiveFeedbackStrategy, _qdrant_NaiveFeedbackStrategy__Output>
     NamedVectors: MessageTypeDefinition<_qdrant_NamedVectors, _qdrant_NamedVectors__Output>
     NamedVectorsOutput: MessageTypeDefinition<_qdrant_NamedVectorsOutput, _qdrant_NamedVectorsOutput__Output>
     NearestInputWithMmr: MessageTypeDefinition<_qdrant_NearestInputWithMmr, _qdrant_NearestInputWithMmr__Output>

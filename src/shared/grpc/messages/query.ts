@@ -2,6 +2,7 @@
 // Kinds the service does not offer keep their REST name, so the service refuses them by name.
 
 import type { QueryRequest, SearchParams as SearchParamsIn, SearchRequest } from '../../schemas/search.js';
+import type { ContextInput__Output } from '../generated/qdrant/ContextInput.js';
 import type { LookupLocation__Output } from '../generated/qdrant/LookupLocation.js';
 import type { OrderBy__Output } from '../generated/qdrant/OrderBy.js';
 import type { PrefetchQuery__Output } from '../generated/qdrant/PrefetchQuery.js';
@@ -42,6 +43,14 @@ export function searchIn(r: SearchPoints__Output): SearchRequest {
   };
 }
 
+/** An enum value in REST's snake case: BestScore -> best_score. */
+const snake = (s: string): string => s.replace(/(?<!^)([A-Z])/g, '_$1').toLowerCase();
+
+/** A ContextInput's pairs in REST form, each example converted. */
+function pairsIn(c: ContextInput__Output | undefined): { positive: unknown; negative: unknown }[] {
+  return (c?.pairs ?? []).map((p) => ({ positive: vectorInputIn(p.positive), negative: vectorInputIn(p.negative) }));
+}
+
 function vectorInputIn(v: VectorInput__Output | undefined): unknown {
   if (v === undefined) return undefined;
   return v.variant === 'id' ? pointIdIn(v.id) : vectorFormIn(v.variant, v);
@@ -73,13 +82,25 @@ function queryKindIn(q: Query__Output | undefined): unknown {
         recommend: {
           positive: (q.recommend?.positive ?? []).map(vectorInputIn),
           negative: (q.recommend?.negative ?? []).map(vectorInputIn),
-          ...opt('strategy', q.recommend?.strategy),
+          ...opt('strategy', q.recommend?.strategy === undefined ? undefined : snake(q.recommend.strategy)),
         },
       };
     case 'discover':
-      return { discover: { target: vectorInputIn(q.discover?.target), context: q.discover?.context?.pairs ?? [] } };
+      return { discover: { target: vectorInputIn(q.discover?.target), context: pairsIn(q.discover?.context) } };
     case 'context':
-      return { context: q.context?.pairs ?? [] };
+      return { context: pairsIn(q.context) };
+    case 'relevance_feedback': {
+      const f = q.relevance_feedback;
+      const naive = f?.strategy?.naive;
+      return {
+        relevance_feedback: {
+          target: vectorInputIn(f?.target),
+          // proto3 leaves zeros off the wire: an absent number is 0.
+          feedback: (f?.feedback ?? []).map((it) => ({ example: vectorInputIn(it.example), score: it.score ?? 0 })),
+          ...opt('strategy', naive && { naive: { a: naive.a ?? 0, b: naive.b ?? 0, c: naive.c ?? 0 } }),
+        },
+      };
+    }
     case 'order_by':
       return { order_by: q.order_by ? orderByIn(q.order_by) : {} };
     case 'fusion':

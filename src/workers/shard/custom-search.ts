@@ -1,0 +1,136 @@
+// Searches scored by something other than the similarity to one query vector: recommend's
+// best_score and sum_scores, discover, context and relevance feedback (docs/query.md has the formulas and why).
+// Each candidate's vector is compared with every example; the candidates are every slot the
+// filter lets through where that is cheap (few points or few filter candidates, or no graph), or
+// else the union of graph searches from the examples a good match lies near, scored exactly.
+// Similarity inside these scores is higher-is-better for every metric (see similarity()).
+
+import type { CustomScore, SearchSpec } from '../../shared/protocol.js';
+import type { PointId } from '../../shared/types.js';
+import type { RowScoreFn } from '../index/distance.js';
+import { fullScanPoints, planSearch, type Scored, type SearchContext } from './search-planner.js';
+import { TopK } from './top-k.js';
+import type { VectorSpace } from './vector-space.js';
+
+/** Qdrant's squashing of a similarity into (0, 1): 0.5 * (x / (1 + |x|) + 1). */
+export function scaledSigmoid(x: number): number {
+  return 0.5 * (fastSigmoid(x) + 1);
+}
+
+/** A candidate's score, given the similarity of its vector to an example. */
+export function customScore(c: CustomScore, sim: (example: Float32Array) => number): number {
+  switch (c.kind) {
+    case 'best_score': {
+      let pos = -Infinity;
+      let neg = -Infinity;
+      for (const v of c.positives) pos = Math.max(pos, sim(v));
+      for (const v of c.negatives) neg = Math.max(neg, sim(v));
+      return pos > neg ? scaledSigmoid(pos) : -scaledSigmoid(neg);
+    }
+    case 'sum_scores': {
+      let sum = 0;
+      for (const v of c.positives) sum += sim(v);
+      for (const v of c.negatives) sum -= sim(v);
+      return sum;
+    }
+    case 'discover': {
+      // Each pair ranks +1 (nearer its positive), -1 (nearer its negative) or 0 (a tie).
+      let rank = 0;
+      for (const [p, n] of c.pairs) rank += Math.sign(sim(p) - sim(n));
+      return rank + scaledSigmoid(sim(c.target));
+    }
+    case 'context': {
+      // Each pair costs nothing on its positive's side, else its shortfall squashed into (-1, 0).
+      let loss = 0;
+      for (const [p, n] of c.pairs) loss += fastSigmoid(Math.min(sim(p) - sim(n) - F32_EPSILON, 0));
+      return loss;
+    }
+    case 'feedback': {
+      let score = c.a * sim(c.target);
+      for (const p of c.pairs) score += p.weight * (sim(p.better) - sim(p.worse));
+      return score;
+    }
+  }
+}
+
+/** float32's machine epsilon: the margin a context pair's positive must win by. */
+const F32_EPSILON = 2 ** -23;
+
+const fastSigmoid = (x: number): number => x / (1 + Math.abs(x));
+
+/** The examples a good match lies near: where graph searches start from. */
+function attractors(c: CustomScore): Float32Array[] {
+  switch (c.kind) {
+    case 'best_score':
+    case 'sum_scores':
+      return c.positives;
+    case 'discover':
+      return [c.target, ...c.pairs.map((p) => p[0])];
+    case 'context':
+      return c.pairs.map((p) => p[0]);
+    case 'feedback':
+      return [c.target, ...c.pairs.map((p) => p.better)];
+  }
+}
+
+function slotsOf(ctx: SearchContext, list: readonly PointId[]): number[] {
+  const out: number[] = [];
+  for (const id of list) {
+    const slot = ctx.ids.slotOf(id);
+    if (slot !== undefined) out.push(slot);
+  }
+  return out;
+}
+
+export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: CustomScore, ctx: SearchContext): Scored[] {
+  const pred = ctx.predicate;
+  const excluded = new Set(slotsOf(ctx, spec.exclude));
+  const accept = (slot: number): boolean => space.has(slot) && !excluded.has(slot) && (pred === null || pred(slot));
+  const graph = spec.quantization?.ignore === true ? space.index : (space.index ?? space.quantized?.graph ?? null);
+  const starts = attractors(custom);
+  const threshold = fullScanPoints(ctx.fullScanKb, space.dim, spec.k);
+  const plan = planSearch({
+    only: spec.only === null ? null : slotsOf(ctx, spec.only),
+    filtered: pred !== null,
+    exact: spec.exact || starts.length === 0,
+    hasGraph: graph !== null,
+    fromIndex: ctx.indexCandidates,
+    scan: () => {
+      const out: number[] = [];
+      for (const slot of ctx.ids.sortedSlots()) if (accept(slot)) out.push(slot);
+      return out;
+    },
+    threshold,
+  });
+  let candidates: Iterable<number>;
+  if (plan.exact || graph === null || ctx.ids.live <= threshold) {
+    candidates = plan.candidates ?? ctx.ids.sortedSlots();
+  } else {
+    // Each start's neighbourhood, as wide as the search's ef: the best matches of these scores
+    // lie near a positive example (or the target), which is where a graph search finds them.
+    const wide = Math.max(spec.ef, spec.k);
+    const union = new Set<number>();
+    for (const v of starts) for (const slot of graph.searchHits(v, wide, wide, pred !== null || excluded.size > 0 ? accept : undefined).slots) union.add(slot);
+    candidates = union;
+  }
+  const sim = similarity(space);
+  const top = new TopK(spec.k, true);
+  for (const slot of candidates) {
+    if (!accept(slot)) continue;
+    const row = space.vector(slot);
+    top.push(slot, customScore(custom, (example) => sim(example, row)));
+  }
+  return top.drain();
+}
+
+/**
+ * Similarity as these scores take it, higher is better for every metric: Cosine and Dot as they
+ * score, Euclid as the negated squared distance, Manhattan as the negated distance (Qdrant's raw
+ * similarities: a custom score is not turned back into a distance).
+ */
+function similarity(space: VectorSpace): (example: Float32Array, row: Float32Array) => number {
+  const score: RowScoreFn = space.metric.score;
+  if (space.metric.higherIsBetter) return (e, row) => score(e, row, 0);
+  if (space.metric.hnswSpace === 'l2') return (e, row) => -(score(e, row, 0) ** 2);
+  return (e, row) => -score(e, row, 0);
+}
