@@ -18,8 +18,8 @@ import Type from 'typebox';
 import { UpdateOperations } from './schemas/batch.js';
 import { CollectionNameParams, WaitQuery } from './schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, FieldNameParams, SetPayload } from './schemas/payload.js';
-import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from './schemas/points.js';
-import { CountOut, FacetOut, Ok, PointRecordOut, QueryOut, ScoredPointOut, ScrollOut, UpdateResultOut } from './schemas/responses.js';
+import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, SearchMatrixRequest, UpdateVectors, UpsertPoints } from './schemas/points.js';
+import { CountOut, FacetOut, MatrixOffsetsOut, MatrixPairsOut, Ok, PointRecordOut, QueryOut, ScoredPointOut, ScrollOut, UpdateResultOut } from './schemas/responses.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from './schemas/search.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -85,6 +85,18 @@ export const POINT_OPS = {
     operationId: 'search_batch_points',
     summary: 'Search points in batch',
     result: Type.Array(Type.Array(ScoredPointOut)),
+  }),
+  [`POST ${C}/points/search/matrix/pairs`]: read('SearchMatrixPairs', params, SearchMatrixRequest, {
+    tag: 'Search',
+    operationId: 'search_matrix_pairs',
+    summary: 'Search points matrix distance pairs',
+    result: MatrixPairsOut,
+  }),
+  [`POST ${C}/points/search/matrix/offsets`]: read('SearchMatrixOffsets', params, SearchMatrixRequest, {
+    tag: 'Search',
+    operationId: 'search_matrix_offsets',
+    summary: 'Search points matrix distance offsets',
+    result: MatrixOffsetsOut,
   }),
   [`POST ${C}/points/query`]: read('Query', params, QueryRequest, { tag: 'Search', operationId: 'query_points', summary: 'Query points', result: QueryOut }),
   [`POST ${C}/points/query/batch`]: read('QueryBatch', params, QueryBatch, { tag: 'Search', operationId: 'query_batch_points', summary: 'Query points in batch', result: Type.Array(QueryOut) }),

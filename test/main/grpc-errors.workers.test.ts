@@ -100,7 +100,6 @@ describe('UNIMPLEMENTED', () => {
       client.api('points').searchGroups({ collectionName: 'e' }),
       client.api('points').queryGroups({ collectionName: 'e' }),
       client.api('points').recommendBatch({ collectionName: 'e' }),
-      client.api('points').searchMatrixPairs({ collectionName: 'e' }),
     ]) {
       expect((await failure(p)).code).toBe(Code.Unimplemented);
     }

@@ -40,8 +40,6 @@ const QDRANT_PATHS: [string, string][] = [
   ['POST', '/collections/aliases'],
   ['PUT', '/collections/c/snapshots/recover'],
   ['GET', '/collections/c/snapshots/snap-1'],
-  ['POST', '/collections/c/points/search/matrix/pairs'],
-  ['POST', '/collections/c/points/search/matrix/offsets'],
 ];
 
 describe('501 endpoints', () => {

@@ -32,7 +32,5 @@ export function pointHandlers({ engine, log }: GrpcContext): Omit<PointsHandlers
     Discover: unimplemented(log, 'Discovery'),
     DiscoverBatch: unimplemented(log, 'Discovery'),
     QueryGroups: unimplemented(log, 'Grouped query'),
-    SearchMatrixPairs: unimplemented(log, 'Distance matrix'),
-    SearchMatrixOffsets: unimplemented(log, 'Distance matrix'),
   };
 }

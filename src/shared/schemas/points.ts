@@ -81,6 +81,16 @@ export const FacetRequest = Type.Object({
 });
 export type FacetRequest = Static<typeof FacetRequest>;
 
+/** Qdrant's SearchMatrixRequest: sample at least 2 (default 10), limit at least 1 (default 3). */
+export const SearchMatrixRequest = Type.Object({
+  sample: Type.Optional(Type.Union([Type.Integer({ minimum: 2 }), Type.Null()])),
+  limit: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Null()])),
+  filter: Type.Optional(Type.Union([Filter, Type.Null()])),
+  using: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  shard_key: Type.Optional(ShardKeySelector),
+});
+export type SearchMatrixRequest = Static<typeof SearchMatrixRequest>;
+
 export const OrderBy = Type.Union([
   Type.String(),
   Type.Object({

@@ -88,6 +88,13 @@ export const CollectionClusterOut = Type.Object(
 export const CountOut = Type.Object({ count: Int });
 export const ScrollOut = Type.Object({ points: Type.Array(PointRecordOut), next_page_offset: Type.Optional(Type.Union([Id, Type.Null()])) });
 export const QueryOut = Type.Object({ points: Type.Array(ScoredPointOut) });
+export const MatrixPairsOut = Type.Object({ pairs: Type.Array(Type.Object({ a: Id, b: Id, score: Type.Number() })) });
+export const MatrixOffsetsOut = Type.Object({
+  offsets_row: Type.Array(Type.Integer()),
+  offsets_col: Type.Array(Type.Integer()),
+  scores: Type.Array(Type.Number()),
+  ids: Type.Array(Id),
+});
 export const FacetOut = Type.Object({
   hits: Type.Array(Type.Object({ value: Type.Union([Type.String(), Type.Number(), Type.Boolean()]), count: Int })),
 });

@@ -10,11 +10,15 @@ import type { GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { UpdateOperations } from '../../shared/schemas/batch.js';
 import { ClearPayload, DeletePayload, SetPayload } from '../../shared/schemas/payload.js';
 import { CollectionNameParams } from '../../shared/schemas/common.js';
-import { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
+import { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, SearchMatrixRequest, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
 import { QueryBatch, QueryRequest, SearchBatch, SearchRequest } from '../../shared/schemas/search.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { doBatchUpdate } from '../service/batch.js';
 import { doFacet } from '../service/facet.js';
+import { doMatrixOffsets, doMatrixPairs } from '../service/matrix.js';
+import type { SearchMatrixPoints__Output } from '../../shared/grpc/generated/qdrant/SearchMatrixPoints.js';
+import type { SearchMatrixPairsResponse } from '../../shared/grpc/generated/qdrant/SearchMatrixPairsResponse.js';
+import type { SearchMatrixOffsetsResponse } from '../../shared/grpc/generated/qdrant/SearchMatrixOffsetsResponse.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
 import { doCount, doDeletePoints, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
 import { doDeleteVectors } from '../service/vectors.js';
@@ -56,6 +60,9 @@ import {
   deleteVectorsIn,
   facetHitOut,
   facetIn,
+  matrixIn,
+  matrixOffsetsOut,
+  matrixPairsOut,
   retrieveIn,
   retrievedPointOut,
   scoredPointOut,
@@ -100,6 +107,7 @@ const check = {
   clearPayload: lazyCheck(ClearPayload),
   batch: lazyCheck(UpdateOperations),
   facet: lazyCheck(FacetRequest),
+  matrix: lazyCheck(SearchMatrixRequest),
 };
 const wait = (r: { wait?: boolean }): boolean => r.wait === true;
 type Updated = PointsOperationResponse;
@@ -133,6 +141,12 @@ export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
     result: updateResultOut(await doDeleteVectors(e, name(r), check.deleteVectors(deleteVectorsIn(r)), wait(r))),
   })),
   // read_consistency: grpc-requests.ts hands every call the engine its level asks for.
+  SearchMatrixPairs: call<SearchMatrixPoints__Output, SearchMatrixPairsResponse>(async (e, r) => ({
+    result: matrixPairsOut(await doMatrixPairs(e, name(r), check.matrix(matrixIn(r)))),
+  })),
+  SearchMatrixOffsets: call<SearchMatrixPoints__Output, SearchMatrixOffsetsResponse>(async (e, r) => ({
+    result: matrixOffsetsOut(await doMatrixOffsets(e, name(r), check.matrix(matrixIn(r)))),
+  })),
   Facet: call<FacetCounts__Output, FacetResponse>(async (e, r) => ({ hits: (await doFacet(e, name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
   SetPayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await doSetPayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r))) })),
   OverwritePayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({

@@ -22,6 +22,7 @@ import { doFacet } from '../service/facet.js';
 import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } from '../service/payload.js';
 import { doCount, doDeletePoints, doGetPoint, doRetrieve, doScroll, doUpdateVectors, doUpsert } from '../service/points.js';
 import { doQuery, doQueryBatch } from '../service/query.js';
+import { doMatrixOffsets, doMatrixPairs } from '../service/matrix.js';
 import { doSearch, doSearchBatch } from '../service/search.js';
 import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
@@ -67,6 +68,8 @@ const ROUTES: { [R in HandoffRoute]: RouteRun } = {
   [`POST ${C}/points/scroll`]: run(`POST ${C}/points/scroll`, (e, c) => doScroll(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/search`]: run(`POST ${C}/points/search`, (e, c) => doSearch(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/search/batch`]: run(`POST ${C}/points/search/batch`, (e, c) => doSearchBatch(at(e, c.query), c.name, c.body.searches)),
+  [`POST ${C}/points/search/matrix/pairs`]: run(`POST ${C}/points/search/matrix/pairs`, (e, c) => doMatrixPairs(at(e, c.query), c.name, c.body)),
+  [`POST ${C}/points/search/matrix/offsets`]: run(`POST ${C}/points/search/matrix/offsets`, (e, c) => doMatrixOffsets(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query`]: run(`POST ${C}/points/query`, (e, c) => doQuery(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query/batch`]: run(`POST ${C}/points/query/batch`, (e, c) => doQueryBatch(at(e, c.query), c.name, c.body.searches)),
   [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => doSetPayload(e, c.name, c.body, wait(c))),

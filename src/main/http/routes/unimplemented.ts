@@ -29,9 +29,6 @@ export const UNIMPLEMENTED: readonly (readonly [Method, string, string])[] = [
   ['POST', '/collections/:collection_name/points/recommend/groups', 'Recommendations'],
   ['POST', '/collections/:collection_name/points/discover', 'Discovery'],
   ['POST', '/collections/:collection_name/points/discover/batch', 'Discovery'],
-  // Beyond the spec's list: Qdrant's distance matrix, which gRPC answers UNIMPLEMENTED too.
-  ['POST', '/collections/:collection_name/points/search/matrix/pairs', 'Distance matrix'],
-  ['POST', '/collections/:collection_name/points/search/matrix/offsets', 'Distance matrix'],
 ];
 
 export const unimplementedRoutes: FastifyPluginAsyncTypebox = async (app) => {

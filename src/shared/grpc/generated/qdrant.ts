@@ -165,7 +165,10 @@ import type { ScrollResponse as _qdrant_ScrollResponse, ScrollResponse__Output a
 import type { SearchBatchPoints as _qdrant_SearchBatchPoints, SearchBatchPoints__Output as _qdrant_SearchBatchPoints__Output } from './qdrant/SearchBatchPoints.js';
 import type { SearchBatchResponse as _qdrant_SearchBatchResponse, SearchBatchResponse__Output as _qdrant_SearchBatchResponse__Output } from './qdrant/SearchBatchResponse.js';
 import type { SearchGroupsResponse as _qdrant_SearchGroupsResponse, SearchGroupsResponse__Output as _qdrant_SearchGroupsResponse__Output } from './qdrant/SearchGroupsResponse.js';
+import type { SearchMatrixOffsets as _qdrant_SearchMatrixOffsets, SearchMatrixOffsets__Output as _qdrant_SearchMatrixOffsets__Output } from './qdrant/SearchMatrixOffsets.js';
 import type { SearchMatrixOffsetsResponse as _qdrant_SearchMatrixOffsetsResponse, SearchMatrixOffsetsResponse__Output as _qdrant_SearchMatrixOffsetsResponse__Output } from './qdrant/SearchMatrixOffsetsResponse.js';
+import type { SearchMatrixPair as _qdrant_SearchMatrixPair, SearchMatrixPair__Output as _qdrant_SearchMatrixPair__Output } from './qdrant/SearchMatrixPair.js';
+import type { SearchMatrixPairs as _qdrant_SearchMatrixPairs, SearchMatrixPairs__Output as _qdrant_SearchMatrixPairs__Output } from './qdrant/SearchMatrixPairs.js';
 import type { SearchMatrixPairsResponse as _qdrant_SearchMatrixPairsResponse, SearchMatrixPairsResponse__Output as _qdrant_SearchMatrixPairsResponse__Output } from './qdrant/SearchMatrixPairsResponse.js';
 import type { SearchMatrixPoints as _qdrant_SearchMatrixPoints, SearchMatrixPoints__Output as _qdrant_SearchMatrixPoints__Output } from './qdrant/SearchMatrixPoints.js';
 import type { SearchParams as _qdrant_SearchParams, SearchParams__Output as _qdrant_SearchParams__Output } from './qdrant/SearchParams.js';
@@ -409,7 +412,10 @@ export interface ProtoGrpcType {
     SearchBatchPoints: MessageTypeDefinition<_qdrant_SearchBatchPoints, _qdrant_SearchBatchPoints__Output>
     SearchBatchResponse: MessageTypeDefinition<_qdrant_SearchBatchResponse, _qdrant_SearchBatchResponse__Output>
     SearchGroupsResponse: MessageTypeDefinition<_qdrant_SearchGroupsResponse, _qdrant_SearchGroupsResponse__Output>
+    SearchMatrixOffsets: MessageTypeDefinition<_qdrant_SearchMatrixOffsets, _qdrant_SearchMatrixOffsets__Output>
     SearchMatrixOffsetsResponse: MessageTypeDefinition<_qdrant_SearchMatrixOffsetsResponse, _qdrant_SearchMatrixOffsetsResponse__Output>
+    SearchMatrixPair: MessageTypeDefinition<_qdrant_SearchMatrixPair, _qdrant_SearchMatrixPair__Output>
+    SearchMatrixPairs: MessageTypeDefinition<_qdrant_SearchMatrixPairs, _qdrant_SearchMatrixPairs__Output>
     SearchMatrixPairsResponse: MessageTypeDefinition<_qdrant_SearchMatrixPairsResponse, _qdrant_SearchMatrixPairsResponse__Output>
     SearchMatrixPoints: MessageTypeDefinition<_qdrant_SearchMatrixPoints, _qdrant_SearchMatrixPoints__Output>
     SearchParams: MessageTypeDefinition<_qdrant_SearchParams, _qdrant_SearchParams__Output>

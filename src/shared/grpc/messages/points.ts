@@ -5,7 +5,7 @@
 import { QuiverError } from '../../errors.js';
 import type { UpdateOperation } from '../../schemas/batch.js';
 import type { ClearPayload, DeletePayload, SetPayload } from '../../schemas/payload.js';
-import type { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../schemas/points.js';
+import type { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, SearchMatrixRequest, UpdateVectors, UpsertPoints } from '../../schemas/points.js';
 import type { FacetValue } from '../../protocol.js';
 import type { PointId, PointRecord, ScoredPoint, UpdateResult } from '../../types.js';
 import type { ClearPayloadPoints__Output } from '../generated/qdrant/ClearPayloadPoints.js';
@@ -22,6 +22,9 @@ import type { RetrievedPoint } from '../generated/qdrant/RetrievedPoint.js';
 import type { ScoredPoint as ScoredPointOut } from '../generated/qdrant/ScoredPoint.js';
 import type { ScrollPoints__Output } from '../generated/qdrant/ScrollPoints.js';
 import type { ScrollResponse } from '../generated/qdrant/ScrollResponse.js';
+import type { SearchMatrixPoints__Output } from '../generated/qdrant/SearchMatrixPoints.js';
+import type { SearchMatrixOffsets } from '../generated/qdrant/SearchMatrixOffsets.js';
+import type { SearchMatrixPairs } from '../generated/qdrant/SearchMatrixPairs.js';
 import type { SetPayloadPoints__Output } from '../generated/qdrant/SetPayloadPoints.js';
 import type { UpdatePointVectors__Output } from '../generated/qdrant/UpdatePointVectors.js';
 import type { UpdateResult as UpdateResultOut } from '../generated/qdrant/UpdateResult.js';
@@ -139,6 +142,16 @@ export function facetIn(r: Pick<FacetCounts__Output, 'key' | 'limit' | 'filter' 
   return { key: r.key ?? '', ...opt('limit', num(r.limit)), ...opt('filter', filterIn(r.filter)), ...opt('exact', r.exact), ...shardKeyIn(r.shard_key_selector) };
 }
 
+export function matrixIn(r: SearchMatrixPoints__Output): SearchMatrixRequest {
+  return {
+    ...opt('sample', num(r.sample)),
+    ...opt('limit', num(r.limit)),
+    ...opt('filter', filterIn(r.filter)),
+    ...opt('using', r.using),
+    ...shardKeyIn(r.shard_key_selector),
+  };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Results
 
@@ -180,4 +193,13 @@ export function scrollOut(res: { points: PointRecord[]; next_page_offset: PointI
 
 export function facetHitOut(h: { value: FacetValue; count: number }): FacetHit {
   return { value: facetValueOut(h.value), count: h.count };
+}
+
+/** The distance matrix's answers in gRPC form (ids as PointId messages). */
+export function matrixPairsOut(m: { pairs: { a: PointId; b: PointId; score: number }[] }): SearchMatrixPairs {
+  return { pairs: m.pairs.map((p) => ({ a: pointIdOut(p.a), b: pointIdOut(p.b), score: p.score })) };
+}
+
+export function matrixOffsetsOut(m: { offsets_row: number[]; offsets_col: number[]; scores: number[]; ids: PointId[] }): SearchMatrixOffsets {
+  return { offsets_row: m.offsets_row, offsets_col: m.offsets_col, scores: m.scores, ids: m.ids.map(pointIdOut) };
 }

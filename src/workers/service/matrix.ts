@@ -1,0 +1,82 @@
+// The distance matrix (`POST .../points/search/matrix/pairs` and `/offsets`, gRPC
+// SearchMatrixPairs and SearchMatrixOffsets), as Qdrant answers it: a random sample of the points
+// the filter lets through that have the vector; for each, its `limit` nearest among the sample
+// (itself left out), by the vector's score. Sampled points are listed by id; pairs group by `a`
+// in that order, each group best first; offsets index rows and columns into `ids`.
+
+import { QuiverError } from '../../shared/errors.js';
+import type { Filter } from '../../shared/filter.js';
+import { comparePointIds } from '../../shared/ids.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import type { SearchMatrixRequest } from '../../shared/schemas/points.js';
+import { DEFAULT_VECTOR, type PointId, type SparseVector } from '../../shared/types.js';
+import { parseFilter } from './filter-parse.js';
+import { planNearest, runPlannedSearches } from './nearest.js';
+import { refuseUnsupported } from './request-forms.js';
+
+const DEFAULT_SAMPLE = 10;
+const DEFAULT_LIMIT = 3;
+
+export interface MatrixOffsets {
+  offsets_row: number[];
+  offsets_col: number[];
+  scores: number[];
+  ids: PointId[];
+}
+
+/** The matrix as offsets: the form both answers are built from. */
+export async function doMatrixOffsets(engine: PointEngine, name: string, req: SearchMatrixRequest): Promise<MatrixOffsets> {
+  const meta = engine.collection(name);
+  refuseUnsupported(req, ['shard_key']);
+  const using = req.using ?? DEFAULT_VECTOR;
+  if (meta.config.vectors[using] === undefined && meta.config.sparse_vectors[using] === undefined) throw QuiverError.unknownVector(using);
+  const sample = req.sample ?? DEFAULT_SAMPLE;
+  const limit = req.limit ?? DEFAULT_LIMIT;
+  const parsed = parseFilter(req.filter);
+  const withVector: Filter = { must: [{ has_vector: using }] };
+  const filter: Filter = parsed === null ? withVector : { must: [parsed, withVector] };
+  // Each shard draws up to `sample` at random; a random `sample` of their union is kept.
+  const drawn = (await engine.fanOut(meta, { op: 'sample', limit: sample, filter, withPayload: { kind: 'none' }, withVector: { kind: 'names', names: [using] } })).flat();
+  for (let i = drawn.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [drawn[i], drawn[j]] = [drawn[j]!, drawn[i]!];
+  }
+  const points = drawn.slice(0, sample).sort((a, b) => comparePointIds(a.id, b.id));
+  const empty: MatrixOffsets = { offsets_row: [], offsets_col: [], scores: [], ids: [] };
+  if (points.length < 2) return empty;
+  const ids = points.map((p) => p.id);
+  const plans = points.map((p) => {
+    const v = Array.isArray(p.vector) ? p.vector : p.vector?.[using];
+    if (v === undefined) throw QuiverError.internal(`sampled point ${p.id} came back without vector '${using}'`);
+    return planNearest(meta, {
+      vectorName: using,
+      vector: v as readonly number[] | SparseVector,
+      limit,
+      offset: 0,
+      filter: null,
+      params: { exact: true },
+      scoreThreshold: null,
+      withPayload: false,
+      withVector: false,
+      exclude: [p.id],
+      only: ids,
+    });
+  });
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const out = empty;
+  out.ids = ids;
+  (await runPlannedSearches(engine, meta, plans)).forEach((hits, row) => {
+    for (const h of hits) {
+      out.offsets_row.push(row);
+      out.offsets_col.push(index.get(h.id)!);
+      out.scores.push(h.score);
+    }
+  });
+  return out;
+}
+
+/** The matrix as pairs: {a, b, score}, grouped by a in id order, each group best first. */
+export async function doMatrixPairs(engine: PointEngine, name: string, req: SearchMatrixRequest): Promise<{ pairs: { a: PointId; b: PointId; score: number }[] }> {
+  const m = await doMatrixOffsets(engine, name, req);
+  return { pairs: m.scores.map((score, k) => ({ a: m.ids[m.offsets_row[k]!]!, b: m.ids[m.offsets_col[k]!]!, score })) };
+}
