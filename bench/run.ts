@@ -31,6 +31,7 @@ import { CFG, CORES, PHASES } from './run/config.js';
 import type { Ctx } from './run/context.js';
 import { crashPhase, memoryPhase } from './run/restart.js';
 import { embeddingPhase } from './run/embedding.js';
+import { kindsPhase } from './run/kinds.js';
 import { sweepPhase } from './run/sweep.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
     memory: null,
     crash: null,
     embedding: null,
+    kinds: null,
     sweeps: null,
   };
   current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
@@ -104,6 +106,7 @@ async function main(): Promise<void> {
   report.memory = await phase('memory', () => memoryPhase(ctx));
   report.crash = await phase('crash', () => crashPhase(ctx));
   report.embedding = await phase('embedding', () => embeddingPhase(ctx));
+  report.kinds = await phase('kinds', () => kindsPhase(ctx));
   const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
   report.sweeps = PHASES.has('sweep') ? sweeps : null;
   await phase('sweep', () => sweepPhase(ctx, sweeps));

@@ -5,6 +5,7 @@ import type { Measured } from './load.js';
 import type { CpuPerRequest } from './proc.js';
 import type { RawBuild } from './raw.js';
 import type { EmbeddingFigures } from '../run/embedding.js';
+import type { KindsFigures } from '../run/kinds.js';
 
 export interface SettingResult {
   key: string;
@@ -127,6 +128,7 @@ export interface Report {
   crash: CrashFigures | null;
   /** issue 27's phase (absent from runs before it existed) */
   embedding?: EmbeddingFigures | null;
+  kinds?: KindsFigures | null;
   sweeps: Sweeps | null;
 }
 

@@ -27,12 +27,12 @@ function envNumber(name: string, def: number): number {
 
 export const CORES = availableParallelism();
 export const PHASES = new Set(
-  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash,embedding' : 'raw,memory,crash,sweep,embedding'))
+  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash,embedding' : 'raw,memory,crash,sweep,embedding,kinds'))
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== ''),
 );
-for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep', 'embedding'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep, embedding)`);
+for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep', 'embedding', 'kinds'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep, embedding, kinds)`);
 
 export const CFG = {
   large: LARGE,

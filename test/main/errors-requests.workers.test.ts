@@ -156,11 +156,6 @@ describe('search and query', () => {
     expectError(res, 400, 'not a valid point ID');
   });
 
-  it.each(['formula'])('unsupported query kind %s -> 400 naming the kind', async (kind) => {
-    const res = await call(base, 'POST', `/collections/${PLAIN}/points/query`, { query: { [kind]: { positive: [1] } }, limit: 3 });
-    expectError(res, 400, `Query kind '${kind}' is not supported`);
-  });
-
   it('unknown query kind -> 400 naming it', async () => {
     const res = await call(base, 'POST', `/collections/${PLAIN}/points/query`, { query: { frobnicate: 1 }, limit: 3 });
     expectError(res, 400, 'frobnicate');

@@ -161,11 +161,4 @@ describe('other query kinds', () => {
     expect(res[1]!.points[0]!.id).toBe((await lists())[0][0]!.id);
   });
 
-  it.each([
-    [{ formula: { sum: [] } }, "'formula'"],
-  ])('refuses unsupported query kind %j with 400', async (query, name) => {
-    const r = await call(server.url, 'POST', '/collections/q/points/query', { query, using: 'a' });
-    expect(r.status).toBe(400);
-    expect(r.body.status.error).toContain(name);
-  });
 });

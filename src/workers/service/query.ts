@@ -1,7 +1,8 @@
-// The Query API: one request tree of prefetches and a query at each node. A node without
-// prefetch searches the collection (nearest vector or point), orders by a payload key, samples
-// at random, or lists by id; a node with prefetches re-ranks, fuses (rrf, dbsf), orders or
-// samples the union of what they found. The root's filter applies to every prefetch, as Qdrant.
+// The Query API (docs/query.md): one request tree of prefetches and a query at each node. A node
+// without prefetch searches the collection (nearest vector or point, or by example: examples.ts),
+// orders by a payload key, samples at random, or lists by id; a node with prefetches re-ranks,
+// fuses (rrf, dbsf), rescores by formula (formula.ts), orders or samples the union of what they
+// found. The root's filter applies to every prefetch, as Qdrant.
 
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -16,6 +17,7 @@ import { planNearest, runPlannedSearches, type NearestRequest } from './nearest.
 import { mergeOrdered, orderBySpec } from './order-by.js';
 import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
+import { parseFormula, rescoreByFormula, type Formula } from './formula.js';
 import { exampleIds, exampleQuery, lookupOf, planExamples, type ExampleQuery, type Lookup } from './examples.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
@@ -27,12 +29,12 @@ interface Output {
   withVector: QueryRequest['with_vector'];
 }
 
-const UNSUPPORTED_QUERY_KINDS = ['formula', 'relevance_feedback'];
 const DEFAULT_RRF_K = 2;
 
 type Kind =
   | { kind: 'nearest'; q: unknown; mmr: MmrParams | null }
   | { kind: 'examples'; q: ExampleQuery }
+  | { kind: 'formula'; f: Formula }
   | { kind: 'fusion'; method: 'rrf' | 'dbsf'; k: number; weights: number[] | null }
   | { kind: 'order_by'; orderBy: OrderByInput }
   | { kind: 'sample' }
@@ -87,8 +89,8 @@ function classify(q: QueryRequest['query']): Kind {
   if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o, mmr: null };
   const examples = exampleQuery(o);
   if (examples !== null) return { kind: 'examples', q: examples };
+  if ('formula' in o) return { kind: 'formula', f: parseFormula(o) };
   const kind = Object.keys(o)[0] ?? '(empty)';
-  if (UNSUPPORTED_QUERY_KINDS.includes(kind)) throw QuiverError.badInput(`Query kind '${kind}' is not supported`);
   throw QuiverError.badInput(`Unknown query kind '${kind}'`);
 }
 
@@ -231,6 +233,10 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
       const base = { filter, offset, params: node.params, scoreThreshold: threshold, withPayload: out?.withPayload, withVector: out?.withVector, vectorName: using, limit, only: candidates };
       const plan = await planExamples(engine, meta, kind.q, lookup(), base);
       return (await runPlannedSearches(engine, meta, [plan]))[0] ?? [];
+    }
+    case 'formula': {
+      if (prefetches.length === 0) throw QuiverError.badInput('Bad request: cannot apply Formula without prefetches');
+      return attach(engine, meta, page(await rescoreByFormula(engine, meta, kind.f, lists, threshold)), out);
     }
     case 'fusion': {
       if (prefetches.length === 0) throw QuiverError.badInput('Fusion needs prefetch: there is nothing to fuse');

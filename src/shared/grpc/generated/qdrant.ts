@@ -38,6 +38,7 @@ import type { CreateShardKeyResponse as _qdrant_CreateShardKeyResponse, CreateSh
 import type { CreateVectorNameRequest as _qdrant_CreateVectorNameRequest, CreateVectorNameRequest__Output as _qdrant_CreateVectorNameRequest__Output } from './qdrant/CreateVectorNameRequest.js';
 import type { DatetimeIndexParams as _qdrant_DatetimeIndexParams, DatetimeIndexParams__Output as _qdrant_DatetimeIndexParams__Output } from './qdrant/DatetimeIndexParams.js';
 import type { DatetimeRange as _qdrant_DatetimeRange, DatetimeRange__Output as _qdrant_DatetimeRange__Output } from './qdrant/DatetimeRange.js';
+import type { DecayParamsExpression as _qdrant_DecayParamsExpression, DecayParamsExpression__Output as _qdrant_DecayParamsExpression__Output } from './qdrant/DecayParamsExpression.js';
 import type { DeleteAlias as _qdrant_DeleteAlias, DeleteAlias__Output as _qdrant_DeleteAlias__Output } from './qdrant/DeleteAlias.js';
 import type { DeleteCollection as _qdrant_DeleteCollection, DeleteCollection__Output as _qdrant_DeleteCollection__Output } from './qdrant/DeleteCollection.js';
 import type { DeleteFieldIndexCollection as _qdrant_DeleteFieldIndexCollection, DeleteFieldIndexCollection__Output as _qdrant_DeleteFieldIndexCollection__Output } from './qdrant/DeleteFieldIndexCollection.js';
@@ -55,7 +56,9 @@ import type { DiscoverBatchResponse as _qdrant_DiscoverBatchResponse, DiscoverBa
 import type { DiscoverInput as _qdrant_DiscoverInput, DiscoverInput__Output as _qdrant_DiscoverInput__Output } from './qdrant/DiscoverInput.js';
 import type { DiscoverPoints as _qdrant_DiscoverPoints, DiscoverPoints__Output as _qdrant_DiscoverPoints__Output } from './qdrant/DiscoverPoints.js';
 import type { DiscoverResponse as _qdrant_DiscoverResponse, DiscoverResponse__Output as _qdrant_DiscoverResponse__Output } from './qdrant/DiscoverResponse.js';
+import type { DivExpression as _qdrant_DivExpression, DivExpression__Output as _qdrant_DivExpression__Output } from './qdrant/DivExpression.js';
 import type { Document as _qdrant_Document, Document__Output as _qdrant_Document__Output } from './qdrant/Document.js';
+import type { Expression as _qdrant_Expression, Expression__Output as _qdrant_Expression__Output } from './qdrant/Expression.js';
 import type { FacetCounts as _qdrant_FacetCounts, FacetCounts__Output as _qdrant_FacetCounts__Output } from './qdrant/FacetCounts.js';
 import type { FacetHit as _qdrant_FacetHit, FacetHit__Output as _qdrant_FacetHit__Output } from './qdrant/FacetHit.js';
 import type { FacetResponse as _qdrant_FacetResponse, FacetResponse__Output as _qdrant_FacetResponse__Output } from './qdrant/FacetResponse.js';
@@ -67,6 +70,7 @@ import type { Filter as _qdrant_Filter, Filter__Output as _qdrant_Filter__Output
 import type { FloatIndexParams as _qdrant_FloatIndexParams, FloatIndexParams__Output as _qdrant_FloatIndexParams__Output } from './qdrant/FloatIndexParams.js';
 import type { Formula as _qdrant_Formula, Formula__Output as _qdrant_Formula__Output } from './qdrant/Formula.js';
 import type { GeoBoundingBox as _qdrant_GeoBoundingBox, GeoBoundingBox__Output as _qdrant_GeoBoundingBox__Output } from './qdrant/GeoBoundingBox.js';
+import type { GeoDistance as _qdrant_GeoDistance, GeoDistance__Output as _qdrant_GeoDistance__Output } from './qdrant/GeoDistance.js';
 import type { GeoIndexParams as _qdrant_GeoIndexParams, GeoIndexParams__Output as _qdrant_GeoIndexParams__Output } from './qdrant/GeoIndexParams.js';
 import type { GeoLineString as _qdrant_GeoLineString, GeoLineString__Output as _qdrant_GeoLineString__Output } from './qdrant/GeoLineString.js';
 import type { GeoPoint as _qdrant_GeoPoint, GeoPoint__Output as _qdrant_GeoPoint__Output } from './qdrant/GeoPoint.js';
@@ -103,6 +107,7 @@ import type { MaxOptimizationThreads as _qdrant_MaxOptimizationThreads, MaxOptim
 import type { MinShould as _qdrant_MinShould, MinShould__Output as _qdrant_MinShould__Output } from './qdrant/MinShould.js';
 import type { Mmr as _qdrant_Mmr, Mmr__Output as _qdrant_Mmr__Output } from './qdrant/Mmr.js';
 import type { MoveShard as _qdrant_MoveShard, MoveShard__Output as _qdrant_MoveShard__Output } from './qdrant/MoveShard.js';
+import type { MultExpression as _qdrant_MultExpression, MultExpression__Output as _qdrant_MultExpression__Output } from './qdrant/MultExpression.js';
 import type { MultiDenseVector as _qdrant_MultiDenseVector, MultiDenseVector__Output as _qdrant_MultiDenseVector__Output } from './qdrant/MultiDenseVector.js';
 import type { MultiVectorConfig as _qdrant_MultiVectorConfig, MultiVectorConfig__Output as _qdrant_MultiVectorConfig__Output } from './qdrant/MultiVectorConfig.js';
 import type { NaiveFeedbackStrategy as _qdrant_NaiveFeedbackStrategy, NaiveFeedbackStrategy__Output as _qdrant_NaiveFeedbackStrategy__Output } from './qdrant/NaiveFeedbackStrategy.js';
@@ -127,6 +132,7 @@ import type { PointsIdsList as _qdrant_PointsIdsList, PointsIdsList__Output as _
 import type { PointsOperationResponse as _qdrant_PointsOperationResponse, PointsOperationResponse__Output as _qdrant_PointsOperationResponse__Output } from './qdrant/PointsOperationResponse.js';
 import type { PointsSelector as _qdrant_PointsSelector, PointsSelector__Output as _qdrant_PointsSelector__Output } from './qdrant/PointsSelector.js';
 import type { PointsUpdateOperation as _qdrant_PointsUpdateOperation, PointsUpdateOperation__Output as _qdrant_PointsUpdateOperation__Output } from './qdrant/PointsUpdateOperation.js';
+import type { PowExpression as _qdrant_PowExpression, PowExpression__Output as _qdrant_PowExpression__Output } from './qdrant/PowExpression.js';
 import type { PrefetchQuery as _qdrant_PrefetchQuery, PrefetchQuery__Output as _qdrant_PrefetchQuery__Output } from './qdrant/PrefetchQuery.js';
 import type { ProductQuantization as _qdrant_ProductQuantization, ProductQuantization__Output as _qdrant_ProductQuantization__Output } from './qdrant/ProductQuantization.js';
 import type { QdrantClient as _qdrant_QdrantClient, QdrantDefinition as _qdrant_QdrantDefinition } from './qdrant/Qdrant.js';
@@ -190,6 +196,7 @@ import type { StartFrom as _qdrant_StartFrom, StartFrom__Output as _qdrant_Start
 import type { StemmingAlgorithm as _qdrant_StemmingAlgorithm, StemmingAlgorithm__Output as _qdrant_StemmingAlgorithm__Output } from './qdrant/StemmingAlgorithm.js';
 import type { StopwordsSet as _qdrant_StopwordsSet, StopwordsSet__Output as _qdrant_StopwordsSet__Output } from './qdrant/StopwordsSet.js';
 import type { Struct as _qdrant_Struct, Struct__Output as _qdrant_Struct__Output } from './qdrant/Struct.js';
+import type { SumExpression as _qdrant_SumExpression, SumExpression__Output as _qdrant_SumExpression__Output } from './qdrant/SumExpression.js';
 import type { TextIndexParams as _qdrant_TextIndexParams, TextIndexParams__Output as _qdrant_TextIndexParams__Output } from './qdrant/TextIndexParams.js';
 import type { TurboQuantization as _qdrant_TurboQuantization, TurboQuantization__Output as _qdrant_TurboQuantization__Output } from './qdrant/TurboQuantization.js';
 import type { UpdateBatchPoints as _qdrant_UpdateBatchPoints, UpdateBatchPoints__Output as _qdrant_UpdateBatchPoints__Output } from './qdrant/UpdateBatchPoints.js';
@@ -271,6 +278,7 @@ export interface ProtoGrpcType {
     Datatype: EnumTypeDefinition
     DatetimeIndexParams: MessageTypeDefinition<_qdrant_DatetimeIndexParams, _qdrant_DatetimeIndexParams__Output>
     DatetimeRange: MessageTypeDefinition<_qdrant_DatetimeRange, _qdrant_DatetimeRange__Output>
+    DecayParamsExpression: MessageTypeDefinition<_qdrant_DecayParamsExpression, _qdrant_DecayParamsExpression__Output>
     DeleteAlias: MessageTypeDefinition<_qdrant_DeleteAlias, _qdrant_DeleteAlias__Output>
     DeleteCollection: MessageTypeDefinition<_qdrant_DeleteCollection, _qdrant_DeleteCollection__Output>
     DeleteFieldIndexCollection: MessageTypeDefinition<_qdrant_DeleteFieldIndexCollection, _qdrant_DeleteFieldIndexCollection__Output>
@@ -290,7 +298,9 @@ export interface ProtoGrpcType {
     DiscoverPoints: MessageTypeDefinition<_qdrant_DiscoverPoints, _qdrant_DiscoverPoints__Output>
     DiscoverResponse: MessageTypeDefinition<_qdrant_DiscoverResponse, _qdrant_DiscoverResponse__Output>
     Distance: EnumTypeDefinition
+    DivExpression: MessageTypeDefinition<_qdrant_DivExpression, _qdrant_DivExpression__Output>
     Document: MessageTypeDefinition<_qdrant_Document, _qdrant_Document__Output>
+    Expression: MessageTypeDefinition<_qdrant_Expression, _qdrant_Expression__Output>
     FacetCounts: MessageTypeDefinition<_qdrant_FacetCounts, _qdrant_FacetCounts__Output>
     FacetHit: MessageTypeDefinition<_qdrant_FacetHit, _qdrant_FacetHit__Output>
     FacetResponse: MessageTypeDefinition<_qdrant_FacetResponse, _qdrant_FacetResponse__Output>
@@ -304,6 +314,7 @@ export interface ProtoGrpcType {
     Formula: MessageTypeDefinition<_qdrant_Formula, _qdrant_Formula__Output>
     Fusion: EnumTypeDefinition
     GeoBoundingBox: MessageTypeDefinition<_qdrant_GeoBoundingBox, _qdrant_GeoBoundingBox__Output>
+    GeoDistance: MessageTypeDefinition<_qdrant_GeoDistance, _qdrant_GeoDistance__Output>
     GeoIndexParams: MessageTypeDefinition<_qdrant_GeoIndexParams, _qdrant_GeoIndexParams__Output>
     GeoLineString: MessageTypeDefinition<_qdrant_GeoLineString, _qdrant_GeoLineString__Output>
     GeoPoint: MessageTypeDefinition<_qdrant_GeoPoint, _qdrant_GeoPoint__Output>
@@ -342,6 +353,7 @@ export interface ProtoGrpcType {
     Mmr: MessageTypeDefinition<_qdrant_Mmr, _qdrant_Mmr__Output>
     Modifier: EnumTypeDefinition
     MoveShard: MessageTypeDefinition<_qdrant_MoveShard, _qdrant_MoveShard__Output>
+    MultExpression: MessageTypeDefinition<_qdrant_MultExpression, _qdrant_MultExpression__Output>
     MultiDenseVector: MessageTypeDefinition<_qdrant_MultiDenseVector, _qdrant_MultiDenseVector__Output>
     MultiVectorComparator: EnumTypeDefinition
     MultiVectorConfig: MessageTypeDefinition<_qdrant_MultiVectorConfig, _qdrant_MultiVectorConfig__Output>
@@ -369,6 +381,7 @@ export interface ProtoGrpcType {
     PointsOperationResponse: MessageTypeDefinition<_qdrant_PointsOperationResponse, _qdrant_PointsOperationResponse__Output>
     PointsSelector: MessageTypeDefinition<_qdrant_PointsSelector, _qdrant_PointsSelector__Output>
     PointsUpdateOperation: MessageTypeDefinition<_qdrant_PointsUpdateOperation, _qdrant_PointsUpdateOperation__Output>
+    PowExpression: MessageTypeDefinition<_qdrant_PowExpression, _qdrant_PowExpression__Output>
     PrefetchQuery: MessageTypeDefinition<_qdrant_PrefetchQuery, _qdrant_PrefetchQuery__Output>
     ProductQuantization: MessageTypeDefinition<_qdrant_ProductQuantization, _qdrant_ProductQuantization__Output>
     Qdrant: SubtypeConstructor<typeof grpc.Client, _qdrant_QdrantClient> & { service: _qdrant_QdrantDefinition }
@@ -439,6 +452,7 @@ export interface ProtoGrpcType {
     StemmingAlgorithm: MessageTypeDefinition<_qdrant_StemmingAlgorithm, _qdrant_StemmingAlgorithm__Output>
     StopwordsSet: MessageTypeDefinition<_qdrant_StopwordsSet, _qdrant_StopwordsSet__Output>
     Struct: MessageTypeDefinition<_qdrant_Struct, _qdrant_Struct__Output>
+    SumExpression: MessageTypeDefinition<_qdrant_SumExpression, _qdrant_SumExpression__Output>
     TextIndexParams: MessageTypeDefinition<_qdrant_TextIndexParams, _qdrant_TextIndexParams__Output>
     TokenizerType: EnumTypeDefinition
     TurboQuantBitSize: EnumTypeDefinition

@@ -106,7 +106,7 @@ function fieldConditionIn(f: FieldCondition__Output): Json {
   return out;
 }
 
-function conditionIn(c: Condition__Output): Json {
+export function conditionIn(c: Condition__Output): Json {
   switch (c.condition_one_of) {
     case 'field':
       return fieldConditionIn(c.field ?? {});

@@ -12,8 +12,10 @@ import type { SearchParams__Output } from '../generated/qdrant/SearchParams.js';
 import type { SearchPoints__Output } from '../generated/qdrant/SearchPoints.js';
 import type { VectorInput__Output } from '../generated/qdrant/VectorInput.js';
 import { lower, num, opt, plain, type Json } from './common.js';
-import { filterIn, shardKeyIn, timestampIn, withPayloadIn, withVectorIn } from './filters.js';
-import { pointIdIn, vectorFormIn } from './values.js';
+import { conditionIn, filterIn, shardKeyIn, timestampIn, withPayloadIn, withVectorIn } from './filters.js';
+import { pointIdIn, structIn, vectorFormIn } from './values.js';
+import type { DecayParamsExpression__Output } from '../generated/qdrant/DecayParamsExpression.js';
+import type { Expression__Output } from '../generated/qdrant/Expression.js';
 
 function searchParamsIn(p: SearchParams__Output | undefined): SearchParamsIn | undefined {
   if (p === undefined) return undefined;
@@ -41,6 +43,49 @@ export function searchIn(r: SearchPoints__Output): SearchRequest {
     ...opt('score_threshold', r.score_threshold),
     ...shardKeyIn(r.shard_key_selector),
   };
+}
+
+const UNARY_OPS = ['neg', 'abs', 'sqrt', 'exp', 'log10', 'ln'] as const;
+
+/** A formula Expression in REST form (a missing one as null, which the service refuses). */
+function expressionIn(e: Expression__Output | undefined | null): unknown {
+  if (e === undefined || e === null || e.variant === undefined) return null;
+  const decay = (d: DecayParamsExpression__Output | undefined): unknown => ({
+    x: expressionIn(d?.x),
+    ...opt('target', d?.target ? expressionIn(d.target) : undefined),
+    ...opt('scale', d?.scale),
+    ...opt('midpoint', d?.midpoint),
+  });
+  switch (e.variant) {
+    case 'constant':
+      return e.constant ?? 0;
+    case 'variable':
+      return e.variable ?? '';
+    case 'condition':
+      return e.condition ? conditionIn(e.condition) : {};
+    case 'geo_distance':
+      return { geo_distance: { origin: { lat: e.geo_distance?.origin?.lat ?? 0, lon: e.geo_distance?.origin?.lon ?? 0 }, to: e.geo_distance?.to ?? '' } };
+    case 'datetime':
+      return { datetime: e.datetime ?? '' };
+    case 'datetime_key':
+      return { datetime_key: e.datetime_key ?? '' };
+    case 'mult':
+      return { mult: (e.mult?.mult ?? []).map(expressionIn) };
+    case 'sum':
+      return { sum: (e.sum?.sum ?? []).map(expressionIn) };
+    case 'div':
+      return { div: { left: expressionIn(e.div?.left), right: expressionIn(e.div?.right), ...opt('by_zero_default', e.div?.by_zero_default) } };
+    case 'pow':
+      return { pow: { base: expressionIn(e.pow?.base), exponent: expressionIn(e.pow?.exponent) } };
+    case 'exp_decay':
+    case 'gauss_decay':
+    case 'lin_decay':
+      return { [e.variant]: decay(e[e.variant]) };
+    default: {
+      const op = UNARY_OPS.find((u) => u === e.variant);
+      return op === undefined ? null : { [op]: expressionIn(e[op]) };
+    }
+  }
 }
 
 /** An enum value in REST's snake case: BestScore -> best_score. */
@@ -89,6 +134,11 @@ function queryKindIn(q: Query__Output | undefined): unknown {
       return { discover: { target: vectorInputIn(q.discover?.target), context: pairsIn(q.discover?.context) } };
     case 'context':
       return { context: pairsIn(q.context) };
+    case 'formula':
+      return {
+        formula: expressionIn(q.formula?.expression),
+        ...opt('defaults', q.formula && Object.keys(q.formula.defaults).length > 0 ? structIn(q.formula.defaults) : undefined),
+      };
     case 'relevance_feedback': {
       const f = q.relevance_feedback;
       const naive = f?.strategy?.naive;
