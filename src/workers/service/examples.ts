@@ -183,7 +183,14 @@ export function exampleIds(q: ExampleQuery): PointId[] {
 }
 
 /** The shard searches of an example query: one nearest search, or one custom-scored search. */
-export async function planExamples(engine: PointEngine, meta: CollectionMeta, q: ExampleQuery, lookup: Lookup, base: Omit<NearestRequest, 'vector' | 'exclude'>): Promise<PlannedSearch> {
+export async function planExamples(
+  engine: PointEngine,
+  meta: CollectionMeta,
+  q: ExampleQuery,
+  lookup: Lookup,
+  base: Omit<NearestRequest, 'vector' | 'exclude'>,
+  excluded: PointId[],
+): Promise<PlannedSearch> {
   const using = base.vectorName;
   const dim = meta.config.vectors[using]?.size ?? 0;
   if (q.kind === 'recommend' && q.positive.length + q.negative.length === 0) {
@@ -191,7 +198,7 @@ export async function planExamples(engine: PointEngine, meta: CollectionMeta, q:
   }
   if (q.kind === 'context' && q.pairs.length === 0) throw QuiverError.badInput('No context pairs given');
   const resolved = await resolveExamples(engine, meta, using, lookup, examplesOf(q), q.kind === 'recommend');
-  const { ids } = resolved;
+  const ids = [...excluded, ...resolved.ids];
   const vectors = resolved.vectors as Float32Array[];
   let custom: CustomScore;
   if (q.kind === 'recommend') {

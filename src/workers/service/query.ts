@@ -189,9 +189,15 @@ function asScored(rec: PointRecord & { order_value?: number }, score: number): S
   return { ...rec, version: 0, score };
 }
 
-async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, inherited: Filter | null, out: Output | null): Promise<ScoredPoint[]> {
+/**
+ * One node of the tree. `excluded`: the ids the whole request names (referencedIds), left out of
+ * every search as a search's own exclusions are (never as a filter: a must_not would make every
+ * search a filtered one, planned by a scan), and out of listings by the filter.
+ */
+async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, inherited: Filter | null, out: Output | null, excluded: PointId[]): Promise<ScoredPoint[]> {
   refuseUnsupported(node, ['shard_key']);
   const filter = both(inherited, parseFilter(node.filter));
+  const listed = excluded.length === 0 ? filter : both(filter, { must_not: [{ has_id: excluded }] });
   const limit = node.limit ?? 10;
   const offset = out?.offset ?? 0;
   checkResultWindow(limit, offset);
@@ -203,13 +209,15 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
   const withVector = vectorSelector(out?.withVector, meta);
   const threshold = node.score_threshold ?? null;
 
-  const lists = await Promise.all(prefetches.map((p) => execute(engine, meta, p, filter, null)));
+  const lists = await Promise.all(prefetches.map((p) => execute(engine, meta, p, filter, null, excluded)));
   const candidates = prefetches.length > 0 ? unionIds(lists) : null;
   const page = (points: ScoredPoint[]): ScoredPoint[] => points.slice(offset, offset + limit);
 
   switch (kind.kind) {
     case 'nearest': {
-      const { vector, exclude } = await resolveVector(engine, kind.q, lookup());
+      const resolved = await resolveVector(engine, kind.q, lookup());
+      const { vector } = resolved;
+      const exclude = [...excluded, ...resolved.exclude];
       if (kind.mmr !== null) {
         const nearest = { filter, params: node.params, scoreThreshold: threshold, vectorName: using, vector, exclude, only: candidates };
         return attach(engine, meta, page(await diversify(engine, meta, nearest, kind.mmr, limit + offset)), out);
@@ -231,7 +239,7 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
     }
     case 'examples': {
       const base = { filter, offset, params: node.params, scoreThreshold: threshold, withPayload: out?.withPayload, withVector: out?.withVector, vectorName: using, limit, only: candidates };
-      const plan = await planExamples(engine, meta, kind.q, lookup(), base);
+      const plan = await planExamples(engine, meta, kind.q, lookup(), base, excluded);
       return (await runPlannedSearches(engine, meta, [plan]))[0] ?? [];
     }
     case 'formula': {
@@ -246,13 +254,13 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
     }
     case 'order_by': {
       const orderBy = orderBySpec(meta, kind.orderBy);
-      const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
+      const scoped = candidates === null ? listed : both(listed, { must: [{ has_id: candidates }] });
       const parts = await engine.fanOut(meta, { op: 'scrollOrdered', orderBy, limit: limit + offset, filter: scoped, withPayload, withVector });
       // Qdrant scores every entry 1 and orders by order_value, which each point carries.
       return page(mergeOrdered(parts, orderBy.direction, limit + offset).map((r) => asScored(r, 1)));
     }
     case 'sample': {
-      const scoped = candidates === null ? filter : both(filter, { must: [{ has_id: candidates }] });
+      const scoped = candidates === null ? listed : both(listed, { must: [{ has_id: candidates }] });
       const parts = await engine.fanOut(meta, { op: 'sample', limit: limit + offset, filter: scoped, withPayload, withVector });
       const all = parts.flat();
       for (let i = all.length - 1; i > 0; i--) {
@@ -266,7 +274,7 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
         if (prefetches.length > 1) throw QuiverError.badInput('With several prefetches, a query (for example a fusion) must say how to combine them');
         return attach(engine, meta, page(lists[0]!), out);
       }
-      const parts = await engine.fanOut(meta, { op: 'scroll', offset: null, limit: limit + offset, filter, withPayload, withVector });
+      const parts = await engine.fanOut(meta, { op: 'scroll', offset: null, limit: limit + offset, filter: listed, withPayload, withVector });
       const merged = parts.flat().sort((a, b) => comparePointIds(a.id, b.id));
       return page(merged.map((r) => asScored(r, 0)));
     }
@@ -332,7 +340,7 @@ function idsOfQuery(q: unknown): PointId[] {
 /**
  * Every point id the request names, at any depth, as a vector or an example of the collection
  * itself (not of lookup_from's other collection): Qdrant leaves them all out of every result of
- * the request, prefetches included, so the root's filter carries them.
+ * the request, prefetches included (it adds them to the root's filter; see execute).
  */
 function referencedIds(engine: PointEngine, meta: CollectionMeta, node: Node): PointId[] {
   const from = (node.lookup_from as { collection?: unknown } | null | undefined)?.collection;
@@ -353,8 +361,7 @@ export async function doQueryBatch(engine: PointEngine, name: string, reqs: Quer
   return Promise.all(
     reqs.map(async (r) => {
       const referenced = [...new Set(referencedIds(engine, meta, r))];
-      const root: Filter | null = referenced.length === 0 ? null : { must_not: [{ has_id: referenced }] };
-      return { points: await execute(engine, meta, r, root, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }) };
+      return { points: await execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }, referenced) };
     }),
   );
 }

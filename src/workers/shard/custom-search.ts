@@ -58,6 +58,33 @@ const F32_EPSILON = 2 ** -23;
 
 const fastSigmoid = (x: number): number => x / (1 + Math.abs(x));
 
+/**
+ * A score that is a weighted sum of similarities, sum of c_i sim(x, e_i) (sum_scores, relevance
+ * feedback), is itself a similarity to one vector: for Dot and Cosine, x . (sum c_i e_i); for
+ * Euclid, with C = sum c_i > 0, -C |x - sum c_i e_i / C|^2 plus a constant. One graph search from
+ * that vector then finds its best matches; null where there is none (other scores, C <= 0).
+ */
+function linearStart(c: CustomScore, space: VectorSpace): Float32Array | null {
+  const terms: [Float32Array, number][] =
+    c.kind === 'sum_scores'
+      ? [...c.positives.map((v): [Float32Array, number] => [v, 1]), ...c.negatives.map((v): [Float32Array, number] => [v, -1])]
+      : c.kind === 'feedback'
+        ? [[c.target, c.a], ...c.pairs.flatMap((p): [Float32Array, number][] => [[p.better, p.weight], [p.worse, -p.weight]])]
+        : [];
+  if (terms.length === 0 || space.metric.hnswSpace === null) return null;
+  const q = new Float32Array(space.dim);
+  let total = 0;
+  for (const [v, w] of terms) {
+    total += w;
+    for (let i = 0; i < q.length; i++) q[i]! += w * v[i]!;
+  }
+  if (space.metric.hnswSpace === 'l2') {
+    if (!(total > 0)) return null;
+    for (let i = 0; i < q.length; i++) q[i]! /= total;
+  }
+  return q;
+}
+
 /** The examples a good match lies near: where graph searches start from. */
 function attractors(c: CustomScore): Float32Array[] {
   switch (c.kind) {
@@ -87,8 +114,13 @@ export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: Custo
   const excluded = new Set(slotsOf(ctx, spec.exclude));
   const accept = (slot: number): boolean => space.has(slot) && !excluded.has(slot) && (pred === null || pred(slot));
   const graph = spec.quantization?.ignore === true ? space.index : (space.index ?? space.quantized?.graph ?? null);
-  const starts = attractors(custom);
-  const threshold = fullScanPoints(ctx.fullScanKb, space.dim, spec.k);
+  const linear = linearStart(custom, space);
+  const starts = linear === null ? attractors(custom) : [linear, ...attractors(custom)];
+  // Scoring a candidate reads its row: cheap from a store, one native read-back each where the
+  // graph holds the rows. There, a scan of every point is worth it only below what the graph
+  // searches would visit anyway.
+  const wide = Math.max(spec.ef, spec.k);
+  const threshold = space.storeBacked ? fullScanPoints(ctx.fullScanKb, space.dim, spec.k) : wide * Math.max(1, starts.length);
   const plan = planSearch({
     only: spec.only === null ? null : slotsOf(ctx, spec.only),
     filtered: pred !== null,
@@ -108,7 +140,6 @@ export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: Custo
   } else {
     // Each start's neighbourhood, as wide as the search's ef: the best matches of these scores
     // lie near a positive example (or the target), which is where a graph search finds them.
-    const wide = Math.max(spec.ef, spec.k);
     const union = new Set<number>();
     for (const v of starts) for (const slot of graph.searchHits(v, wide, wide, pred !== null || excluded.size > 0 ? accept : undefined).slots) union.add(slot);
     candidates = union;

@@ -335,5 +335,16 @@ const EMPTY: Payload = {};
 
 export function compileFilter(filter: Filter, view: FilterView): (slot: number) => boolean {
   const pred = filterPred(filter, view, '');
-  return (slot) => pred({ payload: view.payload(slot) ?? EMPTY, slot, nestedDepth: 0 });
+  // The payload is read at the first condition that looks into it: has_id, has_vector and the
+  // like never do, and a payload on disk costs an LMDB read and a parse.
+  return (slot) => {
+    let payload: Payload | null = null;
+    return pred({
+      get payload(): Payload {
+        return (payload ??= view.payload(slot) ?? EMPTY);
+      },
+      slot,
+      nestedDepth: 0,
+    });
+  };
 }
