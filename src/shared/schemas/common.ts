@@ -68,6 +68,18 @@ export const SparseVector = Type.Object({
   values: Type.Array(Type.Number()),
 });
 
+/**
+ * Qdrant's inference inputs where a vector goes: a Document (text), an Image or an
+ * InferenceObject, each with its model. Quiver embeds BM25 documents (src/workers/service/bm25.ts)
+ * and refuses the rest by name.
+ */
+const Options = Type.Optional(Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]));
+export const InferenceInput = Type.Union([
+  Type.Object({ text: Type.String(), model: Type.String({ minLength: 1 }), options: Options }),
+  Type.Object({ image: Type.Unknown(), model: Type.String({ minLength: 1 }), options: Options }),
+  Type.Object({ object: Type.Unknown(), model: Type.String({ minLength: 1 }), options: Options }),
+]);
+
 /** Qdrant's filter language; its grammar is checked, with precise messages, by the filter parser. */
 export const Filter = Type.Object(
   {

@@ -25,7 +25,8 @@ export function foldToAscii(word: string): string {
 const stopLists = new Map<string, ReadonlySet<string>>();
 const stemmers = new Map<string, (w: string) => string>();
 
-function stopList(language: string): ReadonlySet<string> {
+/** A language's stop words (lower case), loaded once per thread. */
+export function stopList(language: string): ReadonlySet<string> {
   let set = stopLists.get(language);
   if (set === undefined) {
     set = new Set([...nltkStopwords.load(language)].filter((w) => w !== ''));
@@ -34,7 +35,8 @@ function stopList(language: string): ReadonlySet<string> {
   return set;
 }
 
-function stemmer(language: string): (w: string) => string {
+/** A language's Snowball stemmer, made once per thread. */
+export function stemmer(language: string): (w: string) => string {
   let stem = stemmers.get(language);
   if (stem === undefined) {
     const s = snowball.newStemmer(language);

@@ -30,8 +30,13 @@ function segmentWords(text: string): string[] {
   return out;
 }
 
+/** The text's words as the tokenizer cuts them, as written (`prefix` cuts as `word`). */
+export function splitWords(text: string, tokenizer: TextIndexParams['tokenizer']): string[] {
+  return tokenizer === 'multilingual' ? segmentWords(text) : (text.match(tokenizer === 'whitespace' ? WHITESPACE : WORD) ?? []);
+}
+
 function words(text: string, p: TextIndexParams): string[] {
-  const raw = p.tokenizer === 'multilingual' ? segmentWords(text) : (text.match(p.tokenizer === 'whitespace' ? WHITESPACE : WORD) ?? []);
+  const raw = splitWords(text, p.tokenizer);
   return p.lowercase ? raw.map((w) => w.toLowerCase()) : raw;
 }
 

@@ -3,8 +3,8 @@
 import { QuiverError } from '../../shared/errors.js';
 import type { OrderBySpec, WriteCondition } from '../../shared/protocol.js';
 import { comparePointIds, parsePathPointId, parsePointId, pointNotFound } from '../../shared/ids.js';
-import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../../shared/schemas/points.js';
-import type { CollectionMeta, PointId, PointRecord, SparseVector } from '../../shared/types.js';
+import type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints, VectorStruct } from '../../shared/schemas/points.js';
+import type { CollectionMeta, PointId, PointRecord } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
@@ -13,6 +13,7 @@ import { checkPoints, refuseUnsupported, packBatch, parseIds, payloadSelector, v
 import { retrieveByIds } from './retrieve.js';
 import { perSelectedShard } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
+import { isInferenceInput } from './bm25.js';
 
 async function writePoints(
   engine: PointEngine,
@@ -56,7 +57,9 @@ export async function doUpsert(engine: PointEngine, name: string, req: UpsertPoi
     points = checkPoints(meta, req.points, false);
   } else {
     const { ids, vectors, payloads } = req.batch;
-    const named: Record<string, (number[] | SparseVector)[]> = Array.isArray(vectors) ? { '': vectors } : vectors;
+    // Documents in a batch must be named: the unnamed vector is dense (Qdrant's answer).
+    if (Array.isArray(vectors) && vectors.some(isInferenceInput)) throw QuiverError.badInput('Bad request: Document processing is not supported in batch operations.');
+    const named: Record<string, unknown[]> = Array.isArray(vectors) ? { '': vectors } : vectors;
     for (const [vname, rows] of Object.entries(named)) {
       if (rows.length !== ids.length) {
         throw QuiverError.badInput(`Wrong input: batch has ${ids.length} ids but ${rows.length} vectors for '${vname}'`);
@@ -69,7 +72,7 @@ export async function doUpsert(engine: PointEngine, name: string, req: UpsertPoi
       meta,
       ids.map((id, i) => ({
         id,
-        vector: Object.fromEntries(Object.entries(named).map(([vname, rows]) => [vname, rows[i]!])),
+        vector: Object.fromEntries(Object.entries(named).map(([vname, rows]) => [vname, rows[i]!])) as VectorStruct,
         payload: payloads?.[i] ?? null,
       })),
       false,

@@ -18,6 +18,7 @@ import { mergeOrdered, orderBySpec } from './order-by.js';
 import { payloadSelector, refuseUnsupported, vectorSelector, withVectorOf } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
 import { parseFormula, rescoreByFormula, type Formula } from './formula.js';
+import { embedDocument, isInferenceInput } from './bm25.js';
 import { exampleIds, exampleQuery, lookupOf, planExamples, type ExampleQuery, type Lookup } from './examples.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
@@ -86,7 +87,7 @@ function classify(q: QueryRequest['query']): Kind {
     if ('sample' in o && o.sample !== 'random') throw QuiverError.badInput(`Unknown sample '${String(o.sample)}', expected random`);
     return { kind: 'sample' };
   }
-  if ('indices' in o && 'values' in o) return { kind: 'nearest', q: o, mmr: null };
+  if (('indices' in o && 'values' in o) || isInferenceInput(o)) return { kind: 'nearest', q: o, mmr: null };
   const examples = exampleQuery(o);
   if (examples !== null) return { kind: 'examples', q: examples };
   if ('formula' in o) return { kind: 'formula', f: parseFormula(o) };
@@ -112,6 +113,8 @@ async function resolveVector(engine: PointEngine, q: unknown, lookup: Lookup): P
     if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${lookup.vector}'`);
     return { vector: vec, exclude: lookup.same ? [id] : [] };
   }
+  // A BM25 document: its query form, one per distinct word.
+  if (isInferenceInput(q)) return { vector: embedDocument(q, 'query'), exclude: [] };
   if (q !== null && typeof q === 'object' && 'indices' in q && 'values' in q) {
     const { indices, values } = q as { indices: unknown; values: unknown };
     if (!Array.isArray(indices) || !Array.isArray(values)) throw QuiverError.badInput('query: a sparse vector needs arrays `indices` and `values`');

@@ -9,6 +9,7 @@ import type { PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../sh
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
 import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+import { embedDocument, isInferenceInput } from './bm25.js';
 
 /** Selector keys are JSON paths, as filter keys are (src/shared/json-path.ts). */
 function selectorKeys(keys: string[]): string[] {
@@ -133,6 +134,12 @@ export function checkSparse(meta: CollectionMeta, name: string, v: SparseVector)
 
 type AnyVector = readonly number[] | SparseVector;
 
+/** A document's sparse vector for vector `name`; a dense vector cannot take one. */
+function embedFor(meta: CollectionMeta, name: string, input: Record<string, unknown>): SparseVector {
+  if (meta.config.vectors[name] !== undefined) throw QuiverError.badInput('Wrong input: Conversion between sparse and regular vectors failed');
+  return embedDocument(input, 'document');
+}
+
 /** A point's vector struct as a map of names to vectors (a plain array is the unnamed vector). */
 export function namedVectors(v: VectorStruct): Record<string, AnyVector> {
   return Array.isArray(v) ? { [DEFAULT_VECTOR]: v } : (v as Record<string, AnyVector>);
@@ -167,8 +174,11 @@ export function checkPoints(
     const id = parsePointId(p.id);
     const vectors: Record<string, Float32Array> = {};
     const sparse: Record<string, SparseVec> = {};
+    // A BM25 document gives a sparse vector, which must be named (Qdrant's answer).
+    if (isInferenceInput(p.vector)) throw QuiverError.badInput('Bad request: Sparse vector should be named');
     for (const [name, v] of Object.entries(namedVectors(p.vector))) {
       if (Array.isArray(v)) vectors[name] = checkVector(meta, name, v, rowOf(name, i));
+      else if (isInferenceInput(v)) sparse[name] = checkSparse(meta, name, embedFor(meta, name, v));
       else sparse[name] = checkSparse(meta, name, v as SparseVector);
     }
     if (requireAll && Object.keys(vectors).length + Object.keys(sparse).length === 0) {

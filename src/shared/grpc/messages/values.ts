@@ -75,12 +75,15 @@ function rows(data: number[], count: number): number[][] {
   return Array.from({ length: count }, (_, i) => data.slice(i * size, (i + 1) * size));
 }
 
+/** An inference input in REST form: {text | image | object, model, options}. */
+export type InferenceInput = Record<string, unknown> & { model: string };
+
 /**
- * One vector of a request in REST form: dense (an array), sparse ({indices, values}) or a
- * multi-vector (an array of arrays, which the REST schema refuses as REST does). Inference
- * inputs (document, image, object) have no REST form in Quiver and are refused here.
+ * One vector of a request in REST form: dense (an array), sparse ({indices, values}), a
+ * multi-vector (an array of arrays, which the REST schema refuses as REST does), or an inference
+ * input (a BM25 document is embedded by the service; the others are refused there by name).
  */
-export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][] {
+export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][] | InferenceInput {
   const given = vectorFormIn(v.vector, v);
   if (given !== undefined) return given;
   // Older clients send the deprecated flat form: data, with indices (sparse) or vectors_count (multi).
@@ -95,8 +98,8 @@ export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][
  */
 export function vectorFormIn(
   form: string | undefined,
-  v: Pick<Vector__Output, 'dense' | 'sparse' | 'multi_dense'>,
-): number[] | SparseVector | number[][] | undefined {
+  v: Pick<Vector__Output, 'dense' | 'sparse' | 'multi_dense' | 'document' | 'image' | 'object'>,
+): number[] | SparseVector | number[][] | InferenceInput | undefined {
   switch (form) {
     case 'dense':
       return v.dense?.data ?? [];
@@ -104,10 +107,13 @@ export function vectorFormIn(
       return { indices: v.sparse?.indices ?? [], values: v.sparse?.values ?? [] };
     case 'multi_dense':
       return (v.multi_dense?.vectors ?? []).map((d) => d.data);
+    // In REST form, for the service to embed (BM25 documents) or refuse by name (the rest).
     case 'document':
+      return { text: v.document?.text ?? '', model: v.document?.model ?? '', ...(v.document && Object.keys(v.document.options).length > 0 ? { options: structIn(v.document.options) } : {}) };
     case 'image':
+      return { image: v.image?.image ? valueIn(v.image.image) : null, model: v.image?.model ?? '' };
     case 'object':
-      throw QuiverError.badInput(`Inference from a ${form} is not supported: send vectors`);
+      return { object: v.object?.object ? valueIn(v.object.object) : null, model: v.object?.model ?? '' };
     default:
       return undefined;
   }
@@ -117,7 +123,7 @@ export function vectorFormIn(
 export function vectorsIn(v: Vectors__Output | undefined): VectorStruct {
   if (v?.vector !== undefined) {
     const one = vectorIn(v.vector);
-    if (!Array.isArray(one)) throw QuiverError.badInput('Wrong input: a sparse vector must be named: send it in `vectors`');
+    if ('indices' in one) throw QuiverError.badInput('Wrong input: a sparse vector must be named: send it in `vectors`');
     return one as VectorStruct;
   }
   const out: Record<string, unknown> = {};
