@@ -180,19 +180,20 @@ export interface SearchSpec {
    * A score other than the similarity to `query` (recommend best_score and sum_scores, discover,
    * context: docs/query.md), or absent. Its scores are always higher-is-better.
    */
-  custom?: CustomScore;
+  custom?: CustomScore<Float32Array> | CustomScore<SparseVec>;
 }
 
 /**
  * Examples of a custom-scored search, each checked and prepared as a query vector is (Cosine:
- * normalised). `pairs` are [positive, negative].
+ * normalised; sparse: sorted). `pairs` are [positive, negative]. V: dense rows or sparse vectors,
+ * as the searched vector is (SearchSpec.sparse says which).
  */
-export type CustomScore =
-  | { kind: 'best_score' | 'sum_scores'; positives: Float32Array[]; negatives: Float32Array[] }
-  | { kind: 'discover'; target: Float32Array; pairs: [Float32Array, Float32Array][] }
-  | { kind: 'context'; pairs: [Float32Array, Float32Array][] }
+export type CustomScore<V = Float32Array> =
+  | { kind: 'best_score' | 'sum_scores'; positives: V[]; negatives: V[] }
+  | { kind: 'discover'; target: V; pairs: [V, V][] }
+  | { kind: 'context'; pairs: [V, V][] }
   /** relevance_feedback's naive strategy: a x sim(target) + the sum of weight x (sim(better) - sim(worse)). */
-  | { kind: 'feedback'; target: Float32Array; a: number; pairs: { better: Float32Array; worse: Float32Array; weight: number }[] };
+  | { kind: 'feedback'; target: V; a: number; pairs: { better: V; worse: V; weight: number }[] };
 
 export interface OrderBySpec {
   key: string;

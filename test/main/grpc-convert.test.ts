@@ -94,7 +94,8 @@ describe('vectors and ids', () => {
       [1, 2],
       [3, 4],
     ]);
-    expect(() => vectorIn({ data: [], vector: 'document', document: { text: 'x', model: 'm', options: {} } })).toThrow(/not supported/);
+    // Inference inputs in REST form, for the service to embed (BM25) or refuse by model.
+    expect(vectorIn({ data: [], vector: 'document', document: { text: 'x', model: 'm', options: {} } })).toEqual({ text: 'x', model: 'm' });
     expect(vectorsOut({ a: [1], s: { indices: [2], values: [3] } })).toEqual({
       vectors: { vectors: { a: { dense: { data: [1] } }, s: { sparse: { indices: [2], values: [3] } } } },
     });

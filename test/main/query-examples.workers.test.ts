@@ -304,6 +304,55 @@ describe('relevance feedback and the ids a request names', () => {
   });
 });
 
+describe('sparse vectors', () => {
+  const rs = rng(12);
+  const sparseRows = Array.from({ length: 60 }, () => {
+    const idx = [...new Set(Array.from({ length: 4 }, () => Math.floor(rs() * 12)))].sort((a, b) => a - b);
+    return { indices: idx, values: idx.map(() => Math.fround(rs() + 0.1)) };
+  });
+  const sdot = (a: { indices: number[]; values: number[] }, b: { indices: number[]; values: number[] }) =>
+    a.indices.reduce((s, i, k) => {
+      const j = b.indices.indexOf(i);
+      return j < 0 ? s : s + a.values[k]! * b.values[j]!;
+    }, 0);
+  const topSparse = (score: (id: number) => number, limit: number, exclude: number[]) =>
+    sparseRows
+      .map((_, id) => ({ id, score: score(id) }))
+      .filter((h) => !exclude.includes(h.id))
+      .sort((a, b) => b.score - a.score || a.id - b.id)
+      .slice(0, limit);
+
+  it('recommend, discover and context take sparse examples: ids, sparse vectors and documents', async () => {
+    await client.createCollection('sp', { sparse_vectors: { s: {} }, shard_number: 2 });
+    await client.upsert('sp', { wait: true, points: sparseRows.map((v, id) => ({ id, vector: { s: v } })) });
+    const sim = (e: number) => (id: number) => sdot(sparseRows[e]!, sparseRows[id]!);
+    // best_score over ids
+    const best = await client.query('sp', { query: { recommend: { positive: [1, 2], negative: [3], strategy: 'best_score' } }, using: 's', limit: 5 });
+    const want = topSparse(
+      (id) => {
+        const p = Math.max(sim(1)(id), sim(2)(id));
+        const n = sim(3)(id);
+        return p > n ? 0.5 * (p / (1 + p) + 1) : -0.5 * (n / (1 + n) + 1);
+      },
+      5,
+      [1, 2, 3],
+    );
+    expect(best.points.map((p) => p.score)).toEqual(want.map((h) => expect.closeTo(h.score, 5)));
+    // average_vector: the sparse mean, searched as a sparse query
+    const avg = await client.query('sp', { query: { recommend: { positive: [1, sparseRows[4]!] } }, using: 's', limit: 5 });
+    const mean = (id: number) => (sim(1)(id) + sim(4)(id)) / 2;
+    expect(avg.points.map((p) => p.score)).toEqual(topSparse(mean, 5, [1]).map((h) => expect.closeTo(h.score, 5)));
+    // discover with a raw sparse target
+    const disc = await client.query('sp', { query: { discover: { target: sparseRows[7]!, context: [{ positive: 8, negative: 9 }] } }, using: 's', limit: 5 });
+    const dscore = (id: number) => Math.sign(sim(8)(id) - sim(9)(id)) + 0.5 * (sim(7)(id) / (1 + Math.abs(sim(7)(id))) + 1);
+    expect(disc.points.map((p) => p.score)).toEqual(topSparse(dscore, 5, [8, 9]).map((h) => expect.closeTo(h.score, 5)));
+    // a document as an example is embedded as a query; a dense example is refused
+    const docEx = await client.query('sp', { query: { recommend: { positive: [{ text: 'anything', model: 'qdrant/bm25' }] } } as never, using: 's', limit: 3 });
+    expect(docEx.points.length).toBeLessThanOrEqual(3);
+    expectError(await call(server.url, 'POST', '/collections/sp/points/query', { query: { recommend: { positive: [[1, 2]] } }, using: 's' }), 400, "Vector 's' is sparse");
+  });
+});
+
 describe('on a graph', () => {
   it('custom scores over graph candidates find the exact top', async () => {
     // full_scan_threshold 0: every shard is past it, so candidates come from graph searches.

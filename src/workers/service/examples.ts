@@ -5,11 +5,12 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId, pointNotFound } from '../../shared/ids.js';
-import type { CustomScore } from '../../shared/protocol.js';
+import type { CustomScore, SparseVec } from '../../shared/protocol.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import type { CollectionMeta, PointId } from '../../shared/types.js';
+import type { CollectionMeta, PointId, SparseVector } from '../../shared/types.js';
+import { embedDocument, isInferenceInput } from './bm25.js';
 import { planNearest, type NearestRequest, type PlannedSearch } from './nearest.js';
-import { checkVector } from './request-forms.js';
+import { checkSparse, checkVector } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
 
 export type ExampleQuery =
@@ -124,30 +125,49 @@ async function resolveExamples(
   lookup: Lookup,
   examples: unknown[],
   dropMissing: boolean,
-): Promise<{ vectors: (Float32Array | null)[]; ids: PointId[] }> {
-  if (meta.config.sparse_vectors[using] !== undefined) throw QuiverError.badInput(`Recommend, discover and context queries on sparse vector '${using}' are not supported by Quiver yet`);
-  if (meta.config.vectors[using] === undefined) throw QuiverError.unknownVector(using);
+): Promise<{ vectors: (Float32Array | SparseVec | null)[]; ids: PointId[] }> {
+  const sparse = meta.config.sparse_vectors[using] !== undefined;
+  if (!sparse && meta.config.vectors[using] === undefined) throw QuiverError.unknownVector(using);
+  // A raw example checked as a query vector of `using` is (Cosine: normalised; sparse: sorted).
+  const check = (v: unknown): Float32Array | SparseVec => {
+    if (sparse) {
+      if (isInferenceInput(v)) return checkSparse(meta, using, embedDocument(v, 'query'));
+      if (v !== null && typeof v === 'object' && 'indices' in v && 'values' in v) return checkSparse(meta, using, v as SparseVector);
+      throw QuiverError.badInput(`Vector '${using}' is sparse: an example must be {indices, values}, a document or a point id`);
+    }
+    if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return checkVector(meta, using, v as number[]);
+    if (Array.isArray(v)) throw QuiverError.badInput('Multi-vector examples are not supported by Quiver yet');
+    throw QuiverError.badInput('An example must be a dense vector or a point id');
+  };
   const ids = examples.filter(isId).map(parsePointId);
   const records = ids.length === 0 ? [] : await retrieveByIds(engine, lookup.meta, ids, { kind: 'none' }, { kind: 'names', names: [lookup.vector] });
   const byId = new Map(records.map((r) => [r.id, r]));
   const vectors = examples.map((e) => {
-    if (isId(e)) {
-      const id = parsePointId(e);
-      const rec = byId.get(id);
-      if (rec === undefined) throw pointNotFound(id);
-      const v = Array.isArray(rec.vector) ? rec.vector : rec.vector?.[lookup.vector];
-      // A point without the vector: recommend does without it, as Qdrant's; the others need it.
-      if (!Array.isArray(v)) {
-        if (dropMissing) return null;
-        throw QuiverError.notFound(`Not found: Vector with name ${JSON.stringify(lookup.vector)} for point ${id} not found`);
-      }
-      return checkVector(meta, using, v as number[]);
+    if (!isId(e)) return check(e);
+    const id = parsePointId(e);
+    const rec = byId.get(id);
+    if (rec === undefined) throw pointNotFound(id);
+    const v = Array.isArray(rec.vector) ? rec.vector : rec.vector?.[lookup.vector];
+    // A point without the vector: recommend does without it, as Qdrant's; the others need it.
+    if (v === undefined) {
+      if (dropMissing) return null;
+      throw QuiverError.notFound(`Not found: Vector with name ${JSON.stringify(lookup.vector)} for point ${id} not found`);
     }
-    if (Array.isArray(e) && e.every((x) => typeof x === 'number')) return checkVector(meta, using, e as number[]);
-    if (Array.isArray(e)) throw QuiverError.badInput('Multi-vector examples are not supported by Quiver yet');
-    throw QuiverError.badInput('An example must be a dense vector or a point id');
+    return check(v);
   });
   return { vectors, ids: lookup.same ? ids : [] };
+}
+
+/** Sparse average_vector: per index, the positives' mean, pushed from the negatives' mean. */
+function averageSparse(positives: SparseVec[], negatives: SparseVec[]): SparseVector {
+  const sum = new Map<number, number>();
+  const add = (vs: SparseVec[], w: number): void => {
+    for (const v of vs) v.indices.forEach((i, k) => sum.set(i, (sum.get(i) ?? 0) + (w * v.values[k]!) / vs.length));
+  };
+  add(positives, negatives.length === 0 ? 1 : 2);
+  add(negatives, -1);
+  const indices = [...sum.keys()].sort((a, b) => a - b);
+  return { indices, values: indices.map((i) => sum.get(i)!) };
 }
 
 /** Qdrant's average_vector: the positives' mean, pushed away from the negatives' mean when there are any. */
@@ -199,15 +219,18 @@ export async function planExamples(
   if (q.kind === 'context' && q.pairs.length === 0) throw QuiverError.badInput('No context pairs given');
   const resolved = await resolveExamples(engine, meta, using, lookup, examplesOf(q), q.kind === 'recommend');
   const ids = [...excluded, ...resolved.ids];
-  const vectors = resolved.vectors as Float32Array[];
-  let custom: CustomScore;
+  const sparse = meta.config.sparse_vectors[using] !== undefined;
+  type V = Float32Array | SparseVec;
+  const vectors = resolved.vectors as V[];
+  let custom: CustomScore<V>;
   if (q.kind === 'recommend') {
-    const present = (vs: (Float32Array | null)[]): Float32Array[] => vs.filter((v): v is Float32Array => v !== null);
+    const present = (vs: (V | null)[]): V[] => vs.filter((v): v is V => v !== null);
     const positives = present(resolved.vectors.slice(0, q.positive.length));
     const negatives = present(resolved.vectors.slice(q.positive.length));
     if (q.strategy === 'average_vector') {
       if (positives.length === 0) throw QuiverError.badInput('Wrong input: Validation failed: Positive vectors should not be empty with `average` strategy');
-      return planNearest(meta, { ...base, vector: averageVector(positives, negatives, dim), exclude: ids });
+      const avg = sparse ? averageSparse(positives as SparseVec[], negatives as SparseVec[]) : averageVector(positives as Float32Array[], negatives as Float32Array[], dim);
+      return planNearest(meta, { ...base, vector: avg, exclude: ids });
     }
     custom = { kind: q.strategy, positives, negatives };
   } else if (q.kind === 'discover') {
@@ -218,10 +241,14 @@ export async function planExamples(
     custom = { kind: 'feedback', target: vectors[0]!, a: q.a, pairs: feedbackPairs(vectors.slice(1), q.items, q.b, q.c) };
   }
   // The query vector is a placeholder the shards do not score with; the custom score decides.
-  const first = vectors.find((v) => v !== null) ?? new Float32Array(dim);
-  const plan = planNearest(meta, { ...base, vector: [...first], exclude: ids });
-  plan.spec.custom = custom;
+  const first = vectors.find((v) => v !== null);
+  const placeholder: readonly number[] | SparseVector =
+    first === undefined ? (sparse ? { indices: [], values: [] } : new Array<number>(dim).fill(0)) : first instanceof Float32Array ? [...first] : { indices: [...first.indices], values: [...first.values] };
+  const plan = planNearest(meta, { ...base, vector: placeholder, exclude: ids });
+  plan.spec.custom = custom as CustomScore<Float32Array> | CustomScore<SparseVec>;
   plan.higherIsBetter = true;
+  // Custom scores take the examples as they are: no idf weighting of the placeholder.
+  plan.idf = false;
   return plan;
 }
 
@@ -229,8 +256,8 @@ export async function planExamples(
  * The naive strategy's pairs: every ordered pair of examples whose feedback scores differ, the
  * better first, weighted (score difference)^b x c.
  */
-function feedbackPairs(vectors: Float32Array[], items: { score: number }[], b: number, c: number): { better: Float32Array; worse: Float32Array; weight: number }[] {
-  const out: { better: Float32Array; worse: Float32Array; weight: number }[] = [];
+function feedbackPairs<V>(vectors: V[], items: { score: number }[], b: number, c: number): { better: V; worse: V; weight: number }[] {
+  const out: { better: V; worse: V; weight: number }[] = [];
   items.forEach((hi, i) =>
     items.forEach((lo, j) => {
       const diff = hi.score - lo.score;
@@ -240,8 +267,8 @@ function feedbackPairs(vectors: Float32Array[], items: { score: number }[], b: n
   return out;
 }
 
-function pairsOf(vs: Float32Array[]): [Float32Array, Float32Array][] {
-  const out: [Float32Array, Float32Array][] = [];
+function pairsOf<V>(vs: V[]): [V, V][] {
+  const out: [V, V][] = [];
   for (let i = 0; i + 1 < vs.length; i += 2) out.push([vs[i]!, vs[i + 1]!]);
   return out;
 }

@@ -5,9 +5,10 @@
 // else the union of graph searches from the examples a good match lies near, scored exactly.
 // Similarity inside these scores is higher-is-better for every metric (see similarity()).
 
-import type { CustomScore, SearchSpec } from '../../shared/protocol.js';
+import type { CustomScore, SearchSpec, SparseVec } from '../../shared/protocol.js';
 import type { PointId } from '../../shared/types.js';
 import type { RowScoreFn } from '../index/distance.js';
+import type { SparseIndex } from '../index/sparse-index.js';
 import { fullScanPoints, planSearch, type Scored, type SearchContext } from './search-planner.js';
 import { TopK } from './top-k.js';
 import type { VectorSpace } from './vector-space.js';
@@ -18,7 +19,7 @@ export function scaledSigmoid(x: number): number {
 }
 
 /** A candidate's score, given the similarity of its vector to an example. */
-export function customScore(c: CustomScore, sim: (example: Float32Array) => number): number {
+export function customScore<V>(c: CustomScore<V>, sim: (example: V) => number): number {
   switch (c.kind) {
     case 'best_score': {
       let pos = -Infinity;
@@ -164,4 +165,38 @@ function similarity(space: VectorSpace): (example: Float32Array, row: Float32Arr
   if (space.metric.higherIsBetter) return (e, row) => score(e, row, 0);
   if (space.metric.hnswSpace === 'l2') return (e, row) => -(score(e, row, 0) ** 2);
   return (e, row) => -score(e, row, 0);
+}
+
+/** The dot product of two sparse vectors, indices sorted. */
+function sparseDot(a: SparseVec, b: SparseVec): number {
+  let i = 0;
+  let j = 0;
+  let sum = 0;
+  while (i < a.indices.length && j < b.indices.length) {
+    const x = a.indices[i]!;
+    const y = b.indices[j]!;
+    if (x === y) sum += a.values[i++]! * b.values[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return sum;
+}
+
+/**
+ * The custom-scored search of a sparse vector: every point holding the vector that the filter
+ * lets through (or only those asked for), scored by the dot products of its sparse vector with
+ * the examples (without idf: the examples are points' own weights). Exact: a sparse index has no
+ * graph to walk.
+ */
+export function searchCustomSparse(index: SparseIndex, spec: SearchSpec, custom: CustomScore<SparseVec>, ctx: Omit<SearchContext, 'indexCandidates' | 'fullScanKb'>): Scored[] {
+  const pred = ctx.predicate;
+  const excluded = new Set(slotsOf(ctx as SearchContext, spec.exclude));
+  const slots = spec.only === null ? ctx.ids.sortedSlots() : slotsOf(ctx as SearchContext, spec.only);
+  const top = new TopK(spec.k, true);
+  for (const slot of slots) {
+    const row = index.get(slot);
+    if (row === undefined || excluded.has(slot) || (pred !== null && !pred(slot))) continue;
+    top.push(slot, customScore(custom, (example) => sparseDot(example, row)));
+  }
+  return top.drain();
 }

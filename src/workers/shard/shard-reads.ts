@@ -6,12 +6,12 @@
 //
 // Invariant: reads never change memory; they see every write at once, its LMDB commit or not.
 
-import { type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type SearchSpec, type ShardInfo } from '../../shared/protocol.js';
+import { type CustomScore, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type SearchSpec, type ShardInfo, type SparseVec } from '../../shared/protocol.js';
 import { missingRangeIndex } from '../../shared/shard-results.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { asymmetricBinary, effectiveHnsw } from '../../shared/hnsw-params.js';
-import { searchCustom } from './custom-search.js';
+import { searchCustom, searchCustomSparse } from './custom-search.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { RangeIndex } from '../index/payload-index.js';
@@ -181,6 +181,10 @@ export class ShardReads {
 
   search(spec: SearchSpec): ScoredPoint[] {
     const predicate = this.predicate(spec.filter);
+    if (spec.sparse !== null && spec.custom !== undefined) {
+      const hits = searchCustomSparse(this.#s.sparseIndex(spec.vector), spec, spec.custom as CustomScore<SparseVec>, { ids: this.#s.ids, predicate });
+      return this.#scored(hits, spec, true);
+    }
     if (spec.sparse !== null) {
       const hits = searchSparse(this.#s.sparseIndex(spec.vector), spec.sparse, spec, { ids: this.#s.ids, predicate });
       return this.#scored(hits, spec, true);
@@ -193,7 +197,7 @@ export class ShardReads {
       fullScanKb: effectiveHnsw(this.#s.meta, spec.vector).full_scan_threshold,
       asymmetric: asymmetricBinary(this.#s.meta, spec.vector),
     };
-    if (spec.custom !== undefined) return this.#scored(searchCustom(space, spec, spec.custom, ctx), spec, true);
+    if (spec.custom !== undefined) return this.#scored(searchCustom(space, spec, spec.custom as CustomScore, ctx), spec, true);
     return this.#scored(searchDense(space, spec, ctx), spec, space.metric.higherIsBetter);
   }
 
