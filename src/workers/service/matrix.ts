@@ -9,7 +9,7 @@ import type { Filter } from '../../shared/filter.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchMatrixRequest } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type Distance, type PointId, type SparseVector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type PointId, type SparseVector } from '../../shared/types.js';
 import { metricFor } from '../index/distance.js';
 import { parseFilter } from './filter-parse.js';
 import { refuseUnsupported } from './request-forms.js';
@@ -52,12 +52,15 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   // The sampled vectors are here already: each pair is scored once, here, exactly (sample^2
   // scores, 10,000 at the default-ish sample of 100, a millisecond), not by a search per point.
   const dense = meta.config.vectors[using];
-  const score = dense === undefined ? sparseDot : denseScore(dense.distance);
+  // Dense rows as float32 once each, not once per pair.
+  const rows = dense === undefined ? null : vectors.map((v) => Float32Array.from(v as readonly number[]));
+  const metric = dense === undefined ? null : metricFor(dense.distance);
+  const score = (r: number, c: number): number => (metric === null ? sparseDot(vectors[r] as SparseVector, vectors[c] as SparseVector) : metric.score(rows![r]!, rows![c]!, 0));
   const higherIsBetter = dense === undefined || dense.distance === 'Cosine' || dense.distance === 'Dot';
   const out: MatrixOffsets = { offsets_row: [], offsets_col: [], scores: [], ids };
   for (let row = 0; row < vectors.length; row++) {
     const others: { col: number; score: number }[] = [];
-    for (let col = 0; col < vectors.length; col++) if (col !== row) others.push({ col, score: score(vectors[row]!, vectors[col]!) });
+    for (let col = 0; col < vectors.length; col++) if (col !== row) others.push({ col, score: score(row, col) });
     others.sort((a, b) => (higherIsBetter ? b.score - a.score : a.score - b.score) || comparePointIds(ids[a.col]!, ids[b.col]!));
     for (const o of others.slice(0, limit)) {
       out.offsets_row.push(row);
@@ -68,18 +71,8 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   return out;
 }
 
-type Pair = (a: readonly number[] | SparseVector, b: readonly number[] | SparseVector) => number;
-
-/** The vector's own score (a distance for Euclid and Manhattan), as a search reports it. */
-function denseScore(distance: Distance): Pair {
-  const metric = metricFor(distance);
-  return (a, b) => metric.score(Float32Array.from(a as readonly number[]), Float32Array.from(b as readonly number[]), 0);
-}
-
 /** The dot product of two sparse vectors (indices sorted, as stored). */
-function sparseDot(a: readonly number[] | SparseVector, b: readonly number[] | SparseVector): number {
-  const x = a as SparseVector;
-  const y = b as SparseVector;
+function sparseDot(x: SparseVector, y: SparseVector): number {
   let i = 0;
   let j = 0;
   let sum = 0;

@@ -58,6 +58,27 @@ export class ShardReads {
     return out;
   }
 
+  /**
+   * `limit` distinct slots drawn at random among the points and kept when the filter lets them
+   * through, which is a uniform sample of the matching ones; null when 4 x limit draws (or a small
+   * shard) do not find them, and the caller scans. A filter most points pass (has_vector, say) then
+   * costs `limit` draws, not a predicate over every point.
+   */
+  #drawMatching(limit: number, filter: Filter | null): number[] | null {
+    const all = this.#s.ids.sortedSlots();
+    if (filter === null || all.length <= limit * 8) return null;
+    const pred = this.predicate(filter)!;
+    const seen = new Set<number>();
+    const out: number[] = [];
+    for (let tries = 0; tries < limit * 4 && out.length < limit; tries++) {
+      const slot = all[Math.floor(Math.random() * all.length)]!;
+      if (seen.has(slot)) continue;
+      seen.add(slot);
+      if (pred(slot)) out.push(slot);
+    }
+    return out.length === limit ? out : null;
+  }
+
   /** Ids of the points matching the filter (a write's targets). */
   matching(filter: Filter | null): PointId[] {
     return this.#matchingSlots(filter).map((slot) => this.#s.ids.idOf(slot)!);
@@ -149,6 +170,8 @@ export class ShardReads {
 
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
   sample(limit: number, filter: Filter | null, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
+    const drawn = this.#drawMatching(limit, filter);
+    if (drawn !== null) return drawn.map((slot) => this.#record(slot, withPayload, withVector));
     const pool = this.#matchingSlots(filter);
     const n = Math.min(limit, pool.length);
     for (let i = 0; i < n; i++) {
