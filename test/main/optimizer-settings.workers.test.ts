@@ -59,7 +59,8 @@ describe('optimizers_config and wal_config', () => {
       memmap_threshold: null,
       indexing_threshold: 10000,
       flush_interval_sec: 5,
-      max_optimization_threads: 'auto',
+      // "auto" is Qdrant's null: no fixed count.
+      max_optimization_threads: null,
       prevent_unoptimized: null,
     });
     expect(before.wal_config).toEqual({ wal_capacity_mb: 64, wal_segments_ahead: 0, wal_retain_closed: 3 });
@@ -109,7 +110,7 @@ describe('optimizers_config and wal_config', () => {
       walConfig: { walCapacityMb: 16n, walRetainClosed: 2n },
     });
     const rest = (await client.getCollection('g')).config;
-    expect(rest.optimizer_config).toMatchObject({ indexing_threshold: 0, max_optimization_threads: 'auto' });
+    expect(rest.optimizer_config).toMatchObject({ indexing_threshold: 0, max_optimization_threads: null });
     expect(rest.wal_config).toEqual({ wal_capacity_mb: 16, wal_segments_ahead: 0, wal_retain_closed: 2 });
     await grpc.api('collections').update({ collectionName: 'g', optimizersConfig: { maxOptimizationThreads: { variant: { case: 'value', value: 0n } }, indexingThreshold: 5000n } });
     const info = (await grpc.api('collections').get({ collectionName: 'g' })).result!;

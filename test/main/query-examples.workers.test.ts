@@ -268,19 +268,20 @@ describe('in prefetch, batches, lookup_from and over gRPC', () => {
 });
 
 describe('relevance feedback and the ids a request names', () => {
-  it('relevance_feedback (naive): a x sim(target) + each better-worse pair weighted (diff^b x c)', async () => {
+  it('relevance_feedback (naive): a x sim(target) + best-with-worst pairs weighted (diff^b x c)', async () => {
     const items = [
       { example: 20, score: 0.9 },
       { example: 21, score: 0.1 },
       { example: 22, score: 0.5 },
+      { example: 23, score: 0.5 },
+      { example: 24, score: 0.3 },
     ];
     const [a, b, c] = [0.7, 1.5, 0.3];
-    const score: Scorer = (row) => {
-      let s = a * simD(9)(row);
-      for (const hi of items) for (const lo of items) if (hi.score - lo.score > 0) s += (hi.score - lo.score) ** b * c * (simD(hi.example)(row) - simD(lo.example)(row));
-      return s;
-    };
-    const want = top(score, 8, [9, 20, 21, 22]);
+    // By score: 20 (0.9), 22 and 23 (0.5), 24 (0.3), 21 (0.1): pairs (20, 21) and (22 or 23, 24).
+    const sorted = [...items].sort((x, y) => y.score - x.score);
+    const pairs = [0, 1].map((i) => [sorted[i]!, sorted[sorted.length - 1 - i]!] as const);
+    const score: Scorer = (row) => pairs.reduce((s, [hi, lo]) => s + (hi.score - lo.score) ** b * c * (simD(hi.example)(row) - simD(lo.example)(row)), a * simD(9)(row));
+    const want = top(score, 8, [9, 20, 21, 22, 23, 24]);
     const got = await client.query('ex', { query: { relevance_feedback: { target: 9, feedback: items, strategy: { naive: { a, b, c } } } }, using: 'd', limit: 8 } as never);
     expect(ids(got.points)).toEqual(ids(want));
     got.points.forEach((p, i) => expect(p.score).toBeCloseTo(want[i]!.score, 4));
@@ -350,6 +351,13 @@ describe('sparse vectors', () => {
     const docEx = await client.query('sp', { query: { recommend: { positive: [{ text: 'anything', model: 'qdrant/bm25' }] } } as never, using: 's', limit: 3 });
     expect(docEx.points.length).toBeLessThanOrEqual(3);
     expectError(await call(server.url, 'POST', '/collections/sp/points/query', { query: { recommend: { positive: [[1, 2]] } }, using: 's' }), 400, "Vector 's' is sparse");
+    expectError(await call(server.url, 'POST', '/collections/sp/points/query', { query: { recommend: { positive: [{ indices: 5, values: 5 }] } }, using: 's' }), 400, "Vector 's': a sparse example needs arrays of numbers");
+    // An example without the vector is dropped by recommend; with none left there is nothing to score by.
+    await client.createCollection('mix', { vectors: { a: { size: 2, distance: 'Dot' }, b: { size: 2, distance: 'Dot' } } });
+    await client.upsert('mix', { wait: true, points: [{ id: 1, vector: { a: [1, 0] } }, { id: 2, vector: { a: [0, 1], b: [0, 1] } }] });
+    expectError(await call(server.url, 'POST', '/collections/mix/points/query', { query: { recommend: { positive: [1], strategy: 'best_score' } }, using: 'b' }), 400, 'none of the examples has vector "b"');
+    const kept = await client.query('mix', { query: { recommend: { positive: [1, [1, 1]], strategy: 'sum_scores' } }, using: 'b' });
+    expect(kept.points.map((p) => p.id)).toEqual([2]);
   });
 });
 

@@ -89,6 +89,13 @@ describe('text analysis', () => {
     expect(textMatches('a cat sat', 'the cat', sp)).toBe(true);
   });
 
+  it('length bounds apply to the word as indexed: after stemming', () => {
+    expect(tokenize('running runs', p({ stemmer: 'english', max_token_len: 3 }))).toEqual(['run', 'run']);
+    expect(tokenize('running runs', p({ stemmer: 'english', min_token_len: 4 }))).toEqual([]);
+    // Custom stop words compare as the words are: lower-cased only where the index lower-cases.
+    expect(tokenize('Quiver quiver', p({ lowercase: false, stopwords: { languages: [], custom: ['quiver'] } }))).toEqual(['Quiver']);
+  });
+
   it('stemmer: stored and query words meet at their stem', () => {
     const sp = p({ stemmer: 'english' });
     expect(tokenize('running runs ran', sp)).toEqual(['run', 'run', 'ran']);

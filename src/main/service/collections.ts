@@ -251,6 +251,12 @@ const OPTIMIZER_DEFAULTS = {
 } as const;
 const WAL_DEFAULTS = { wal_capacity_mb: 32, wal_segments_ahead: 0, wal_retain_closed: 1 } as const;
 
+/** As reported: Qdrant's stored max_optimization_threads is a count or null, "auto" being null. */
+function optimizersOut(given: OptimizersSettings | undefined): CollectionInfo['config']['optimizer_config'] {
+  const out = { ...OPTIMIZER_DEFAULTS, ...given };
+  return { ...out, max_optimization_threads: out.max_optimization_threads === 'auto' ? null : out.max_optimization_threads };
+}
+
 function vectorsOut(meta: CollectionMeta): VectorParams | Record<string, VectorParams> {
   const v = meta.config.vectors;
   const unnamed = v[DEFAULT_VECTOR];
@@ -295,7 +301,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
         ...(meta.config.payload !== undefined ? { payload: meta.config.payload } : {}),
       },
       hnsw_config: meta.config.hnsw_config,
-      optimizer_config: { ...OPTIMIZER_DEFAULTS, ...meta.config.optimizers_config },
+      optimizer_config: optimizersOut(meta.config.optimizers_config),
       wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
       quantization_config: meta.config.quantization_config ?? null,
     },

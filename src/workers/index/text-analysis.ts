@@ -51,16 +51,16 @@ export function analyses(p: TextIndexParams): boolean {
   return p.ascii_folding === true || p.stopwords !== undefined || p.stemmer !== undefined;
 }
 
-/** The words after folding, stop words and stemming; a stop word is compared in lower case. */
+/**
+ * The words after folding, stop words and stemming. A word is compared with the stop words as it
+ * is; custom stop words are lower-cased where the index lower-cases its words (Qdrant's filter).
+ */
 export function analyse(words: string[], p: TextIndexParams): string[] {
   let out = p.ascii_folding === true ? words.map(foldToAscii) : words;
   if (p.stopwords !== undefined) {
     const lists = p.stopwords.languages.map(stopList);
-    const custom = new Set(p.stopwords.custom.map((w) => w.toLowerCase()));
-    out = out.filter((w) => {
-      const lower = w.toLowerCase();
-      return !custom.has(lower) && !lists.some((l) => l.has(lower));
-    });
+    const custom = new Set(p.lowercase ? p.stopwords.custom.map((w) => w.toLowerCase()) : p.stopwords.custom);
+    out = out.filter((w) => !custom.has(w) && !lists.some((l) => l.has(w)));
   }
   if (p.stemmer !== undefined) out = out.map(stemmer(p.stemmer));
   return out;

@@ -8,8 +8,8 @@
 // Stored text and query text are tokenized alike, except with the `prefix` tokenizer: a stored
 // word stands for each of its prefixes from min_token_len up to max_token_len code points (a
 // longer word is kept by its prefixes only), and a query word is cut to max_token_len and must
-// equal one of them. Words within the bounds then go through ascii_folding, stop words and
-// stemming where the index asks for them (text-analysis.ts). Matching: `text` needs every query token, `text_any` one of them, `phrase`
+// equal one of them. Words go through ascii_folding, stop words and stemming where the index asks
+// for them (text-analysis.ts), and the length bounds apply to what comes out. Matching: `text` needs every query token, `text_any` one of them, `phrase`
 // the tokens consecutive and in order; a query without tokens matches nothing.
 
 import type { TextIndexParams } from '../../shared/types.js';
@@ -52,11 +52,12 @@ const codePoints = (t: string): number => {
  */
 export function tokenize(text: string, p: TextIndexParams): string[] {
   const max = p.tokenizer === 'prefix' ? null : p.max_token_len;
-  const ws = words(text, p).filter((t) => {
+  // The bounds apply to the word as indexed: after folding, stop words and stemming (Qdrant's order).
+  const ws = analyses(p) ? analyse(words(text, p), p) : words(text, p);
+  return ws.filter((t) => {
     const n = codePoints(t);
     return (p.min_token_len === null || n >= p.min_token_len) && (max === null || n <= max);
   });
-  return analyses(p) ? analyse(ws, p) : ws;
 }
 
 /** The tokens a stored text is indexed under, in order: for `prefix`, each word's prefixes. */

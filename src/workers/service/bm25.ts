@@ -74,7 +74,8 @@ function stopwordsOf(o: Record<string, unknown>, language: string): Bm25Params['
   for (const l of languages) {
     if (!STOPWORD_LANGUAGES.includes(l)) bad(`no stop-word list for '${l}' in Quiver (it has: ${STOPWORD_LANGUAGES.join(', ')}); give the words in options.stopwords.custom`);
   }
-  return { languages, custom: new Set(custom.map((w) => w.toLowerCase())) };
+  // Custom words as the words will be: lower-cased where they are (Qdrant's filter).
+  return { languages, custom: new Set(o.lowercase === false ? custom : custom.map((w) => w.toLowerCase())) };
 }
 
 function stemmerOf(o: Record<string, unknown>, language: string): string | null {
@@ -123,8 +124,7 @@ function tokens(text: string, p: Bm25Params): string[] {
     if (w === '') continue;
     if (p.asciiFolding) w = foldToAscii(w);
     if (p.lowercase) w = w.toLowerCase();
-    const lower = w.toLowerCase();
-    if (p.stopwords.custom.has(lower) || lists.some((l) => l.has(lower))) continue;
+    if (p.stopwords.custom.has(w) || lists.some((l) => l.has(w))) continue;
     if (stem !== null) w = stem(w);
     const n = codePoints(w);
     if ((p.minLen !== null && n < p.minLen) || (p.maxLen !== null && n > p.maxLen)) continue;

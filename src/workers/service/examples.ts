@@ -132,7 +132,13 @@ async function resolveExamples(
   const check = (v: unknown): Float32Array | SparseVec => {
     if (sparse) {
       if (isInferenceInput(v)) return checkSparse(meta, using, embedDocument(v, 'query'));
-      if (v !== null && typeof v === 'object' && 'indices' in v && 'values' in v) return checkSparse(meta, using, v as SparseVector);
+      if (v !== null && typeof v === 'object' && 'indices' in v && 'values' in v) {
+        const { indices, values } = v as { indices: unknown; values: unknown };
+        if (!Array.isArray(indices) || !Array.isArray(values) || ![...indices, ...values].every((x) => typeof x === 'number')) {
+          throw QuiverError.badInput(`Vector '${using}': a sparse example needs arrays of numbers \`indices\` and \`values\``);
+        }
+        return checkSparse(meta, using, { indices, values } as SparseVector);
+      }
       throw QuiverError.badInput(`Vector '${using}' is sparse: an example must be {indices, values}, a document or a point id`);
     }
     if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return checkVector(meta, using, v as number[]);
@@ -232,6 +238,8 @@ export async function planExamples(
       const avg = sparse ? averageSparse(positives as SparseVec[], negatives as SparseVec[]) : averageVector(positives as Float32Array[], negatives as Float32Array[], dim);
       return planNearest(meta, { ...base, vector: avg, exclude: ids });
     }
+    // Every example dropped (none has the vector): nothing to score by.
+    if (positives.length + negatives.length === 0) throw QuiverError.badInput(`Wrong input: none of the examples has vector ${JSON.stringify(lookup.vector)}`);
     custom = { kind: q.strategy, positives, negatives };
   } else if (q.kind === 'discover') {
     custom = { kind: 'discover', target: vectors[0]!, pairs: pairsOf(vectors.slice(1)) };
@@ -252,18 +260,22 @@ export async function planExamples(
   return plan;
 }
 
+/** Pairs the naive strategy takes at most (Qdrant's). */
+const MAX_FEEDBACK_PAIRS = 3;
+
 /**
- * The naive strategy's pairs: every ordered pair of examples whose feedback scores differ, the
- * better first, weighted (score difference)^b x c.
+ * The naive strategy's pairs, as Qdrant forms them: the examples by feedback score, best first;
+ * the best with the worst, the second with the second-worst, and so on, at most 3 pairs; each
+ * weighted (score difference)^b x c (a tie too: 0^0 is 1).
  */
 function feedbackPairs<V>(vectors: V[], items: { score: number }[], b: number, c: number): { better: V; worse: V; weight: number }[] {
+  const order = items.map((it, i) => ({ score: it.score, v: vectors[i]! })).sort((x, y) => y.score - x.score);
   const out: { better: V; worse: V; weight: number }[] = [];
-  items.forEach((hi, i) =>
-    items.forEach((lo, j) => {
-      const diff = hi.score - lo.score;
-      if (diff > 0) out.push({ better: vectors[i]!, worse: vectors[j]!, weight: diff ** b * c });
-    }),
-  );
+  for (let i = 0; i < Math.min(MAX_FEEDBACK_PAIRS, Math.floor(order.length / 2)); i++) {
+    const front = order[i]!;
+    const back = order[order.length - 1 - i]!;
+    out.push({ better: front.v, worse: back.v, weight: (front.score - back.score) ** b * c });
+  }
   return out;
 }
 

@@ -96,7 +96,10 @@ export function parseFormula(raw: Record<string, unknown>): Formula {
       const g = (o.geo_distance ?? {}) as { origin?: { lat?: unknown; lon?: unknown }; to?: unknown };
       if (typeof g.to !== 'string') return bad('formula: geo_distance.to must be a payload key');
       paths.add(g.to);
-      return { op: 'geo', lat: f32Lat(g.origin?.lat), lon: f32Lat(g.origin?.lon), to: g.to };
+      const lat = f32Lat(g.origin?.lat);
+      const lon = f32Lat(g.origin?.lon);
+      if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return bad(`formula: geo_distance.origin: lat must be within [-90, 90] and lon within [-180, 180], got (${lat}, ${lon})`);
+      return { op: 'geo', lat, lon, to: g.to };
     }
     if ('datetime' in o) {
       const s = o.datetime;

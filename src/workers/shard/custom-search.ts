@@ -143,6 +143,8 @@ export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: Custo
     // lie near a positive example (or the target), which is where a graph search finds them.
     const union = new Set<number>();
     for (const v of starts) for (const slot of graph.searchHits(v, wide, wide, pred !== null || excluded.size > 0 ? accept : undefined).slots) union.add(slot);
+    // Rows a load left to add to the graph in the background: the graph cannot find them yet.
+    space.forBehind(accept, (slot) => union.add(slot));
     candidates = union;
   }
   const sim = similarity(space);

@@ -342,6 +342,11 @@ export class VectorSpace {
     this.#behind.forEach(accept, (slot, row) => push(slot, this.metric.score(query, row, 0)));
   }
 
+  /** The slots not in the graph yet that `accept` lets through (custom scores read their rows). */
+  forBehind(accept: (slot: number) => boolean, each: (slot: number) => void): void {
+    this.#behind.forEach(accept, (slot) => each(slot));
+  }
+
   /**
    * Builds a new graph now from the staged rows, which are then dropped (a load without a usable
    * saved graph). Rows left unstaged (setPresence) are read through the reader.
