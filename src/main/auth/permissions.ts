@@ -120,6 +120,9 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'POST /collections/:collection_name/operations/optimize': 'write',
   'POST /collections/:collection_name/operations/rebuild_index': 'write',
   'GET /collections/:collection_name/status': 'read',
+  // Qdrant 1.19's vector names on a live collection (501 today): collection changes, as PATCH
+  'PUT /collections/:collection_name/vectors/:vector_name': 'write',
+  'DELETE /collections/:collection_name/vectors/:vector_name': 'write',
 };
 
 /**

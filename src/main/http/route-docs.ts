@@ -106,8 +106,8 @@ const UNIMPLEMENTED_IDS: Readonly<Record<string, string>> = {
   [`POST ${C}/points/recommend/groups`]: 'recommend_point_groups',
   [`POST ${C}/points/discover`]: 'discover_points',
   [`POST ${C}/points/discover/batch`]: 'discover_batch_points',
-  [`POST ${C}/points/search/matrix/pairs`]: 'search_matrix_pairs',
-  [`POST ${C}/points/search/matrix/offsets`]: 'search_matrix_offsets',
+  [`PUT ${C}/vectors/:vector_name`]: 'create_vector_name',
+  [`DELETE ${C}/vectors/:vector_name`]: 'delete_vector_name',
 };
 
 function docOf(method: string, url: string): RouteDoc | undefined {
