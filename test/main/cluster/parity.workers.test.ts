@@ -5,7 +5,7 @@
 // What it covers beyond the data-plane test: filtered search, scroll pages across shards, count,
 // payload set/overwrite/delete/clear by ids and by filter, vector updates, deletes by filter,
 // the older search endpoints, query with prefetch and fusion, query by id, facets, batch search,
-// order_by.
+// order_by, queries by example, formula and the distance matrix.
 
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,24 @@ describe('a 3-node cluster answers as a single node does', () => {
         limit: 10,
       }),
     );
+  });
+
+  it('query API by example, formula and the distance matrix: the same answers across nodes', { timeout: 120_000 }, async () => {
+    // Exact searches (the graph decides nothing), examples by id read from other nodes' shards.
+    const exact = { exact: true };
+    await same('recommend average', (c) => c.query(C, { query: { recommend: { positive: [3, 50], negative: [120] } }, limit: 8, params: exact }));
+    await same('recommend best_score', (c) => c.query(C, { query: { recommend: { positive: [3, 50], negative: [120], strategy: 'best_score' } }, limit: 8, params: exact }));
+    await same('discover', (c) => c.query(C, { query: { discover: { target: 10, context: [{ positive: 11, negative: 200 }] } }, limit: 8, params: exact }));
+    await same('context', (c) => c.query(C, { query: { context: [{ positive: 11, negative: 200 }] }, limit: 8, params: exact }));
+    await same('formula', (c) =>
+      c.query(C, {
+        prefetch: { query: vectorOf(60), limit: 40, params: exact },
+        query: { formula: { sum: [{ neg: '$score' }, { mult: [0.01, 'n'] }, { key: 'color', match: { value: 'red' } }] } } as never,
+        limit: 10,
+      }),
+    );
+    // A sample larger than the collection takes every point: the matrix is then deterministic.
+    await same('matrix pairs', (c) => c.searchMatrixPairs(C, { sample: N + 10, limit: 2 }));
   });
 
   it('gRPC: search, scroll and count answer alike (protobuf replies, bigint ids)', { timeout: 60_000 }, async () => {
