@@ -72,6 +72,21 @@ function manhattan(q: Float32Array, data: Float32Array, offset: number): number 
   return a + b + (c + d);
 }
 
+/** The dot product of two sparse vectors, each with its indices ascending (as checked and stored). */
+export function sparseDot(a: { indices: ArrayLike<number>; values: ArrayLike<number> }, b: { indices: ArrayLike<number>; values: ArrayLike<number> }): number {
+  let i = 0;
+  let j = 0;
+  let sum = 0;
+  while (i < a.indices.length && j < b.indices.length) {
+    const x = a.indices[i]!;
+    const y = b.indices[j]!;
+    if (x === y) sum += a.values[i++]! * b.values[j++]!;
+    else if (x < y) i++;
+    else j++;
+  }
+  return sum;
+}
+
 export interface Metric {
   score: RowScoreFn;
   /** True when a higher score is a better match. */

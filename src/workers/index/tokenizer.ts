@@ -40,7 +40,8 @@ function words(text: string, p: TextIndexParams): string[] {
   return p.lowercase ? raw.map((w) => w.toLowerCase()) : raw;
 }
 
-const codePoints = (t: string): number => {
+/** A word's length in code points (the unit of min_token_len and max_token_len). */
+export const codePoints = (t: string): number => {
   let n = 0;
   for (const _ of t) n++;
   return n;

@@ -12,7 +12,7 @@ import { QuiverError } from '../../shared/errors.js';
 import { STEMMER_LANGUAGES, STOPWORD_LANGUAGES } from '../../shared/text-languages.js';
 import { TOKENIZERS, type SparseVector, type Tokenizer } from '../../shared/types.js';
 import { foldToAscii, stemmer, stopList } from '../index/text-analysis.js';
-import { splitWords } from '../index/tokenizer.js';
+import { codePoints, splitWords } from '../index/tokenizer.js';
 
 /** Qdrant's languages for stop words and for stemmers: those Quiver lacks data for are refused. */
 const QDRANT_STOPWORD_LANGUAGES = [
@@ -112,8 +112,6 @@ function paramsOf(options: unknown): Bm25Params {
     maxLen: length(o, 'max_token_len'),
   };
 }
-
-const codePoints = (w: string): number => [...w].length;
 
 /** The document's words after every step, in order, repeats kept. */
 function tokens(text: string, p: Bm25Params): string[] {

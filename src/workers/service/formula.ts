@@ -96,8 +96,8 @@ export function parseFormula(raw: Record<string, unknown>): Formula {
       const g = (o.geo_distance ?? {}) as { origin?: { lat?: unknown; lon?: unknown }; to?: unknown };
       if (typeof g.to !== 'string') return bad('formula: geo_distance.to must be a payload key');
       paths.add(g.to);
-      const lat = f32Lat(g.origin?.lat);
-      const lon = f32Lat(g.origin?.lon);
+      const lat = coordinate(g.origin?.lat);
+      const lon = coordinate(g.origin?.lon);
       if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return bad(`formula: geo_distance.origin: lat must be within [-90, 90] and lon within [-180, 180], got (${lat}, ${lon})`);
       return { op: 'geo', lat, lon, to: g.to };
     }
@@ -138,7 +138,7 @@ export function parseFormula(raw: Record<string, unknown>): Formula {
   return { expr, conditions, paths: [...paths], defaults };
 }
 
-function f32Lat(v: unknown): number {
+function coordinate(v: unknown): number {
   if (typeof v !== 'number' || !Number.isFinite(v)) return bad('formula: geo_distance.origin needs numbers lat and lon');
   return v;
 }

@@ -10,7 +10,7 @@ import { comparePointIds } from '../../shared/ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchMatrixRequest } from '../../shared/schemas/points.js';
 import { DEFAULT_VECTOR, type PointId, type SparseVector } from '../../shared/types.js';
-import { metricFor } from '../index/distance.js';
+import { metricFor, sparseDot } from '../index/distance.js';
 import { parseFilter } from './filter-parse.js';
 import { refuseUnsupported } from './request-forms.js';
 
@@ -69,19 +69,6 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
     }
   }
   return out;
-}
-
-/** The dot product of two sparse vectors (indices sorted, as stored). */
-function sparseDot(x: SparseVector, y: SparseVector): number {
-  let i = 0;
-  let j = 0;
-  let sum = 0;
-  while (i < x.indices.length && j < y.indices.length) {
-    if (x.indices[i] === y.indices[j]) sum += x.values[i++]! * y.values[j++]!;
-    else if (x.indices[i]! < y.indices[j]!) i++;
-    else j++;
-  }
-  return sum;
 }
 
 /** The matrix as pairs: {a, b, score}, grouped by a in id order, each group best first. */

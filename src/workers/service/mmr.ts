@@ -9,6 +9,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { Distance, PointId, SparseVector } from '../../shared/types.js';
+import { sparseDot } from '../index/distance.js';
 
 export const DEFAULT_DIVERSITY = 0.5;
 /** Qdrant's bound on `candidates_limit`. */
@@ -41,14 +42,6 @@ export type Similarity = (a: readonly number[] | SparseVector, b: readonly numbe
 function dot(a: readonly number[], b: readonly number[]): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i]! * b[i]!;
-  return s;
-}
-
-function sparseDot(a: SparseVector, b: SparseVector): number {
-  const weights = new Map<number, number>();
-  a.indices.forEach((ix, i) => weights.set(ix, a.values[i]!));
-  let s = 0;
-  b.indices.forEach((ix, i) => (s += (weights.get(ix) ?? 0) * b.values[i]!));
   return s;
 }
 

@@ -6,10 +6,9 @@
 // Similarity inside these scores is higher-is-better for every metric (see similarity()).
 
 import type { CustomScore, SearchSpec, SparseVec } from '../../shared/protocol.js';
-import type { PointId } from '../../shared/types.js';
-import type { RowScoreFn } from '../index/distance.js';
+import { sparseDot, type RowScoreFn } from '../index/distance.js';
 import type { SparseIndex } from '../index/sparse-index.js';
-import { fullScanPoints, planSearch, type Scored, type SearchContext } from './search-planner.js';
+import { fullScanPoints, planSearch, slotsOf, type Scored, type SearchContext } from './search-planner.js';
 import { TopK } from './top-k.js';
 import type { VectorSpace } from './vector-space.js';
 
@@ -101,18 +100,10 @@ function attractors(c: CustomScore): Float32Array[] {
   }
 }
 
-function slotsOf(ctx: SearchContext, list: readonly PointId[]): number[] {
-  const out: number[] = [];
-  for (const id of list) {
-    const slot = ctx.ids.slotOf(id);
-    if (slot !== undefined) out.push(slot);
-  }
-  return out;
-}
 
 export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: CustomScore, ctx: SearchContext): Scored[] {
   const pred = ctx.predicate;
-  const excluded = new Set(slotsOf(ctx, spec.exclude));
+  const excluded = new Set(slotsOf(ctx.ids, spec.exclude));
   const accept = (slot: number): boolean => space.has(slot) && !excluded.has(slot) && (pred === null || pred(slot));
   const graph = spec.quantization?.ignore === true ? space.index : (space.index ?? space.quantized?.graph ?? null);
   const linear = linearStart(custom, space);
@@ -123,7 +114,7 @@ export function searchCustom(space: VectorSpace, spec: SearchSpec, custom: Custo
   const wide = Math.max(spec.ef, spec.k);
   const threshold = space.storeBacked ? fullScanPoints(ctx.fullScanKb, space.dim, spec.k) : wide * Math.max(1, starts.length);
   const plan = planSearch({
-    only: spec.only === null ? null : slotsOf(ctx, spec.only),
+    only: spec.only === null ? null : slotsOf(ctx.ids, spec.only),
     filtered: pred !== null,
     exact: spec.exact || starts.length === 0,
     hasGraph: graph !== null,
@@ -169,21 +160,6 @@ function similarity(space: VectorSpace): (example: Float32Array, row: Float32Arr
   return (e, row) => -score(e, row, 0);
 }
 
-/** The dot product of two sparse vectors, indices sorted. */
-function sparseDot(a: SparseVec, b: SparseVec): number {
-  let i = 0;
-  let j = 0;
-  let sum = 0;
-  while (i < a.indices.length && j < b.indices.length) {
-    const x = a.indices[i]!;
-    const y = b.indices[j]!;
-    if (x === y) sum += a.values[i++]! * b.values[j++]!;
-    else if (x < y) i++;
-    else j++;
-  }
-  return sum;
-}
-
 /**
  * The custom-scored search of a sparse vector: every point holding the vector that the filter
  * lets through (or only those asked for), scored by the dot products of its sparse vector with
@@ -192,8 +168,8 @@ function sparseDot(a: SparseVec, b: SparseVec): number {
  */
 export function searchCustomSparse(index: SparseIndex, spec: SearchSpec, custom: CustomScore<SparseVec>, ctx: Omit<SearchContext, 'indexCandidates' | 'fullScanKb'>): Scored[] {
   const pred = ctx.predicate;
-  const excluded = new Set(slotsOf(ctx as SearchContext, spec.exclude));
-  const slots = spec.only === null ? ctx.ids.sortedSlots() : slotsOf(ctx as SearchContext, spec.only);
+  const excluded = new Set(slotsOf(ctx.ids, spec.exclude));
+  const slots = spec.only === null ? ctx.ids.sortedSlots() : slotsOf(ctx.ids, spec.only);
   const top = new TopK(spec.k, true);
   for (const slot of slots) {
     const row = index.get(slot);

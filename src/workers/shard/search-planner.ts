@@ -88,7 +88,8 @@ export interface SearchContext {
   asymmetric?: boolean;
 }
 
-function slotsOf(ids: IdTrackerRead, list: readonly PointId[]): number[] {
+/** The slots of those ids the shard holds. */
+export function slotsOf(ids: IdTrackerRead, list: readonly PointId[]): number[] {
   const out: number[] = [];
   for (const id of list) {
     const slot = ids.slotOf(id);
