@@ -4,7 +4,8 @@
 // (BENCH_LATENCY_EF) in the same server. Examples are points of the data, picked per query from
 // its exact neighbours (what a user who liked them would send): recommend by two positives and a
 // negative (each strategy), discover (a target and a pair), context (two pairs), relevance feedback
-// (a target and three scored examples); and the distance matrix (sample 100, limit 10): QPS only.
+// (a target and three scored examples); the distance matrix (sample 100, limit 10): QPS only;
+// and the ColBERT recipe on multivectors (multivector.ts).
 
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import { rowOf, toFloat32 } from '../lib/dataset.js';
 import { httpLoad } from '../lib/load.js';
 import { startQuiver, stopQuiver, type Quiver } from '../lib/server.js';
 import { CFG, COLLECTION } from './config.js';
+import { multivectorPhase, multivectorReport, type MultivectorFigures } from './multivector.js';
 import { ingestMeasured, type Ctx } from './context.js';
 
 export interface KindResult {
@@ -32,6 +34,7 @@ export interface KindsFigures {
   ef: number;
   queries: number;
   results: KindResult[];
+  multivector: MultivectorFigures;
 }
 
 type Pick = (i: number) => { body: Record<string, unknown>; score: ((row: Float32Array, off: number) => number) | null; exclude: number[] };
@@ -163,10 +166,11 @@ export async function kindsPhase(ctx: Ctx): Promise<KindsFigures> {
     );
     progress(`  matrix pairs (sample 100, limit 10): ${m.load.qps.toFixed(0)} QPS${m.load.failed > 0 ? `, ${m.load.failed} failed: ${m.load.firstError}` : ''}`);
     results.push({ kind: 'matrix pairs sample 100 limit 10', recall: null, qps: m.load.qps, failed: m.load.failed, firstError: m.load.firstError });
+    const multivector = await multivectorPhase(q.url, { pid: q.pid, tidFile: q.tidFile }, ctx.scratch);
+    return { n, dim, ef, queries: nq, results, multivector };
   } finally {
     await stopQuiver(q);
   }
-  return { n, dim, ef, queries: nq, results };
 }
 
 /** average_vector's score: closeness (Euclid) to 2 mean(positives) - mean(negatives); exclude = [p1, p2, negative]. */
@@ -186,5 +190,6 @@ export function kindsReport(f: KindsFigures): string[] {
   const out = [`Query kinds (${f.n} x ${f.dim} Euclid, clustered; ef ${f.ef}; recall@10 over ${f.queries} queries against exact answers; QPS through /points/query)`];
   out.push('| kind | recall@10 | QPS | QPS / nearest | failed |', '| --- | --- | --- | --- | --- |');
   for (const r of f.results) out.push(`| ${r.kind} | ${r.recall === null ? '-' : r.recall.toFixed(3)} | ${r.qps.toFixed(0)} | ${base > 0 ? (r.qps / base).toFixed(2) : '-'} | ${r.failed > 0 ? `${r.failed}: ${r.firstError}` : 0} |`);
+  out.push('', ...multivectorReport(f.multivector));
   return out;
 }

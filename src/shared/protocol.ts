@@ -148,17 +148,32 @@ export interface SparseColumn {
   present: Uint8Array;
 }
 
+/**
+ * Multivectors of one name for a batch: point i's sub-vectors, packed, are [offsets[i],
+ * offsets[i+1]) of `data` (a whole number of rows of the vector's size), when present[i] is 1.
+ */
+export interface MultiColumn {
+  offsets: Int32Array;
+  data: Float32Array;
+  present: Uint8Array;
+}
+
 export interface PointBatch {
   ids: PointId[];
   /** Upsert: the whole payload (null = empty). Unused by updateVectors. */
   payloads: (Payload | null)[];
   vectors: Record<string, VectorColumn>;
   sparse: Record<string, SparseColumn>;
+  /** Multivector names (multivector_config); absent in batches (and log entries) without any. */
+  multi?: Record<string, MultiColumn>;
 }
 
 export interface SearchSpec {
   vector: string;
-  /** Already normalised for Cosine. Empty for a sparse search. */
+  /**
+   * Already normalised for Cosine. Empty for a sparse search. For a multivector name: its
+   * sub-vectors, packed (each normalised for a float32 Cosine vector; uint8 values cast).
+   */
   query: Float32Array;
   /** A sparse query (weights already multiplied by idf where the vector's modifier says so), or null. */
   sparse: SparseVec | null;

@@ -55,6 +55,15 @@ export interface VectorParams {
   memory?: MemoryPlacement;
   /** This vector's own quantization, over the collection's (absent: the collection's). */
   quantization_config?: QuantizationConfig;
+  /** A multivector: several sub-vectors of `size` per point, scored by MaxSim (docs/query.md). */
+  multivector_config?: { comparator: 'max_sim' };
+  /** As given; 'uint8' only on a multivector (its rows are then kept as bytes). */
+  datatype?: 'float32' | 'uint8';
+}
+
+/** Whether vector `name` of `meta` is a multivector. */
+export function isMulti(meta: { config: { vectors: Record<string, VectorParams> } }, name: string): boolean {
+  return meta.config.vectors[name]?.multivector_config !== undefined;
 }
 
 /** The unnamed vector is stored under this name, so messages read `vector ''` as the spec's examples do. */
@@ -167,8 +176,11 @@ export interface SparseVector {
   values: number[];
 }
 
+/** A vector a request gives to search with: dense, a multivector's rows, or sparse. */
+export type QueryVector = readonly number[] | readonly (readonly number[])[] | SparseVector;
+
 /** A vector as returned to clients: a plain array for an unnamed collection, a map of names otherwise. */
-export type VectorOutput = number[] | Record<string, number[] | SparseVector>;
+export type VectorOutput = number[] | number[][] | Record<string, number[] | number[][] | SparseVector>;
 
 /** What a request wants back of each point's payload and vectors, after the REST/gRPC forms are normalised. */
 export type PayloadSelector =

@@ -77,6 +77,7 @@ function writeBytes(req: ShardRequest): number {
   let n = 0;
   for (const col of Object.values(req.batch.vectors)) n += col.data.byteLength;
   for (const col of Object.values(req.batch.sparse)) n += col.values.byteLength + col.indices.byteLength;
+  for (const col of Object.values(req.batch.multi ?? {})) n += col.data.byteLength;
   return n;
 }
 startLatencyProbe(`worker${init.workerIndex}`);

@@ -30,7 +30,8 @@ describe('storage settings', () => {
     const refused: [unknown, string][] = [
       [{ vectors: { ...v, datatype: 'float16' } }, "datatype 'float16' of the unnamed vector is not supported: Quiver stores vectors as float32"],
       [{ vectors: { a: { ...v, datatype: 'uint8' } } }, "datatype 'uint8' of vector 'a' is not supported"],
-      [{ vectors: { ...v, multivector_config: { comparator: 'max_sim' } } }, 'multivector_config of the unnamed vector is not supported'],
+      [{ vectors: { ...v, datatype: 'float16', multivector_config: { comparator: 'max_sim' } } }, "datatype 'float16' of the unnamed vector is not supported: Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph), and multivectors as float32 or uint8"],
+      [{ vectors: { ...v, multivector_config: { comparator: 'max_sim' } }, quantization_config: { binary: {} } }, "the collection's quantization_config cannot apply to the unnamed vector, a multivector"],
       [{ vectors: v, hnsw_config: { on_disk: true } }, 'hnsw_config.on_disk: true cannot apply: Quiver keeps HNSW graphs in memory'],
       [{ vectors: { a: { ...v, hnsw_config: { on_disk: true } } } }, "hnsw_config.on_disk of vector 'a': true cannot apply"],
       [{ vectors: v, hnsw_config: { payload_m: 16 } }, 'payload_m in hnsw_config is not supported'],
@@ -141,7 +142,7 @@ describe('storage settings', () => {
     for (const [params, message] of [
       [{ datatype: Datatype.Float16 }, "datatype 'float16' of the unnamed vector is not supported"],
       [{ datatype: Datatype.Uint8 }, "datatype 'uint8' of the unnamed vector is not supported"],
-      [{ multivectorConfig: { comparator: MultiVectorComparator.MaxSim } }, 'multivector_config of the unnamed vector is not supported'],
+      [{ multivectorConfig: { comparator: MultiVectorComparator.MaxSim }, onDisk: true }, 'on_disk: true cannot apply to the unnamed vector, a multivector'],
       [{ memory: Memory.Cold }, "memory: 'cold' cannot apply to the unnamed vector"],
       [{ hnswConfig: { inlineStorage: true } }, 'hnsw_config.inline_storage: true cannot apply'],
     ] as const) {

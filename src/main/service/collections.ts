@@ -63,6 +63,8 @@ function vectorParams(p: VectorParamsIn, name: string): VectorParams {
   if (onDisk !== undefined) out.on_disk = onDisk;
   if (p.memory !== undefined && p.memory !== null) out.memory = p.memory;
   if (p.quantization_config !== undefined && p.quantization_config !== null) out.quantization_config = quantizationIn(p.quantization_config);
+  if (p.multivector_config !== undefined && p.multivector_config !== null) out.multivector_config = { comparator: 'max_sim' };
+  if (p.datatype !== undefined && p.datatype !== null) out.datatype = p.datatype as 'float32' | 'uint8';
   return out;
 }
 

@@ -46,6 +46,10 @@ function refusals(config: CollectionConfig): QuiverError[] {
   const out: QuiverError[] = [];
   if (config.hnsw_config.on_disk) out.push(hnswOnDisk(diskSetting(config.hnsw_config.memory, 'hnsw_config.on_disk')));
   for (const [v, p] of Object.entries(config.vectors)) {
+    if (p.multivector_config !== undefined) {
+      out.push(...multiRefusals(config, v));
+      continue;
+    }
     if (p.hnsw_config?.on_disk === true) out.push(hnswOnDisk(diskSetting(p.hnsw_config.memory, 'hnsw_config.on_disk', ` of ${vectorName(v)}`)));
     if (p.on_disk !== true) continue;
     const quantized = (p.quantization_config ?? config.quantization_config ?? null) !== null;
@@ -63,14 +67,37 @@ function refusals(config: CollectionConfig): QuiverError[] {
   return out;
 }
 
+/**
+ * A multivector's rows are held in memory and scored exactly, with no graph (multi-space.ts in
+ * the workers): on_disk and quantization would do nothing there, so they are refused. Its
+ * hnsw_config is kept as given (m: 0 says outright that no graph is wanted).
+ */
+function multiRefusals(config: CollectionConfig, v: string): QuiverError[] {
+  const p = config.vectors[v]!;
+  const out: QuiverError[] = [];
+  const what = `${vectorName(v)}, a multivector`;
+  if (p.on_disk === true) out.push(QuiverError.badInput(`${diskSetting(p.memory, 'on_disk')} cannot apply to ${what}: Quiver keeps multivectors in memory`));
+  if (p.quantization_config !== undefined) {
+    out.push(QuiverError.badInput(`quantization_config cannot apply to ${what}: Quiver scores multivectors exactly from their float32 or uint8 rows`));
+  } else if (config.quantization_config !== undefined && config.quantization_config !== null) {
+    out.push(QuiverError.badInput(`the collection's quantization_config cannot apply to ${what}: Quiver scores multivectors exactly from their float32 or uint8 rows. Give quantization_config to the dense vectors instead`));
+  }
+  return out;
+}
+
 function hnswOnDisk(what: string): QuiverError {
   return QuiverError.badInput(`${what} cannot apply: Quiver keeps HNSW graphs in memory (quantization_config shrinks them to int8 or binary codes, with the float32 vectors on disk)`);
 }
 
-/** Settings refused where they are read: a vector type Quiver does not store, multivectors, per-payload links. */
+/**
+ * Settings refused where they are read: a vector type Quiver does not store (uint8 is stored for
+ * multivectors only), per-payload links.
+ */
 export function checkVectorRequest(p: { datatype?: unknown; multivector_config?: unknown; hnsw_config?: { payload_m?: number | null } | null }, where: string): void {
-  checkDatatype(p.datatype, where, 'Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph)');
-  if (p.multivector_config !== undefined && p.multivector_config !== null) throw QuiverError.badInput(`multivector_config of ${where} is not supported: Quiver stores one vector per name and point`);
+  const multi = p.multivector_config !== undefined && p.multivector_config !== null;
+  if (!(multi && p.datatype === 'uint8')) {
+    checkDatatype(p.datatype, where, `Quiver stores vectors as float32 (quantization_config keeps int8 or binary codes for the graph)${multi ? ', and multivectors as float32 or uint8' : ''}`);
+  }
   checkPayloadM(p.hnsw_config, `hnsw_config of ${where}`);
 }
 

@@ -53,7 +53,7 @@ export type QuantizationConfig = Static<typeof QuantizationConfig>;
 export const QuantizationConfigDiff = Type.Union([QuantizationConfig, Type.Literal('Disabled')]);
 export type QuantizationConfigDiff = Static<typeof QuantizationConfigDiff>;
 
-/** Qdrant's Datatype: Quiver stores float32 only and refuses the others by name. */
+/** Qdrant's Datatype: Quiver stores float32, and uint8 for multivectors; it refuses the others by name. */
 const Datatype = Type.Union([Type.Literal('float32'), Type.Literal('float16'), Type.Literal('uint8'), Type.Null()]);
 
 export const VectorParams = Type.Object({
@@ -65,7 +65,7 @@ export const VectorParams = Type.Object({
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   // Read so that the service refuses what it does not store by name (storage-settings.ts).
   datatype: Type.Optional(Datatype),
-  multivector_config: Type.Optional(Type.Unknown()),
+  multivector_config: Type.Optional(Type.Union([Type.Object({ comparator: Type.Literal('max_sim') }), Type.Null()])),
 });
 export type VectorParams = Static<typeof VectorParams>;
 

@@ -62,6 +62,13 @@ export const VectorSelection = {
 // An empty one is a 400, as Qdrant refuses it (a dimension error), not a 422.
 export const DenseVector = parseBound(Type.Array(Type.Number(), { minItems: 1 }));
 
+/**
+ * A multivector: rows of one size (multivector_config). Row sizes, and a plain vector given for a
+ * multivector name, are checked by the service as Qdrant checks them.
+ */
+// Listed after the other forms in unions: the schema errors then name the other forms' faults.
+export const MultiDenseVector = parseBound(Type.Array(Type.Array(Type.Number()), { minItems: 1 }));
+
 /** A sparse vector; equal lengths, unique indices and finite values are checked by the service. */
 export const SparseVector = Type.Object({
   indices: Type.Array(Type.Integer({ minimum: 0, maximum: 4_294_967_295 })),

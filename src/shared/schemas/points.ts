@@ -1,11 +1,12 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, InferenceInput, parseBound, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
+import { DenseVector, MultiDenseVector, ExtendedPointId, Filter, InferenceInput, parseBound, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
 /**
- * One point's vectors: a plain array (unnamed vector) or a map of names to dense or sparse
- * vectors; an inference input in place of either (a BM25 document becomes a sparse vector).
+ * One point's vectors: a plain array or a multivector's rows (unnamed vector), or a map of names
+ * to dense, multi or sparse vectors; an inference input in place of either (a BM25 document
+ * becomes a sparse vector).
  */
-export const VectorStruct = Type.Union([DenseVector, InferenceInput, Type.Record(Type.String(), Type.Union([DenseVector, SparseVector, InferenceInput]))]);
+export const VectorStruct = Type.Union([DenseVector, InferenceInput, Type.Record(Type.String(), Type.Union([DenseVector, SparseVector, InferenceInput, MultiDenseVector])), MultiDenseVector]);
 export type VectorStruct = Static<typeof VectorStruct>;
 
 const PayloadObject = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
@@ -31,7 +32,10 @@ export const PointsList = Type.Object({
 export const PointsBatch = Type.Object({
   batch: Type.Object({
     ids: Type.Array(ExtendedPointId),
-    vectors: Type.Union([Type.Array(Type.Union([DenseVector, InferenceInput])), Type.Record(Type.String(), Type.Array(Type.Union([DenseVector, SparseVector, InferenceInput])))]),
+    vectors: Type.Union([
+      Type.Array(Type.Union([DenseVector, InferenceInput, MultiDenseVector])),
+      Type.Record(Type.String(), Type.Array(Type.Union([DenseVector, SparseVector, InferenceInput, MultiDenseVector]))),
+    ]),
     payloads: Type.Optional(Type.Union([Type.Array(PayloadObject), Type.Null()])),
   }),
   shard_key: Type.Optional(ShardKeySelector),

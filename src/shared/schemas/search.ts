@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { DenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
+import { DenseVector, MultiDenseVector, ExtendedPointId, Filter, ShardKeySelector, SparseVector, VectorSelection, WithPayload } from './common.js';
 
 /** Qdrant's QuantizationSearchParams: how a quantized vector's graph is searched (search-planner.ts). */
 export const QuantizationSearchParams = Type.Object({
@@ -47,8 +47,9 @@ export type SearchBatch = Static<typeof SearchBatch>;
 export const QueryInterface = Type.Union([
   DenseVector,
   ExtendedPointId,
-  Type.Object({ nearest: Type.Union([DenseVector, ExtendedPointId, Type.Record(Type.String(), Type.Unknown())]) }),
+  Type.Object({ nearest: Type.Union([DenseVector, ExtendedPointId, Type.Record(Type.String(), Type.Unknown()), MultiDenseVector]) }),
   Type.Record(Type.String(), Type.Unknown()),
+  MultiDenseVector,
 ]);
 
 export const QueryRequest = Type.Object({

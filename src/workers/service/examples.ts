@@ -7,10 +7,10 @@ import { QuiverError } from '../../shared/errors.js';
 import { parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CustomScore, SparseVec } from '../../shared/protocol.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import type { CollectionMeta, PointId, SparseVector } from '../../shared/types.js';
+import { isMulti, type CollectionMeta, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 import { planNearest, type NearestRequest, type PlannedSearch } from './nearest.js';
-import { checkSparse, checkVector } from './request-forms.js';
+import { checkMulti, checkSparse, checkVector } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
 
 export type ExampleQuery =
@@ -141,8 +141,9 @@ async function resolveExamples(
       }
       throw QuiverError.badInput(`Vector '${using}' is sparse: an example must be {indices, values}, a document or a point id`);
     }
+    // A multivector's rows (or one plain vector as its single row): checkMulti says what is wrong.
+    if (Array.isArray(v) && (isMulti(meta, using) || Array.isArray(v[0]))) return checkMulti(meta, using, v);
     if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return checkVector(meta, using, v as number[]);
-    if (Array.isArray(v)) throw QuiverError.badInput('Multi-vector examples are not supported by Quiver yet');
     throw QuiverError.badInput('An example must be a dense vector or a point id');
   };
   const ids = examples.filter(isId).map(parsePointId);
@@ -174,6 +175,21 @@ function averageSparse(positives: SparseVec[], negatives: SparseVec[]): SparseVe
   add(negatives, -1);
   const indices = [...sum.keys()].sort((a, b) => a - b);
   return { indices, values: indices.map((i) => sum.get(i)!) };
+}
+
+/**
+ * average_vector of multivectors, as Qdrant forms it: no mean, but one multivector of every
+ * positive's rows and every negative's rows negated (MaxSim then sums over all of them).
+ */
+function concatMulti(positives: Float32Array[], negatives: Float32Array[], dim: number): number[][] {
+  return [...positives.flatMap((v) => packedRows(v, dim)), ...negatives.flatMap((v) => packedRows(v, dim).map((r) => r.map((x) => -x)))];
+}
+
+/** Packed sub-vectors as rows. */
+function packedRows(v: Float32Array, dim: number): number[][] {
+  const out: number[][] = [];
+  for (let at = 0; at < v.length; at += dim) out.push([...v.subarray(at, at + dim)]);
+  return out;
 }
 
 /** Qdrant's average_vector: the positives' mean, pushed away from the negatives' mean when there are any. */
@@ -226,6 +242,7 @@ export async function planExamples(
   const resolved = await resolveExamples(engine, meta, using, lookup, examplesOf(q), q.kind === 'recommend');
   const ids = [...excluded, ...resolved.ids];
   const sparse = meta.config.sparse_vectors[using] !== undefined;
+  const multi = isMulti(meta, using);
   type V = Float32Array | SparseVec;
   const vectors = resolved.vectors as V[];
   let custom: CustomScore<V>;
@@ -235,7 +252,11 @@ export async function planExamples(
     const negatives = present(resolved.vectors.slice(q.positive.length));
     if (q.strategy === 'average_vector') {
       if (positives.length === 0) throw QuiverError.badInput('Wrong input: Validation failed: Positive vectors should not be empty with `average` strategy');
-      const avg = sparse ? averageSparse(positives as SparseVec[], negatives as SparseVec[]) : averageVector(positives as Float32Array[], negatives as Float32Array[], dim);
+      const avg = sparse
+        ? averageSparse(positives as SparseVec[], negatives as SparseVec[])
+        : multi
+          ? concatMulti(positives as Float32Array[], negatives as Float32Array[], dim)
+          : averageVector(positives as Float32Array[], negatives as Float32Array[], dim);
       return planNearest(meta, { ...base, vector: avg, exclude: ids });
     }
     // Every example dropped (none has the vector): nothing to score by.
@@ -250,8 +271,16 @@ export async function planExamples(
   }
   // The query vector is a placeholder the shards do not score with; the custom score decides.
   const first = vectors.find((v) => v !== null);
-  const placeholder: readonly number[] | SparseVector =
-    first === undefined ? (sparse ? { indices: [], values: [] } : new Array<number>(dim).fill(0)) : first instanceof Float32Array ? [...first] : { indices: [...first.indices], values: [...first.values] };
+  const placeholder: QueryVector =
+    first === undefined
+      ? sparse
+        ? { indices: [], values: [] }
+        : new Array<number>(dim).fill(0)
+      : first instanceof Float32Array
+        ? multi
+          ? packedRows(first, dim)
+          : [...first]
+        : { indices: [...first.indices], values: [...first.values] };
   const plan = planNearest(meta, { ...base, vector: placeholder, exclude: ids });
   plan.spec.custom = custom as CustomScore<Float32Array> | CustomScore<SparseVec>;
   plan.higherIsBetter = true;

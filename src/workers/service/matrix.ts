@@ -9,8 +9,9 @@ import type { Filter } from '../../shared/filter.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchMatrixRequest } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type PointId, type SparseVector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
 import { metricFor, sparseDot } from '../index/distance.js';
+import { multiScore } from '../index/multi-space.js';
 import { parseFilter } from './filter-parse.js';
 import { refuseUnsupported } from './request-forms.js';
 
@@ -47,15 +48,21 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   const vectors = points.map((p) => {
     const v = Array.isArray(p.vector) ? p.vector : p.vector?.[using];
     if (v === undefined) throw QuiverError.internal(`sampled point ${p.id} came back without vector '${using}'`);
-    return v as readonly number[] | SparseVector;
+    return v as QueryVector;
   });
   // The sampled vectors are here already: each pair is scored once, here, exactly (sample^2
   // scores, 10,000 at the default-ish sample of 100, a millisecond), not by a search per point.
   const dense = meta.config.vectors[using];
   // Dense rows as float32 once each, not once per pair.
-  const rows = dense === undefined ? null : vectors.map((v) => Float32Array.from(v as readonly number[]));
+  // A multivector's rows packed, scored by MaxSim with the row's point as the query.
+  const multi = dense?.multivector_config !== undefined;
+  const rows = dense === undefined ? null : vectors.map((v) => Float32Array.from(multi ? (v as readonly (readonly number[])[]).flat() : (v as readonly number[])));
   const metric = dense === undefined ? null : metricFor(dense.distance);
-  const score = (r: number, c: number): number => (metric === null ? sparseDot(vectors[r] as SparseVector, vectors[c] as SparseVector) : metric.score(rows![r]!, rows![c]!, 0));
+  const score = (r: number, c: number): number => {
+    if (metric === null) return sparseDot(vectors[r] as SparseVector, vectors[c] as SparseVector);
+    if (multi) return multiScore(dense!.distance, dense!.datatype ?? 'float32', rows![r]!, rows![c]!, dense!.size);
+    return metric.score(rows![r]!, rows![c]!, 0);
+  };
   const higherIsBetter = dense === undefined || dense.distance === 'Cosine' || dense.distance === 'Dot';
   const out: MatrixOffsets = { offsets_row: [], offsets_col: [], scores: [], ids };
   for (let row = 0; row < vectors.length; row++) {

@@ -10,7 +10,7 @@ import { comparePointIds } from '../../shared/ids.js';
 import type { SearchSpec } from '../../shared/protocol.js';
 import type { Filter } from '../../shared/filter.js';
 import type { QuantizationSearchParams, SearchRequest } from '../../shared/schemas/search.js';
-import type { CollectionMeta, PointId, ScoredPoint, SparseVector } from '../../shared/types.js';
+import type { CollectionMeta, PointId, QueryVector, ScoredPoint, SparseVector } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { checkSparse, checkVector, payloadSelector, vectorSelector } from './request-forms.js';
 
@@ -26,7 +26,7 @@ export interface PlannedSearch {
 /** One nearest-vector search, as search and query requests both describe it. */
 export interface NearestRequest {
   vectorName: string;
-  vector: readonly number[] | SparseVector;
+  vector: QueryVector;
   limit: number;
   offset: number;
   filter: Filter | null;
@@ -79,6 +79,7 @@ export function planNearest(meta: CollectionMeta, c: NearestRequest): PlannedSea
     if (meta.config.vectors[c.vectorName] === undefined) throw QuiverError.unknownVector(c.vectorName);
     throw QuiverError.badInput(`Vector '${c.vectorName}' is dense: send an array of numbers`);
   }
+  // A multivector name takes its rows, or one plain vector as a single row (checkVector).
   const query = checkVector(meta, c.vectorName, c.vector as readonly number[]);
   const params = meta.config.vectors[c.vectorName]!;
   const efConstruct = effectiveHnsw(meta, c.vectorName).ef_construct;

@@ -8,7 +8,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { comparePointIds, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
-import { DEFAULT_VECTOR, type CollectionMeta, type PointId, type PointRecord, type ScoredPoint, type SparseVector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, isMulti, type CollectionMeta, type PointId, type PointRecord, type QueryVector, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
@@ -99,11 +99,9 @@ function classify(q: QueryRequest['query']): Kind {
  * A vector as given, or a point's stored vector, read from lookup_from's collection and vector
  * where given (a point of the searched collection itself is then left out of results).
  */
-async function resolveVector(engine: PointEngine, q: unknown, lookup: Lookup): Promise<{ vector: readonly number[] | SparseVector; exclude: PointId[] }> {
-  if (Array.isArray(q)) {
-    if (q.length > 0 && Array.isArray(q[0])) throw QuiverError.badInput('Multi-vector queries are not supported');
-    return { vector: q as number[], exclude: [] };
-  }
+async function resolveVector(engine: PointEngine, q: unknown, lookup: Lookup): Promise<{ vector: QueryVector; exclude: PointId[] }> {
+  // Dense, or a multivector's rows: checked against the vector searched (checkVector).
+  if (Array.isArray(q)) return { vector: q as number[], exclude: [] };
   if (typeof q === 'number' || typeof q === 'string') {
     const id = parsePointId(q);
     const [rec] = await retrieveByIds(engine, lookup.meta, [id], { kind: 'none' }, { kind: 'names', names: [lookup.vector] });
@@ -296,6 +294,7 @@ async function diversify(
   picks: number,
 ): Promise<ScoredPoint[]> {
   const using = nearest.vectorName;
+  if (isMulti(meta, using)) throw QuiverError.badInput(`mmr is not supported on multivector '${using}' by Quiver: query it with nearest, or rerank a prefetch`);
   // Qdrant caps candidates_limit at 16,384 and defaults it to the page size; a large page is
   // held to the same cap, and the whole re-rank to a bounded amount of work.
   const pool = Math.min(mmr.candidates ?? picks, MAX_MMR_CANDIDATES);
@@ -312,7 +311,8 @@ async function diversify(
   const lowerIsBetter = distance === 'Euclid' || distance === 'Manhattan';
   const candidates = found.flatMap((pt) => {
     const v = Array.isArray(pt.vector) ? pt.vector : pt.vector?.[using];
-    return v === undefined ? [] : [{ id: pt.id, relevance: lowerIsBetter ? -pt.score : pt.score, vector: v }];
+    // Not a multivector's rows: mmr on one is refused above.
+    return v === undefined ? [] : [{ id: pt.id, relevance: lowerIsBetter ? -pt.score : pt.score, vector: v as number[] | SparseVector }];
   });
   const byId = new Map(found.map(({ payload: _p, vector: _v, ...bare }) => [bare.id, bare]));
   return (await mmrOrder(candidates, mmr.lambda, picks, similarityFor(distance), dim)).map((i) => byId.get(candidates[i]!.id)!);

@@ -5,10 +5,11 @@
 import { QuiverError } from '../../shared/errors.js';
 import { parsePointId } from '../../shared/ids.js';
 import { requireJsonPath } from '../../shared/json-path.js';
-import type { PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../shared/protocol.js';
+import type { MultiColumn, PointBatch, SparseColumn, SparseVec, VectorColumn } from '../../shared/protocol.js';
 import type { WithPayload, WithVector } from '../../shared/schemas/common.js';
 import type { VectorStruct } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, isMulti, type QueryVector, type SparseVector, type CollectionMeta, type Payload, type PayloadSelector, type PointId, type VectorSelector } from '../../shared/types.js';
+import { toByte } from '../index/multi-space.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 
 /** Selector keys are JSON paths, as filter keys are (src/shared/json-path.ts). */
@@ -88,6 +89,7 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
     if (meta.config.sparse_vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is sparse: send {indices, values}`);
     throw QuiverError.unknownVector(name);
   }
+  if (params.multivector_config !== undefined || Array.isArray(v[0])) return checkMulti(meta, name, v);
   if (v.length !== params.size) {
     throw QuiverError.badInput(`Dimension mismatch for vector '${name}': expected ${params.size}, got ${v.length}`);
   }
@@ -104,6 +106,47 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
     const inv = 1 / Math.sqrt(norm);
     for (let i = 0; i < out.length; i++) out[i] = out[i]! * inv;
   }
+  return out;
+}
+
+/** Qdrant's answer to a multivector where a plain or sparse vector goes, or the other way round. */
+const WRONG_MULTI = 'Wrong input: Conversion between multi and regular vectors failed';
+
+/**
+ * Checks a multivector of vector `name` as Qdrant does (a plain vector is one sub-vector; every
+ * sub-vector non-empty, of one length, the vector's size) and returns its sub-vectors packed:
+ * float32, each normalised for Cosine, or cast as uint8 stores them (truncated, saturated).
+ */
+export function checkMulti(meta: CollectionMeta, name: string, v: readonly unknown[]): Float32Array {
+  const params = meta.config.vectors[name];
+  if (params === undefined) {
+    if (meta.config.sparse_vectors[name] !== undefined) throw QuiverError.badInput(WRONG_MULTI);
+    throw QuiverError.unknownVector(name);
+  }
+  if (params.multivector_config === undefined) throw QuiverError.badInput(WRONG_MULTI);
+  const rows = (v.length > 0 && Array.isArray(v[0]) ? v : [v]) as unknown[];
+  const dim = params.size;
+  const out = new Float32Array(rows.length * dim);
+  rows.forEach((row, r) => {
+    if (!Array.isArray(row) || !row.every((x) => typeof x === 'number')) throw QuiverError.badInput(`Vector '${name}': a multivector is a list of vectors (arrays of numbers)`);
+    if (rows.length > 1 && row.length === 0) throw QuiverError.unprocessable(`Validation error in JSON body: [vector '${name}': all vectors must be non-empty]`);
+    if (row.length !== (rows[0] as unknown[]).length) {
+      throw QuiverError.unprocessable(`Validation error in JSON body: [vector '${name}': all vectors must have the same dimension, found vector with dimension ${row.length}]`);
+    }
+    if (row.length !== dim) throw QuiverError.badInput(`Wrong input: Vector dimension error: expected dim: ${dim}, got ${row.length}`);
+    const at = r * dim;
+    let norm = 0;
+    for (let i = 0; i < dim; i++) {
+      const x = row[i] as number;
+      if (!Number.isFinite(x) || !Number.isFinite(Math.fround(x))) throw QuiverError.badInput(`Vector '${name}' has a non-finite or out-of-range value at vector ${r}, index ${i}: ${x}`);
+      out[at + i] = params.datatype === 'uint8' ? toByte(x) : x;
+      norm += out[at + i]! * out[at + i]!;
+    }
+    if (params.distance === 'Cosine' && params.datatype !== 'uint8' && norm > 0) {
+      const inv = 1 / Math.sqrt(norm);
+      for (let i = at; i < at + dim; i++) out[i] = out[i]! * inv;
+    }
+  });
   return out;
 }
 
@@ -132,7 +175,7 @@ export function checkSparse(meta: CollectionMeta, name: string, v: SparseVector)
   return { indices, values };
 }
 
-type AnyVector = readonly number[] | SparseVector;
+type AnyVector = QueryVector;
 
 /** A document's sparse vector for vector `name`; a dense vector cannot take one. */
 function embedFor(meta: CollectionMeta, name: string, input: Record<string, unknown>): SparseVector {
@@ -149,6 +192,8 @@ export interface PointInput {
   id: PointId;
   vectors: Record<string, Float32Array>;
   sparse: Record<string, SparseVec>;
+  /** Multivectors, sub-vectors packed (checkMulti). */
+  multi: Record<string, Float32Array>;
   payload: Payload | null;
 }
 
@@ -165,7 +210,7 @@ export function checkPoints(
   const columns = new Map<string, Float32Array>();
   const rowOf = (name: string, i: number): Float32Array | undefined => {
     const size = meta.config.vectors[name]?.size;
-    if (size === undefined) return undefined;
+    if (size === undefined || isMulti(meta, name)) return undefined;
     let col = columns.get(name);
     if (col === undefined) columns.set(name, (col = new Float32Array(raw.length * size)));
     return col.subarray(i * size, (i + 1) * size);
@@ -174,17 +219,19 @@ export function checkPoints(
     const id = parsePointId(p.id);
     const vectors: Record<string, Float32Array> = {};
     const sparse: Record<string, SparseVec> = {};
+    const multi: Record<string, Float32Array> = {};
     // A BM25 document gives a sparse vector, which must be named (Qdrant's answer).
     if (isInferenceInput(p.vector)) throw QuiverError.badInput('Bad request: Sparse vector should be named');
     for (const [name, v] of Object.entries(namedVectors(p.vector))) {
-      if (Array.isArray(v)) vectors[name] = checkVector(meta, name, v, rowOf(name, i));
+      if (Array.isArray(v) && (isMulti(meta, name) || Array.isArray(v[0]))) multi[name] = checkMulti(meta, name, v);
+      else if (Array.isArray(v)) vectors[name] = checkVector(meta, name, v, rowOf(name, i));
       else if (isInferenceInput(v)) sparse[name] = checkSparse(meta, name, embedFor(meta, name, v));
       else sparse[name] = checkSparse(meta, name, v as SparseVector);
     }
-    if (requireAll && Object.keys(vectors).length + Object.keys(sparse).length === 0) {
+    if (requireAll && Object.keys(vectors).length + Object.keys(sparse).length + Object.keys(multi).length === 0) {
       throw QuiverError.badInput(`points[${i}]: no vector given`);
     }
-    return { id, vectors, sparse, payload: checkPayload(p.payload, `points[${i}]`) };
+    return { id, vectors, sparse, multi, payload: checkPayload(p.payload, `points[${i}]`) };
   });
 }
 
@@ -212,6 +259,7 @@ export function packBatch(meta: CollectionMeta, points: readonly PointInput[]): 
   const vectors: Record<string, VectorColumn> = {};
   const transfer: ArrayBuffer[] = [];
   for (const [name, params] of Object.entries(meta.config.vectors)) {
+    if (params.multivector_config !== undefined) continue;
     const having = points.filter((p) => p.vectors[name] !== undefined).length;
     if (having === 0) continue;
     const whole = wholeColumn(points, name, params.size);
@@ -260,6 +308,30 @@ export function packBatch(meta: CollectionMeta, points: readonly PointInput[]): 
     sparse[name] = { offsets, indices, values, present };
     transfer.push(offsets.buffer as ArrayBuffer, indices.buffer as ArrayBuffer, values.buffer as ArrayBuffer, present.buffer as ArrayBuffer);
   }
-  return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors, sparse }, transfer };
+  const multi = packMulti(meta, points, transfer);
+  return { batch: { ids: points.map((p) => p.id), payloads: points.map((p) => p.payload), vectors, sparse, ...(multi === null ? {} : { multi }) }, transfer };
+}
+
+/** The batch's multivector columns (null: none given), their buffers added to `transfer`. */
+function packMulti(meta: CollectionMeta, points: readonly PointInput[], transfer: ArrayBuffer[]): Record<string, MultiColumn> | null {
+  let out: Record<string, MultiColumn> | null = null;
+  for (const [name, params] of Object.entries(meta.config.vectors)) {
+    if (params.multivector_config === undefined || !points.some((p) => p.multi[name] !== undefined)) continue;
+    const offsets = new Int32Array(points.length + 1);
+    const present = new Uint8Array(points.length);
+    points.forEach((p, i) => {
+      const v = p.multi[name];
+      if (v !== undefined) present[i] = 1;
+      offsets[i + 1] = offsets[i]! + (v?.length ?? 0);
+    });
+    const data = new Float32Array(offsets[points.length]!);
+    points.forEach((p, i) => {
+      const v = p.multi[name];
+      if (v !== undefined) data.set(v, offsets[i]!);
+    });
+    (out ??= {})[name] = { offsets, data, present };
+    transfer.push(offsets.buffer as ArrayBuffer, data.buffer as ArrayBuffer, present.buffer as ArrayBuffer);
+  }
+  return out;
 }
 

@@ -1,6 +1,6 @@
 // A write batch's vectors, point by point: the columns of a PointBatch (packed rows with a
 // presence mask) read as one Row per point. The batch's buffers belong to the message: dense
-// rows are views into them (the store copies them), sparse ones are copied.
+// rows and multivectors are views into them (their stores copy them), sparse ones are copied.
 
 import type { PointBatch, SparseVec } from '../../shared/protocol.js';
 
@@ -8,6 +8,8 @@ import type { PointBatch, SparseVec } from '../../shared/protocol.js';
 export interface Row {
   dense: Record<string, Float32Array>;
   sparse: Record<string, SparseVec>;
+  /** Multivectors: sub-vectors packed. */
+  multi: Record<string, Float32Array>;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface Row {
  * refuses an unknown sparse name: both throw before any point is read, so a bad name changes
  * nothing.
  */
-export function batchRows(batch: PointBatch, dimOf: (name: string) => number, checkSparse: (name: string) => void): (i: number) => Row {
+export function batchRows(batch: PointBatch, dimOf: (name: string) => number, checkSparse: (name: string) => void, checkMulti: (name: string) => void): (i: number) => Row {
   // Row offsets per column, computed once: point i's row in a column with a presence mask is
   // the count of present flags before it.
   const cols = Object.entries(batch.vectors).map(([name, col]) => {
@@ -28,8 +30,10 @@ export function batchRows(batch: PointBatch, dimOf: (name: string) => number, ch
     return { name, col, dim, rowOf };
   });
   for (const name of Object.keys(batch.sparse)) checkSparse(name);
+  const multi = Object.entries(batch.multi ?? {});
+  for (const [name] of multi) checkMulti(name);
   return (i) => {
-    const out: Row = { dense: {}, sparse: {} };
+    const out: Row = { dense: {}, sparse: {}, multi: {} };
     for (const { name, col, dim, rowOf } of cols) {
       const r = rowOf[i]!;
       if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
@@ -41,6 +45,7 @@ export function batchRows(batch: PointBatch, dimOf: (name: string) => number, ch
       // Copies: the batch's buffers are not kept after the write.
       out.sparse[name] = { indices: col.indices.slice(from, to), values: col.values.slice(from, to) };
     }
+    for (const [name, col] of multi) if (col.present[i] === 1) out.multi[name] = col.data.subarray(col.offsets[i]!, col.offsets[i + 1]!);
     return out;
   };
 }

@@ -91,21 +91,23 @@ export function selectPayload(payload: Payload | null, sel: PayloadSelector): Pa
 
 /**
  * `read(name)` gives the stored vector of that name or undefined. The output follows Qdrant's
- * rule: when the only vector selected and present is the unnamed dense one it is a bare array;
+ * rule: when the only vector selected and present is the unnamed dense one it is a bare array
+ * (of arrays, for a multivector);
  * anything else (several, named, sparse, or none at all) is a map of the names present, so a
  * point whose vectors were all deleted comes back as `{}`.
  */
 export function selectVector(
   names: readonly string[],
   sel: VectorSelector,
-  read: (name: string) => Float32Array | SparseVec | undefined,
+  read: (name: string) => Float32Array | Float32Array[] | SparseVec | undefined,
 ): VectorOutput | undefined {
   if (sel.kind === 'none') return undefined;
-  const out: Record<string, number[] | SparseVector> = {};
+  const out: Record<string, number[] | number[][] | SparseVector> = {};
   for (const name of names) {
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
     const v = read(name);
     if (v instanceof Float32Array) out[name] = float32ArrayToNumbers(v);
+    else if (Array.isArray(v)) out[name] = v.map(float32ArrayToNumbers);
     else if (v !== undefined) out[name] = { indices: Array.from(v.indices), values: float32ArrayToNumbers(v.values) };
   }
   const keys = Object.keys(out);

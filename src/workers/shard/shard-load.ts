@@ -123,7 +123,7 @@ function readRange(s: ShardState, manifest: GraphManifest | null, onPoints?: (n:
   // Every vector from the save (the common case): no row to decode, so none is made. Per record
   // nothing is allocated here beyond what decoding it made (at 100k points the load's garbage
   // collection was a fifth of its time).
-  const nothingToDecode = saved.size === s.spaces.size && s.sparse.size === 0;
+  const nothingToDecode = saved.size === s.spaces.size && s.sparse.size === 0 && s.multi.size === 0;
   const fromSave: FromSave | null = saved.size === 0 ? null : { saved: s.spaceList.map((space) => saved.has(space.name)), stored: {} };
   let points = 0;
   // Binaries are decoded as views into LMDB's read buffer, not copied (msgpackr's copyBuffers),
@@ -170,15 +170,19 @@ function readRecords(
   changed: number[],
   onPoints: ((n: number) => void) | undefined,
 ): number {
-  const noRow: Row = { dense: {}, sparse: {} };
+  const noRow: Row = { dense: {}, sparse: {}, multi: {} };
   const onDiskUnindexed = s.payloads.onDisk && !s.payloads.indexed;
   let points = 0;
   for (const { key, value } of s.db.points.getRange({ start, end })) {
     const id = key[2];
     let row = noRow;
     if (!nothingToDecode) {
-      row = { dense: {}, sparse: {} };
-      for (const name of Object.keys(value.x)) if (!saved.has(name)) row.dense[name] = bytesVector(value.x[name]!);
+      row = { dense: {}, sparse: {}, multi: {} };
+      for (const name of Object.keys(value.x)) {
+        const multi = s.multi.get(name);
+        if (multi !== undefined) row.multi[name] = multi.decode(value.x[name]!);
+        else if (!saved.has(name)) row.dense[name] = bytesVector(value.x[name]!);
+      }
       if (value.s !== undefined) for (const [name, sv] of Object.entries(value.s)) row.sparse[name] = { indices: bytesU32(sv.i), values: bytesVector(sv.v) };
     }
     if (fromSave !== null) fromSave.stored = value.x;

@@ -12,6 +12,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { asymmetricBinary, effectiveHnsw } from '../../shared/hnsw-params.js';
 import { searchCustom, searchCustomSparse } from './custom-search.js';
+import { searchMulti } from './multi-search.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PayloadSelector, PointId, PointRecord, ScoredPoint, VectorSelector } from '../../shared/types.js';
 import { RangeIndex } from '../index/payload-index.js';
@@ -31,7 +32,7 @@ export class ShardReads {
     this.#view = {
       payload: (slot) => state.payloads.get(slot),
       id: (slot) => state.ids.idOf(slot)!,
-      hasVector: (slot, name) => state.spaces.get(name)?.has(slot) === true || state.sparse.get(name)?.has(slot) === true,
+      hasVector: (slot, name) => state.hasVector(slot, name),
       textIndex: (key) => state.payloads.textParams(key),
     };
   }
@@ -91,6 +92,8 @@ export class ShardReads {
     const vector = selectVector(this.#s.names, withVector, (name) => {
       const space = this.#s.spaces.get(name);
       if (space !== undefined) return space.has(slot) ? space.vector(slot) : undefined;
+      const multi = this.#s.multi.get(name);
+      if (multi !== undefined) return multi.rowsOf(slot);
       return this.#s.sparse.get(name)?.get(slot);
     });
     if (vector !== undefined) rec.vector = vector;
@@ -212,6 +215,11 @@ export class ShardReads {
       const hits = searchSparse(this.#s.sparseIndex(spec.vector), spec.sparse, spec, { ids: this.#s.ids, predicate });
       return this.#scored(hits, spec, true);
     }
+    const multi = this.#s.multi.get(spec.vector);
+    if (multi !== undefined) {
+      const hits = searchMulti(multi, spec, { ids: this.#s.ids, predicate, indexCandidates: () => this.#candidates(spec.filter) });
+      return this.#scored(hits, spec, spec.custom !== undefined || multi.higherIsBetter);
+    }
     const space = this.#s.space(spec.vector);
     const ctx = {
       ids: this.#s.ids,
@@ -235,6 +243,11 @@ export class ShardReads {
     for (const [name, index] of this.#s.sparse) {
       indexedVectors[name] = index.size;
       vectors[name] = index.size;
+    }
+    // No graph over multivectors: none of them is indexed (multi-space.ts).
+    for (const space of this.#s.multiList) {
+      indexedVectors[space.name] = 0;
+      vectors[space.name] = space.size;
     }
     const indexedPayload = this.#s.payloads.indexedPoints();
     return {
@@ -262,6 +275,7 @@ export class ShardReads {
       out.graph += m.graph;
     }
     for (const index of this.#s.sparse.values()) out.vectors += index.bytes;
+    for (const space of this.#s.multiList) out.vectors += space.bytes;
     return out;
   }
 }

@@ -1,7 +1,7 @@
 // What one Shard holds in memory, shared by its parts (load, writes, reads, saves; see shard.ts):
 // the collection's configuration, IdTracker (id <-> slot, versions), payloads by slot with their
 // field indexes, and per named vector a VectorSpace (dense: store, presence, graph;
-// vector-space.ts) or a SparseIndex; the write sequence, and the rows of writes LMDB has not
+// vector-space.ts), a SparseIndex or a MultiSpace (multivectors); the write sequence, and the rows of writes LMDB has not
 // applied yet. Also the few steps every part takes on that memory: a vector looked up by name, a
 // whole point written in (apply), a row read back from outside its graph (readRow).
 //
@@ -13,6 +13,7 @@ import { bytesVector, storedPayload, type PointKey, type QuiverDb } from '../../
 import { QuiverError } from '../../shared/errors.js';
 import { effectiveHnsw, effectiveQuantization, graphM } from '../../shared/hnsw-params.js';
 import type { CollectionMeta, Payload, PointId } from '../../shared/types.js';
+import { MultiSpace } from '../index/multi-space.js';
 import { SparseIndex } from '../index/sparse-index.js';
 import type { Row } from './batch-rows.js';
 import { GraphSnapshots } from './graph-snapshots.js';
@@ -61,10 +62,13 @@ export class ShardState {
   readonly payloads: PayloadSpace;
   readonly spaces = new Map<string, VectorSpace>();
   readonly sparse = new Map<string, SparseIndex>();
-  /** spaces' and sparse's entries (both fixed at construction): apply walks these, no iterator per point. */
+  /** Multivector names (multivector_config): rows in memory, no graph (multi-space.ts). */
+  readonly multi = new Map<string, MultiSpace>();
+  /** spaces', sparse's and multi's entries (fixed at construction): apply walks these, no iterator per point. */
   readonly spaceList: VectorSpace[] = [];
   readonly sparseList: [string, SparseIndex][] = [];
-  /** Dense names then sparse names: what with_vector can return. */
+  readonly multiList: MultiSpace[] = [];
+  /** Dense names (multivectors among them) then sparse names: what with_vector can return. */
   readonly names: string[];
   readonly snapshots: GraphSnapshots;
   maxVersion = 0;
@@ -94,12 +98,17 @@ export class ShardState {
     this.names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
     for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
     for (const [name, params] of Object.entries(meta.config.vectors)) {
+      if (params.multivector_config !== undefined) {
+        this.multi.set(name, new MultiSpace(name, params.size, params.distance, params.datatype ?? 'float32'));
+        continue;
+      }
       const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, secondary));
       space.readRows((slot) => this.#readRow(name, params.size, slot, space.originalsOnDisk));
       this.spaces.set(name, space);
     }
     this.spaceList.push(...this.spaces.values());
     this.sparseList.push(...this.sparse);
+    this.multiList.push(...this.multi.values());
   }
 
   space(name: string): VectorSpace {
@@ -112,6 +121,17 @@ export class ShardState {
     const s = this.sparse.get(name);
     if (s === undefined) throw QuiverError.unknownVector(name);
     return s;
+  }
+
+  multiSpace(name: string): MultiSpace {
+    const s = this.multi.get(name);
+    if (s === undefined) throw QuiverError.unknownVector(name);
+    return s;
+  }
+
+  /** Whether the slot holds vector `name`, of any kind. */
+  hasVector(slot: number, name: string): boolean {
+    return this.spaces.get(name)?.has(slot) === true || this.sparse.get(name)?.has(slot) === true || this.multi.get(name)?.has(slot) === true;
   }
 
   /** True while a graph is being rebuilt (the collection then reports status yellow). */
@@ -155,6 +175,13 @@ export class ShardState {
       const v = row.sparse[name];
       if (v !== undefined) index.set(slot, v);
       else index.remove(slot);
+    }
+    const multi = this.multiList;
+    for (let i = 0; i < multi.length; i++) {
+      const space = multi[i]!;
+      const v = row.multi[space.name];
+      if (v !== undefined) space.set(slot, v);
+      else space.remove(slot);
     }
     return slot;
   }

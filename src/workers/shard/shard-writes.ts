@@ -53,6 +53,7 @@ export class ShardWrites {
       batch,
       (name) => this.#s.space(name).dim,
       (name) => this.#s.sparseIndex(name),
+      (name) => this.#s.multiSpace(name),
     );
   }
 
@@ -70,6 +71,11 @@ export class ShardWrites {
       const row = fresh?.[space.name] ?? space.vector(slot);
       rows[space.name] = row;
       x[space.name] = vectorBytes(row);
+    }
+    // Multivectors are stored as their rows are held: float32 or uint8 bytes.
+    for (const space of s.multiList) {
+      const b = space.stored(slot);
+      if (b !== undefined) x[space.name] = b;
     }
     const payload = s.payloads.take(slot);
     const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: payload === null ? null : JSON.stringify(payload), x };
@@ -190,6 +196,7 @@ export class ShardWrites {
       const row = rowOf(i);
       for (const [name, v] of Object.entries(row.dense)) s.space(name).set(slot!, v);
       for (const [name, v] of Object.entries(row.sparse)) s.sparseIndex(name).set(slot!, v);
+      for (const [name, v] of Object.entries(row.multi)) s.multiSpace(name).set(slot!, v);
       s.fresh = row.dense;
       return 'put';
     });
@@ -203,6 +210,7 @@ export class ShardWrites {
       if (slot === undefined) return 'skip';
       for (const space of s.spaces.values()) space.set(slot, undefined);
       for (const index of s.sparse.values()) index.remove(slot);
+      for (const space of s.multiList) space.remove(slot);
       s.payloads.remove(slot);
       return 'removed';
     });
@@ -223,16 +231,16 @@ export class ShardWrites {
     return applied;
   }
 
-  /** Removes the named vectors (dense or sparse) from the points named or matched. */
+  /** Removes the named vectors (dense, sparse or multi) from the points named or matched. */
   async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
     const s = this.#s;
-    for (const name of names) if (!s.spaces.has(name)) s.sparseIndex(name);
+    for (const name of names) if (!s.spaces.has(name) && !s.multi.has(name)) s.sparseIndex(name);
     const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
       if (slot === undefined) return 'skip';
       for (const name of names) {
         const dense = s.spaces.get(name);
         if (dense !== undefined) dense.set(slot, undefined);
-        else s.sparse.get(name)!.remove(slot);
+        else (s.multi.get(name) ?? s.sparse.get(name)!).remove(slot);
       }
       return 'put';
     });

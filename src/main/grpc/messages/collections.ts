@@ -254,6 +254,8 @@ function vectorParamsOut(p: VectorParamsConfig): VectorParams {
     ...opt('on_disk', p.on_disk ?? undefined),
     ...opt('memory', memoryOut(p.memory)),
     ...opt('quantization_config', p.quantization_config && quantizationOut(p.quantization_config)),
+    ...opt('multivector_config', p.multivector_config && { comparator: 'MaxSim' as const }),
+    ...opt('datatype', p.datatype && (p.datatype === 'uint8' ? ('Uint8' as const) : ('Float32' as const))),
   };
 }
 

@@ -80,7 +80,7 @@ export type InferenceInput = Record<string, unknown> & { model: string };
 
 /**
  * One vector of a request in REST form: dense (an array), sparse ({indices, values}), a
- * multi-vector (an array of arrays, which the REST schema refuses as REST does), or an inference
+ * multivector (an array of arrays), or an inference
  * input (a BM25 document is embedded by the service; the others are refused there by name).
  */
 export function vectorIn(v: Vector__Output): number[] | SparseVector | number[][] | InferenceInput {
@@ -128,12 +128,21 @@ export function vectorsIn(v: Vectors__Output | undefined): VectorStruct {
   }
   const out: Record<string, unknown> = {};
   for (const [name, vec] of Object.entries(v?.vectors?.vectors ?? {})) out[name] = vectorIn(vec);
-  // Multi-vectors stay in the request for the REST schema to refuse.
   return out as VectorStruct;
 }
 
-function vectorOut(v: number[] | SparseVector): VectorOutputOut {
-  return Array.isArray(v) ? { dense: { data: v } } : { sparse: { indices: v.indices, values: v.values } };
+/**
+ * A multivector comes in both of Qdrant's forms: multi_dense, and the deprecated flat data with
+ * vectors_count, which Qdrant's own server still fills and older clients read.
+ */
+function vectorOut(v: number[] | number[][] | SparseVector): VectorOutputOut {
+  if (!Array.isArray(v)) return { sparse: { indices: v.indices, values: v.values } };
+  if (!isRows(v)) return { dense: { data: v } };
+  return { multi_dense: { vectors: v.map((data) => ({ data })) }, data: v.flat(), vectors_count: v.length };
+}
+
+function isRows(v: number[] | number[][]): v is number[][] {
+  return Array.isArray(v[0]);
 }
 
 export function vectorsOut(v: VectorOutput | null | undefined): VectorsOutput | undefined {
