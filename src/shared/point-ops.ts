@@ -8,14 +8,15 @@
 // threads, and the route docs. A typo in a route or method name does not compile.
 //
 // Rule of coordination: every point operation is coordinated in a worker (`worker`: its raw
-// bytes are handed off); only field index changes are `main`, since they change the catalog,
-// which the main thread owns.
+// bytes are handed off); only field index and vector name changes are `main`, since they change
+// the catalog, which the main thread owns.
 //
 // Order matters: routes register in this order, which is the order of the OpenAPI document.
 
 import type { TSchema } from 'typebox';
 import Type from 'typebox';
 import { UpdateOperations } from './schemas/batch.js';
+import { VectorNameConfig, VectorNameParams } from './schemas/collections.js';
 import { CollectionNameParams, WaitQuery } from './schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, FieldNameParams, SetPayload } from './schemas/payload.js';
 import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, SearchMatrixRequest, UpdateVectors, UpsertPoints } from './schemas/points.js';
@@ -36,7 +37,7 @@ export interface PointOpSpec {
   /** Where the request is coordinated (see the file comment). */
   coordinated: 'worker' | 'main';
   /** The OpenAPI document's entry: Qdrant's operationId, a summary, the result inside the envelope. */
-  doc: { tag: 'Points' | 'Search' | 'Indexes'; operationId: string; summary: string; result: TSchema };
+  doc: { tag: 'Points' | 'Search' | 'Indexes' | 'Collections'; operationId: string; summary: string; result: TSchema };
 }
 
 const C = '/collections/:collection_name';
@@ -116,6 +117,18 @@ export const POINT_OPS = {
     summary: 'Delete index for field in collection',
     result: updated,
   }),
+  [`PUT ${C}/vectors/:vector_name`]: catalogWrite('CreateVectorName', VectorNameParams, VectorNameConfig, {
+    tag: 'Collections',
+    operationId: 'create_vector_name',
+    summary: 'Create a named vector on a live collection (its points kept, none having it yet)',
+    result: updated,
+  }),
+  [`DELETE ${C}/vectors/:vector_name`]: catalogWrite('DeleteVectorName', VectorNameParams, null, {
+    tag: 'Collections',
+    operationId: 'delete_vector_name',
+    summary: "Delete a named vector from a live collection (its points kept, without it)",
+    result: updated,
+  }),
 } as const satisfies Record<string, PointOpSpec>;
 
 type Ops = typeof POINT_OPS;
@@ -123,7 +136,7 @@ type Ops = typeof POINT_OPS;
 export type PointRoute = keyof Ops;
 /** The routes coordinated in a worker: their requests are handed off whole. */
 export type HandoffRoute = { [R in PointRoute]: Ops[R]['coordinated'] extends 'worker' ? R : never }[PointRoute];
-/** The routes the main thread serves itself (field index changes). */
+/** The routes the main thread serves itself (field index and vector name changes). */
 export type MainRoute = Exclude<PointRoute, HandoffRoute>;
 /** The gRPC methods handed off to a coordinating worker. */
 export type GrpcHandoffMethod = { [R in HandoffRoute]: Ops[R]['grpc'] }[HandoffRoute] & string;

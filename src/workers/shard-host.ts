@@ -375,8 +375,8 @@ export class ShardHost {
       }
       return null;
     },
-    updateConfig: (req) => {
-      for (const s of this.#shards.values()) if (s.collection === req.meta.id) s.updateMeta(req.meta);
+    updateConfig: async (req) => {
+      await Promise.all([...this.#shards.values()].filter((s) => s.collection === req.meta.id).map((s) => s.updateMeta(req.meta)));
       return null;
     },
     dropShards: async (req) => {

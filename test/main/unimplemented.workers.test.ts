@@ -40,8 +40,6 @@ const QDRANT_PATHS: [string, string][] = [
   ['POST', '/collections/aliases'],
   ['PUT', '/collections/c/snapshots/recover'],
   ['GET', '/collections/c/snapshots/snap-1'],
-  ['PUT', '/collections/c/vectors/extra'],
-  ['DELETE', '/collections/c/vectors/extra'],
 ];
 
 describe('501 endpoints', () => {

@@ -159,8 +159,6 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Points/DiscoverBatch': 'read',
   '/qdrant.Points/SearchMatrixPairs': 'read',
   '/qdrant.Points/SearchMatrixOffsets': 'read',
-  '/qdrant.Points/CreateVectorName': 'write',
-  '/qdrant.Points/DeleteVectorName': 'write',
 };
 
 /** `:collection_name` and `:name` alike become `:`, so a table key matches any parameter names. */

@@ -54,7 +54,7 @@ function merged<T extends object>(current: T | undefined, diff: { [K in keyof T]
   return Object.keys(out).length === 0 ? current : (out as T);
 }
 
-function vectorParams(p: VectorParamsIn, name: string): VectorParams {
+export function vectorParams(p: VectorParamsIn, name: string): VectorParams {
   checkVectorRequest(p, vectorName(name));
   const out: VectorParams = { size: p.size, distance: p.distance };
   const h = hnswDiff(p.hnsw_config);
@@ -72,7 +72,7 @@ function isSingle(v: VectorsConfig): v is VectorParamsIn {
   return typeof (v as { size?: unknown }).size === 'number' && typeof (v as { distance?: unknown }).distance === 'string';
 }
 
-function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): SparseVectorParams {
+export function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorParams): SparseVectorParams {
   const out: SparseVectorParams = { modifier: p.modifier ?? current?.modifier ?? 'none' };
   const index = { ...current?.index };
   if (p.index?.full_scan_threshold !== undefined && p.index.full_scan_threshold !== null) index.full_scan_threshold = p.index.full_scan_threshold;

@@ -168,3 +168,31 @@ export const UpdateCollection = Type.Object({
   metadata: Type.Optional(Type.Unknown()),
 });
 export type UpdateCollection = Static<typeof UpdateCollection>;
+
+/** A vector name created on a live collection (`PUT /collections/{name}/vectors/{vector_name}`). */
+export const VectorNameParams = Type.Object({
+  collection_name: Type.String({ minLength: 1, maxLength: 255 }),
+  vector_name: Type.String({ minLength: 1 }),
+});
+
+/**
+ * Qdrant's VectorNameConfig: what defines a vector's rows, dense (multivectors too) or sparse.
+ * Graph, storage and quantization are the collection's, PATCHable afterwards.
+ */
+export const VectorNameConfig = Type.Union([
+  Type.Object({
+    dense: Type.Object({
+      size: Type.Integer({ minimum: 1, maximum: MAX_VECTOR_SIZE }),
+      distance: Distance,
+      multivector_config: Type.Optional(Type.Union([Type.Object({ comparator: Type.Literal('max_sim') }), Type.Null()])),
+      datatype: Type.Optional(Datatype),
+    }),
+  }),
+  Type.Object({
+    sparse: Type.Object({
+      modifier: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('idf'), Type.Null()])),
+      datatype: Type.Optional(Datatype),
+    }),
+  }),
+]);
+export type VectorNameConfig = Static<typeof VectorNameConfig>;

@@ -5,7 +5,8 @@
 // applied yet. Also the few steps every part takes on that memory: a vector looked up by name, a
 // whole point written in (apply), a row read back from outside its graph (readRow).
 //
-// Invariants: the vectors (spaces, sparse and their lists) are fixed at construction; a slot's
+// Invariants: the vectors (spaces, sparse, multi and their lists) change only through
+// syncVectors (a vector name created or deleted on the live collection); a slot's
 // version changes only after its vectors (see apply); `pending` holds, by slot, only the newest
 // write whose LMDB put has not settled.
 
@@ -64,12 +65,14 @@ export class ShardState {
   readonly sparse = new Map<string, SparseIndex>();
   /** Multivector names (multivector_config): rows in memory, no graph (multi-space.ts). */
   readonly multi = new Map<string, MultiSpace>();
-  /** spaces', sparse's and multi's entries (fixed at construction): apply walks these, no iterator per point. */
-  readonly spaceList: VectorSpace[] = [];
-  readonly sparseList: [string, SparseIndex][] = [];
-  readonly multiList: MultiSpace[] = [];
+  /** spaces', sparse's and multi's entries (see syncVectors): apply walks these, no iterator per point. */
+  spaceList: VectorSpace[] = [];
+  sparseList: [string, SparseIndex][] = [];
+  multiList: MultiSpace[] = [];
   /** Dense names (multivectors among them) then sparse names: what with_vector can return. */
-  readonly names: string[];
+  names: string[] = [];
+  /** Per vector name, what its stored rows are (vectorKind): a change there is a new vector. */
+  readonly #kinds = new Map<string, string>();
   readonly snapshots: GraphSnapshots;
   maxVersion = 0;
   /**
@@ -95,20 +98,52 @@ export class ShardState {
     this.db = db;
     this.snapshots = new GraphSnapshots(indexDir, meta.id, shard);
     this.payloads = new PayloadSpace((slot) => this.#readPayload(slot), payloadsOnDisk(meta, secondary));
-    this.names = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
-    for (const name of Object.keys(meta.config.sparse_vectors)) this.sparse.set(name, new SparseIndex());
-    for (const [name, params] of Object.entries(meta.config.vectors)) {
+    this.syncVectors(meta);
+  }
+
+  /**
+   * Makes the vectors held those of `meta`: a vector it no longer has (or has with other rows: a
+   * name deleted and created again) is dropped, with its graph; one it adds starts empty. Returns
+   * the names dropped (their bytes are still in the points' records: see Shard.updateMeta) and added.
+   */
+  syncVectors(meta: CollectionMeta): { dropped: string[]; added: string[] } {
+    const want = new Map<string, string>();
+    for (const [name, p] of Object.entries(meta.config.vectors)) want.set(name, `${p.multivector_config === undefined ? 'dense' : `multi ${p.datatype ?? 'float32'}`} ${p.size} ${p.distance}`);
+    for (const [name, p] of Object.entries(meta.config.sparse_vectors)) want.set(name, `sparse ${p.modifier ?? 'none'}`);
+    const dropped = [...this.#kinds].filter(([name, kind]) => want.get(name) !== kind).map(([name]) => name);
+    for (const name of dropped) {
+      this.spaces.get(name)?.dispose();
+      this.spaces.delete(name);
+      this.sparse.delete(name);
+      this.multi.delete(name);
+      this.#kinds.delete(name);
+    }
+    const added: string[] = [];
+    for (const [name, kind] of want) {
+      if (this.#kinds.has(name)) continue;
+      this.#kinds.set(name, kind);
+      added.push(name);
+      const sparse = meta.config.sparse_vectors[name];
+      if (sparse !== undefined) {
+        this.sparse.set(name, new SparseIndex());
+        continue;
+      }
+      const params = meta.config.vectors[name]!;
       if (params.multivector_config !== undefined) {
         this.multi.set(name, new MultiSpace(name, params.size, params.distance, params.datatype ?? 'float32'));
         continue;
       }
-      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, secondary));
+      const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, this.secondary));
       space.readRows((slot) => this.#readRow(name, params.size, slot, space.originalsOnDisk));
       this.spaces.set(name, space);
     }
-    this.spaceList.push(...this.spaces.values());
-    this.sparseList.push(...this.sparse);
-    this.multiList.push(...this.multi.values());
+    // In the configuration's order (dense names, then sparse), whatever order they came in.
+    const order = [...Object.keys(meta.config.vectors), ...Object.keys(meta.config.sparse_vectors)];
+    this.names = order;
+    this.spaceList = order.flatMap((n) => this.spaces.get(n) ?? []);
+    this.sparseList = order.flatMap((n): [string, SparseIndex][] => (this.sparse.has(n) ? [[n, this.sparse.get(n)!]] : []));
+    this.multiList = order.flatMap((n) => this.multi.get(n) ?? []);
+    return { dropped, added };
   }
 
   space(name: string): VectorSpace {

@@ -9,7 +9,7 @@
 // ends the thread (NotCommittedError), as memory is then ahead of the disk.
 
 import type { PointBatch, WriteCondition } from '../../shared/protocol.js';
-import { vectorBytes, type StoredPoint } from '../../shared/db.js';
+import { shardRange, vectorBytes, type StoredPoint } from '../../shared/db.js';
 import type { Filter } from '../../shared/filter.js';
 import { pointNotFound } from '../../shared/ids.js';
 import type { PointId } from '../../shared/types.js';
@@ -245,5 +245,38 @@ export class ShardWrites {
       return 'put';
     });
     return applied;
+  }
+
+  /**
+   * Removes the bytes of vectors the shard no longer has (a vector name deleted) from every
+   * record holding them, versions and sequences kept. Writes committed first: a record read here
+   * is then the newest of its point, except where a write made since is in flight (`pending`),
+   * whose record was built without these vectors and lands after this one.
+   */
+  async purgeVectors(names: readonly string[]): Promise<number> {
+    const s = this.#s;
+    if (s.secondary || names.length === 0) return 0;
+    await s.db.points.committed;
+    const { start, end } = shardRange(s.collection, s.shard);
+    let last: Promise<boolean> | null = null;
+    let purged = 0;
+    for (const { key, value } of s.db.points.getRange({ start, end })) {
+      const slot = s.ids.slotOf(key[2]);
+      if (slot !== undefined && s.pending.has(slot)) continue;
+      if (!names.some((n) => value.x[n] !== undefined || value.s?.[n] !== undefined)) continue;
+      const x = { ...value.x };
+      const sv = value.s === undefined ? undefined : { ...value.s };
+      for (const n of names) {
+        delete x[n];
+        if (sv !== undefined) delete sv[n];
+      }
+      const record: StoredPoint = { ...value, x };
+      if (sv === undefined || Object.keys(sv).length === 0) delete record.s;
+      else record.s = sv;
+      last = s.db.points.put(key, record);
+      purged++;
+    }
+    await this.#durable(last, false);
+    return purged;
   }
 }

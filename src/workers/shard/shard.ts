@@ -85,12 +85,22 @@ export class Shard {
 
   /**
    * Takes a new configuration. A vector whose graph parameters (m, ef_construct) changed gets its
-   * HNSW graph rebuilt in the background (see VectorSpace.reconfigure).
+   * HNSW graph rebuilt in the background (see VectorSpace.reconfigure). A vector name created
+   * starts empty; one deleted leaves memory, then the points' records; either way the graphs are
+   * saved again, so that no start reads a save made for other vectors (a name deleted and created
+   * again would find its old graph there).
    */
-  updateMeta(meta: CollectionMeta): void {
+  async updateMeta(meta: CollectionMeta): Promise<void> {
     this.#s.meta = meta;
+    const { dropped, added } = this.#s.syncVectors(meta);
     for (const space of this.#s.spaces.values()) space.reconfigure(graphConfig(meta, space.name, this.#s.secondary), this.#s.ids.slotLimit);
     this.#s.payloads.setOnDisk(payloadsOnDisk(meta, this.#s.secondary), this.#s.ids.sortedSlots());
+    if (dropped.length + added.length === 0) return;
+    await this.#writes.purgeVectors(dropped);
+    if (!this.secondary) {
+      this.#saves.wrote();
+      await this.#saves.saveIndexes();
+    }
   }
 
   /** True while a graph is being rebuilt (the collection then reports status yellow). */

@@ -181,4 +181,16 @@ describe('a 3-node cluster answers as a single node does', () => {
     await same('search after', (c) => c.query(C, { query: vectorOf(21, 5), limit: 8, with_payload: true, params: { exact: true } }));
     await same('collection points_count', async (c) => (await c.getCollection(C)).points_count);
   });
+
+  it('vector names on the live collection and multivectors: created, written, queried and deleted alike', { timeout: 120_000 }, async () => {
+    const rows = (id: number): number[][] => [vectorOf(id, 1), vectorOf(id, 2), vectorOf(id, 3)].map((v) => v.slice(0, 4));
+    await same('create vector name', (c) => c.createVectorName(C, 'mv', { dense: { size: 4, distance: 'Cosine', multivector_config: { comparator: 'max_sim' } } }, { wait: true }));
+    await same('config after create', async (c) => (await c.getCollection(C)).config.params);
+    await same('multivectors written', (c) => c.updateVectors(C, { points: [30, 31, 32, 33, 34, 35].map((id) => ({ id, vector: { mv: rows(id) } })), wait: true }));
+    await same('multivector query', (c) => c.query(C, { query: rows(40), using: 'mv', limit: 4, with_vector: ['mv'] }));
+    await same('multivector recommend', (c) => c.query(C, { query: { recommend: { positive: [30], negative: [31], strategy: 'best_score' } }, using: 'mv', limit: 3 }));
+    await same('delete vector name', (c) => c.deleteVectorName(C, 'mv', { wait: true }));
+    await same('points after delete', (c) => c.scroll(C, { limit: 500, with_vector: true }));
+    await same('config after delete', async (c) => (await c.getCollection(C)).config.params);
+  });
 });

@@ -3,7 +3,7 @@
 // replies built from what the service answers.
 
 import { QuiverError } from '../../../shared/errors.js';
-import type { CreateCollection, UpdateCollection, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
+import type { CreateCollection, UpdateCollection, VectorNameConfig, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
 import type { HnswConfig, MemoryPlacement, PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
 import type { CollectionParamsDiff__Output } from '../../../shared/grpc/generated/qdrant/CollectionParamsDiff.js';
@@ -16,6 +16,7 @@ import type { UpdateCollectionClusterSetupRequest__Output } from '../../../share
 import type { CollectionClusterInfoResponse } from '../../../shared/grpc/generated/qdrant/CollectionClusterInfoResponse.js';
 import type { CollectionInfo } from '../../../shared/grpc/generated/qdrant/CollectionInfo.js';
 import type { CreateCollection__Output } from '../../../shared/grpc/generated/qdrant/CreateCollection.js';
+import type { CreateVectorNameRequest__Output } from '../../../shared/grpc/generated/qdrant/CreateVectorNameRequest.js';
 import type { CreateFieldIndexCollection__Output } from '../../../shared/grpc/generated/qdrant/CreateFieldIndexCollection.js';
 import type { Distance__Output } from '../../../shared/grpc/generated/qdrant/Distance.js';
 import type { HnswConfigDiff, HnswConfigDiff__Output } from '../../../shared/grpc/generated/qdrant/HnswConfigDiff.js';
@@ -113,6 +114,24 @@ function sparseConfigOut(s: Record<string, SparseVectorParams> | undefined): Spa
     };
   }
   return { map };
+}
+
+/** CreateVectorName's definition in REST form (VectorNameConfig); neither given reads as an empty sparse one, for the schema to refuse. */
+export function vectorNameIn(r: CreateVectorNameRequest__Output): VectorNameConfig {
+  const d = r.dense_config;
+  if (r.vector_config === 'dense_config' && d !== undefined) {
+    return {
+      dense: {
+        size: Number(d.size ?? 0),
+        distance: distanceIn(d.distance),
+        ...opt('multivector_config', d.multivector_config && { comparator: 'max_sim' as const }),
+        ...opt('datatype', datatypeIn(d.datatype)),
+      },
+    };
+  }
+  const s = r.sparse_config;
+  if (r.vector_config === 'sparse_config' && s !== undefined) return { sparse: { ...opt('modifier', lower(s.modifier)), ...opt('datatype', datatypeIn(s.datatype)) } } as VectorNameConfig;
+  throw QuiverError.badInput('vector_config is required: dense_config or sparse_config');
 }
 
 export function createCollectionIn(r: CreateCollection__Output): CreateCollection {

@@ -1,6 +1,6 @@
 // Every point route, registered from the registry (src/shared/point-ops.ts) in its order: a
 // route coordinated in a worker is handed off whole (handoff.ts), its body checked only there;
-// a route the main thread coordinates (field index changes) runs here over the Engine.
+// a route the main thread coordinates (field index and vector name changes) runs here over the Engine.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -10,6 +10,8 @@ import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
 import { ok } from '../../../shared/envelope.js';
 import type { Engine } from '../../engine.js';
 import { doCreateIndex, doDeleteIndex } from '../../service/indexes.js';
+import { doCreateVectorName, doDeleteVectorName } from '../../service/vector-names.js';
+import type { VectorNameConfig } from '../../../shared/schemas/collections.js';
 import { handoff, type HandoffDeps } from '../handoff.js';
 
 interface Req {
@@ -25,6 +27,8 @@ const C = '/collections/:collection_name';
 const MAIN: { [R in MainRoute]: (engine: Engine, req: Req) => Promise<unknown> } = {
   [`PUT ${C}/index`]: (e, r) => doCreateIndex(e, r.params.collection_name!, r.body as Static<typeof CreateFieldIndex>, r.query.wait === true),
   [`DELETE ${C}/index/:field_name`]: (e, r) => doDeleteIndex(e, r.params.collection_name!, r.params.field_name!, r.query.wait === true),
+  [`PUT ${C}/vectors/:vector_name`]: (e, r) => doCreateVectorName(e, r.params.collection_name!, r.params.vector_name!, r.body as VectorNameConfig, r.query.wait === true),
+  [`DELETE ${C}/vectors/:vector_name`]: (e, r) => doDeleteVectorName(e, r.params.collection_name!, r.params.vector_name!, r.query.wait === true),
 };
 
 function isMain(route: PointRoute): route is MainRoute {

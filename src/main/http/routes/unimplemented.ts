@@ -29,10 +29,6 @@ export const UNIMPLEMENTED: readonly (readonly [Method, string, string])[] = [
   ['POST', '/collections/:collection_name/points/recommend/groups', 'Recommendations'],
   ['POST', '/collections/:collection_name/points/discover', 'Discovery'],
   ['POST', '/collections/:collection_name/points/discover/batch', 'Discovery'],
-  // Beyond the spec's list: Qdrant 1.19's vector names added to or dropped from a live collection,
-  // which gRPC answers UNIMPLEMENTED too (CreateVectorName, DeleteVectorName).
-  ['PUT', '/collections/:collection_name/vectors/:vector_name', 'Vector name changes'],
-  ['DELETE', '/collections/:collection_name/vectors/:vector_name', 'Vector name changes'],
 ];
 
 export const unimplementedRoutes: FastifyPluginAsyncTypebox = async (app) => {

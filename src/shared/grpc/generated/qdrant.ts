@@ -49,6 +49,7 @@ import type { DeleteShardKeyRequest as _qdrant_DeleteShardKeyRequest, DeleteShar
 import type { DeleteShardKeyResponse as _qdrant_DeleteShardKeyResponse, DeleteShardKeyResponse__Output as _qdrant_DeleteShardKeyResponse__Output } from './qdrant/DeleteShardKeyResponse.js';
 import type { DeleteVectorNameRequest as _qdrant_DeleteVectorNameRequest, DeleteVectorNameRequest__Output as _qdrant_DeleteVectorNameRequest__Output } from './qdrant/DeleteVectorNameRequest.js';
 import type { DenseVector as _qdrant_DenseVector, DenseVector__Output as _qdrant_DenseVector__Output } from './qdrant/DenseVector.js';
+import type { DenseVectorCreationConfig as _qdrant_DenseVectorCreationConfig, DenseVectorCreationConfig__Output as _qdrant_DenseVectorCreationConfig__Output } from './qdrant/DenseVectorCreationConfig.js';
 import type { Disabled as _qdrant_Disabled, Disabled__Output as _qdrant_Disabled__Output } from './qdrant/Disabled.js';
 import type { DisabledStemmer as _qdrant_DisabledStemmer, DisabledStemmer__Output as _qdrant_DisabledStemmer__Output } from './qdrant/DisabledStemmer.js';
 import type { DiscoverBatchPoints as _qdrant_DiscoverBatchPoints, DiscoverBatchPoints__Output as _qdrant_DiscoverBatchPoints__Output } from './qdrant/DiscoverBatchPoints.js';
@@ -191,6 +192,7 @@ import type { SparseIndexConfig as _qdrant_SparseIndexConfig, SparseIndexConfig_
 import type { SparseIndices as _qdrant_SparseIndices, SparseIndices__Output as _qdrant_SparseIndices__Output } from './qdrant/SparseIndices.js';
 import type { SparseVector as _qdrant_SparseVector, SparseVector__Output as _qdrant_SparseVector__Output } from './qdrant/SparseVector.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from './qdrant/SparseVectorConfig.js';
+import type { SparseVectorCreationConfig as _qdrant_SparseVectorCreationConfig, SparseVectorCreationConfig__Output as _qdrant_SparseVectorCreationConfig__Output } from './qdrant/SparseVectorCreationConfig.js';
 import type { SparseVectorParams as _qdrant_SparseVectorParams, SparseVectorParams__Output as _qdrant_SparseVectorParams__Output } from './qdrant/SparseVectorParams.js';
 import type { StartFrom as _qdrant_StartFrom, StartFrom__Output as _qdrant_StartFrom__Output } from './qdrant/StartFrom.js';
 import type { StemmingAlgorithm as _qdrant_StemmingAlgorithm, StemmingAlgorithm__Output as _qdrant_StemmingAlgorithm__Output } from './qdrant/StemmingAlgorithm.js';
@@ -289,6 +291,7 @@ export interface ProtoGrpcType {
     DeleteShardKeyResponse: MessageTypeDefinition<_qdrant_DeleteShardKeyResponse, _qdrant_DeleteShardKeyResponse__Output>
     DeleteVectorNameRequest: MessageTypeDefinition<_qdrant_DeleteVectorNameRequest, _qdrant_DeleteVectorNameRequest__Output>
     DenseVector: MessageTypeDefinition<_qdrant_DenseVector, _qdrant_DenseVector__Output>
+    DenseVectorCreationConfig: MessageTypeDefinition<_qdrant_DenseVectorCreationConfig, _qdrant_DenseVectorCreationConfig__Output>
     Direction: EnumTypeDefinition
     Disabled: MessageTypeDefinition<_qdrant_Disabled, _qdrant_Disabled__Output>
     DisabledStemmer: MessageTypeDefinition<_qdrant_DisabledStemmer, _qdrant_DisabledStemmer__Output>
@@ -447,6 +450,7 @@ export interface ProtoGrpcType {
     SparseIndices: MessageTypeDefinition<_qdrant_SparseIndices, _qdrant_SparseIndices__Output>
     SparseVector: MessageTypeDefinition<_qdrant_SparseVector, _qdrant_SparseVector__Output>
     SparseVectorConfig: MessageTypeDefinition<_qdrant_SparseVectorConfig, _qdrant_SparseVectorConfig__Output>
+    SparseVectorCreationConfig: MessageTypeDefinition<_qdrant_SparseVectorCreationConfig, _qdrant_SparseVectorCreationConfig__Output>
     SparseVectorParams: MessageTypeDefinition<_qdrant_SparseVectorParams, _qdrant_SparseVectorParams__Output>
     StartFrom: MessageTypeDefinition<_qdrant_StartFrom, _qdrant_StartFrom__Output>
     StemmingAlgorithm: MessageTypeDefinition<_qdrant_StemmingAlgorithm, _qdrant_StemmingAlgorithm__Output>
