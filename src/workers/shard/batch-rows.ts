@@ -13,32 +13,34 @@ export interface Row {
 }
 
 /**
- * Point i's row reader for `batch`. `dimOf` gives a dense vector's dimension and `checkSparse`
- * refuses an unknown sparse name: both throw before any point is read, so a bad name changes
- * nothing.
+ * Point i's row reader for `batch`. `dimOf` gives a dense vector's dimension, `has` whether the
+ * shard holds a sparse or multivector name. A name the shard does not hold is left out: the
+ * service checked every name against the collection, so only a write racing the deletion of that
+ * vector name gets here with one, and the deletion wins, as it does on a replica that applied the
+ * write first and purged the vector after (docs/storage.md, "Vector names on a live collection").
  */
-export function batchRows(batch: PointBatch, dimOf: (name: string) => number, checkSparse: (name: string) => void, checkMulti: (name: string) => void): (i: number) => Row {
+export function batchRows(batch: PointBatch, dimOf: (name: string) => number | undefined, has: (name: string) => boolean): (i: number) => Row {
   // Row offsets per column, computed once: point i's row in a column with a presence mask is
   // the count of present flags before it.
-  const cols = Object.entries(batch.vectors).map(([name, col]) => {
+  const cols = Object.entries(batch.vectors).flatMap(([name, col]) => {
     const dim = dimOf(name);
+    if (dim === undefined) return [];
     const rowOf = new Int32Array(batch.ids.length).fill(-1);
     let r = 0;
     for (let i = 0; i < batch.ids.length; i++) {
       if (col.present === null || col.present[i] === 1) rowOf[i] = r++;
     }
-    return { name, col, dim, rowOf };
+    return [{ name, col, dim, rowOf }];
   });
-  for (const name of Object.keys(batch.sparse)) checkSparse(name);
-  const multi = Object.entries(batch.multi ?? {});
-  for (const [name] of multi) checkMulti(name);
+  const sparse = Object.entries(batch.sparse).filter(([name]) => has(name));
+  const multi = Object.entries(batch.multi ?? {}).filter(([name]) => has(name));
   return (i) => {
     const out: Row = { dense: {}, sparse: {}, multi: {} };
     for (const { name, col, dim, rowOf } of cols) {
       const r = rowOf[i]!;
       if (r >= 0) out.dense[name] = col.data.subarray(r * dim, (r + 1) * dim);
     }
-    for (const [name, col] of Object.entries(batch.sparse)) {
+    for (const [name, col] of sparse) {
       if (col.present[i] !== 1) continue;
       const from = col.offsets[i]!;
       const to = col.offsets[i + 1]!;

@@ -109,7 +109,8 @@ export class ShardState {
   syncVectors(meta: CollectionMeta): { dropped: string[]; added: string[] } {
     const want = new Map<string, string>();
     for (const [name, p] of Object.entries(meta.config.vectors)) want.set(name, `${p.multivector_config === undefined ? 'dense' : `multi ${p.datatype ?? 'float32'}`} ${p.size} ${p.distance}`);
-    for (const [name, p] of Object.entries(meta.config.sparse_vectors)) want.set(name, `sparse ${p.modifier ?? 'none'}`);
+    // A sparse vector's modifier is applied at query time (PATCHable): its rows stay.
+    for (const name of Object.keys(meta.config.sparse_vectors)) want.set(name, 'sparse');
     const dropped = [...this.#kinds].filter(([name, kind]) => want.get(name) !== kind).map(([name]) => name);
     for (const name of dropped) {
       this.spaces.get(name)?.dispose();

@@ -51,9 +51,8 @@ export class ShardWrites {
   #row(batch: PointBatch): (i: number) => Row {
     return batchRows(
       batch,
-      (name) => this.#s.space(name).dim,
-      (name) => this.#s.sparseIndex(name),
-      (name) => this.#s.multiSpace(name),
+      (name) => this.#s.spaces.get(name)?.dim,
+      (name) => this.#s.sparse.has(name) || this.#s.multi.has(name),
     );
   }
 
@@ -231,16 +230,16 @@ export class ShardWrites {
     return applied;
   }
 
-  /** Removes the named vectors (dense, sparse or multi) from the points named or matched. */
+  /** Removes the named vectors (dense, sparse or multi) from the points named or matched; the service checked the names. */
   async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
     const s = this.#s;
-    for (const name of names) if (!s.spaces.has(name) && !s.multi.has(name)) s.sparseIndex(name);
     const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
       if (slot === undefined) return 'skip';
+      // A name the shard no longer holds has nothing to remove (see batchRows).
       for (const name of names) {
         const dense = s.spaces.get(name);
         if (dense !== undefined) dense.set(slot, undefined);
-        else (s.multi.get(name) ?? s.sparse.get(name)!).remove(slot);
+        else (s.multi.get(name) ?? s.sparse.get(name))?.remove(slot);
       }
       return 'put';
     });
