@@ -29,9 +29,9 @@ import type { GrpcContext } from '../../src/main/grpc/unary.js';
 const ROUTES = Object.keys(POINT_OPS) as PointRoute[];
 const SPECS: [string, PointOpSpec][] = Object.entries(POINT_OPS);
 
-/** Routes of points, payloads, facets and field indexes: what the registry must hold. */
+/** Routes of points, payloads, facets, field indexes and vector names: what the registry must hold. */
 function isPointUrl(url: string): boolean {
-  return /^\/collections\/:[a-z_]+\/(points|facet|index)(\/|$)/.test(url);
+  return /^\/collections\/:[a-z_]+\/(points|facet|index|vectors)(\/|$)/.test(url);
 }
 
 let q: InProcessQuiver;
@@ -77,8 +77,13 @@ describe('the point-operation registry', () => {
         .sort(),
     );
     expect(Object.keys(POINT_CALLS).sort()).toEqual([...GRPC_HANDOFF_METHODS].sort());
-    // The rule: only catalog changes (field indexes) stay on the main thread.
-    expect(ROUTES.filter((r) => POINT_OPS[r].coordinated === 'main')).toEqual(['PUT /collections/:collection_name/index', 'DELETE /collections/:collection_name/index/:field_name']);
+    // The rule: only catalog changes (field indexes, vector names) stay on the main thread.
+    expect(ROUTES.filter((r) => POINT_OPS[r].coordinated === 'main')).toEqual([
+      'PUT /collections/:collection_name/index',
+      'DELETE /collections/:collection_name/index/:field_name',
+      'PUT /collections/:collection_name/vectors/:vector_name',
+      'DELETE /collections/:collection_name/vectors/:vector_name',
+    ]);
   });
 
   it('derives the read/write split and the access rules from each entry’s kind', () => {
