@@ -49,6 +49,8 @@ export type Condition =
   | { is_null: { key: string } }
   | { has_id: PointId[] }
   | { has_vector: string }
+  /** Qdrant's slice of the id space (src/shared/point-slice.ts): `index` of `total`. */
+  | { slice: { total: number; index: number } }
   | { nested: { key: string; filter: Filter } }
   | { filter: Filter }
   | Filter;

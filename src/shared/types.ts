@@ -123,6 +123,8 @@ export interface CollectionConfig {
   optimizers_config?: OptimizersSettings;
   /** The wal_config fields given, kept and reported (Quiver has no WAL segments). */
   wal_config?: WalSettings;
+  /** Qdrant's collection metadata: any JSON object, kept and reported; a PATCH merges keys. */
+  metadata?: Payload;
 }
 
 /**

@@ -161,8 +161,8 @@ describe('malformed filters', () => {
     expectError(res, 400, 'filter');
   });
 
-  it('delete: condition with nothing to check -> 400 and nothing deleted', async () => {
-    await rejectedWrite(PLAIN, 'POST', '/points/delete?wait=true', { filter: { must_not: [{ key: 'tag' }] } }, 400, 'filter.must_not[0]');
+  it('delete: condition with nothing to check -> 422 (Qdrant validation) and nothing deleted', async () => {
+    await rejectedWrite(PLAIN, 'POST', '/points/delete?wait=true', { filter: { must_not: [{ key: 'tag' }] } }, 422, 'filter.must_not[0]: At least one field condition must be specified');
   });
 
   it('delete: unknown field in a field condition -> 400 and nothing deleted', async () => {

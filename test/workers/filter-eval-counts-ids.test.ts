@@ -49,10 +49,15 @@ describe('compileFilter: counts and emptiness', () => {
     emptyRows.map(([p, e]) => [p, !e]),
   );
 
-  table('is_empty on a path through an array of objects', { is_empty: { key: 'a.b' } }, [
+  table('is_empty on a path through an array of objects', { is_empty: { key: 'a[].b' } }, [
     [{ a: [{ c: 1 }, { c: 2 }] }, true],
     [{ a: [{ c: 1 }, { b: 2 }] }, false],
     [{ a: [] }, true],
+  ]);
+
+  table('is_empty on a.b where a is an array: nothing there', { is_empty: { key: 'a.b' } }, [
+    [{ a: [{ b: 2 }] }, true],
+    [{ a: { b: 2 } }, false],
   ]);
 
   const nullRows: Row[] = [

@@ -41,7 +41,7 @@ describe('compileFilter: match', () => {
     [{ a: { b: 'x' } }, true],
     [{ a: { b: 'y' } }, false],
     [{ a: { b: ['y', 'x'] } }, true],
-    [{ a: [{ b: 'y' }, { b: 'x' }] }, true], // arrays on the way are walked
+    [{ a: [{ b: 'y' }, { b: 'x' }] }, false], // a key step finds nothing in an array, as Qdrant's (a[].b does)
     [{ a: [{ c: 'x' }] }, false],
     [{ a: 'x' }, false],
     [{ 'a.b': 'x' }, false], // a dot is a path separator, not part of a key
@@ -49,19 +49,30 @@ describe('compileFilter: match', () => {
     [{}, false],
   ]);
 
+  table('value on a[].b', { key: 'a[].b', match: { value: 'x' } }, [
+    [{ a: [{ b: 'y' }, { b: 'x' }] }, true],
+    [{ a: [{ b: ['x'] }] }, true],
+    [{ a: { b: 'x' } }, false], // [] of an object is nothing
+  ]);
+
   table('value on a.b[].c', { key: 'a.b[].c', match: { value: 2 } }, [
     [{ a: { b: [{ c: 1 }, { c: 2 }] } }, true],
     [{ a: { b: [{ c: 1 }, { c: 3 }] } }, false],
     [{ a: { b: [{ c: [5, 2] }] } }, true],
-    [{ a: [{ b: [{ c: 9 }] }, { b: [{ c: 2 }] }] }, true],
+    [{ a: [{ b: [{ c: 9 }] }, { b: [{ c: 2 }] }] }, false],
     [{ a: { b: [] } }, false],
     [{ a: {} }, false],
   ]);
 
-  table('value on a deep path through nested arrays', { key: 'country.cities.name', match: { value: 'Munich' } }, [
-    [{ country: { cities: [{ name: 'Berlin' }, { name: 'Munich' }] } }, true],
+  table('value on a deep path through nested arrays', { key: 'country[].cities[].name', match: { value: 'Munich' } }, [
     [{ country: [{ cities: [{ name: 'Tokyo' }] }, { cities: [{ name: 'Munich' }] }] }, true],
-    [{ country: { cities: [{ name: 'Berlin' }] } }, false],
+    [{ country: [{ cities: [{ name: 'Berlin' }] }] }, false],
+    [{ country: { cities: [{ name: 'Munich' }] } }, false],
+  ]);
+
+  table('a deep path without [] does not enter arrays', { key: 'country.cities.name', match: { value: 'Munich' } }, [
+    [{ country: { cities: [{ name: 'Berlin' }, { name: 'Munich' }] } }, false],
+    [{ country: { cities: { name: 'Munich' } } }, true],
   ]);
 
   table('value on an array index arr[1]', { key: 'arr[1]', match: { value: 'y' } }, [
@@ -105,6 +116,12 @@ describe('compileFilter: match', () => {
     [{ a: { b: 1 } }, false],
     [{ a: { b: 2 } }, true],
     [{ a: {} }, true],
+    // a.b finds nothing in an array: as a missing key.
+    [{ a: [{ b: 1 }, { b: 1 }] }, true],
+    [{ a: [{ b: 1 }, { b: 3 }] }, true],
+  ]);
+
+  table('except on a path through an array', { key: 'a[].b', match: { except: [1] } }, [
     [{ a: [{ b: 1 }, { b: 1 }] }, false],
     [{ a: [{ b: 1 }, { b: 3 }] }, true],
   ]);

@@ -10,7 +10,7 @@ import type {
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
 import type { ShardCopy } from '../../shared/placement.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type MemoryPlacement, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type MemoryPlacement, type Payload, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
 import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, onDiskOf, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
@@ -84,6 +84,20 @@ export function sparseParams(p: SparseVectorParamsIn, current?: SparseVectorPara
   return out;
 }
 
+/**
+ * Qdrant's metadata merge: each top-level key given replaces the one kept (a nested object is
+ * replaced whole), a key given as null is removed; none left is no metadata.
+ */
+function mergedMetadata(current: Payload | undefined, diff: Record<string, unknown> | null | undefined): Payload | undefined {
+  if (diff === undefined || diff === null) return current;
+  const out: Payload = { ...current };
+  for (const [k, v] of Object.entries(diff)) {
+    if (v === null) delete out[k];
+    else out[k] = v as JsonValue;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
 export function buildConfig(req: CreateCollection, defaults: CollectionDefaults): CollectionConfig {
   const v = req.vectors ?? req.vectors_config;
   const sparse: Record<string, SparseVectorParams> = {};
@@ -118,6 +132,8 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
     payload_schema: {},
   };
   if (req.payload?.memory !== undefined && req.payload.memory !== null) config.payload = { memory: req.payload.memory };
+  const metadata = mergedMetadata(undefined, req.metadata);
+  if (metadata !== undefined) config.metadata = metadata;
   const optimizers = merged<OptimizersSettings>(undefined, req.optimizers_config);
   if (optimizers !== undefined) config.optimizers_config = optimizers;
   const wal = merged<WalSettings>(undefined, req.wal_config);
@@ -150,6 +166,9 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   // Indexing turned off drops the graphs; turned back on, they are built in the background.
   const optimizers = merged(config.optimizers_config, req.optimizers_config);
   if (optimizers !== undefined) config.optimizers_config = optimizers;
+  const metadata = mergedMetadata(config.metadata, req.metadata);
+  if (metadata === undefined) delete config.metadata;
+  else config.metadata = metadata;
   for (const key of ['read_fan_out_factor', 'read_fan_out_delay_ms'] as const) {
     // Quiver hedges a slow read across nodes after one node-wide, learned delay instead.
     if (req.params?.[key] !== undefined && req.params[key] !== null) throw QuiverError.badInput(`params.${key} cannot apply per collection: a read across nodes is joined by a second replica after the node's learned hedge delay (SERVICE_CLUSTER_HEDGE_MS caps it)`);
@@ -217,6 +236,7 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
     optimizer_config: Reported<OptimizersSettings, typeof OPTIMIZER_DEFAULTS>;
     wal_config: Reported<WalSettings, typeof WAL_DEFAULTS>;
     quantization_config: QuantizationConfig | null;
+    metadata?: Payload;
   };
   payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
 }
@@ -306,6 +326,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
       optimizer_config: optimizersOut(meta.config.optimizers_config),
       wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
       quantization_config: meta.config.quantization_config ?? null,
+      ...(meta.config.metadata !== undefined ? { metadata: meta.config.metadata } : {}),
     },
     payload_schema: payloadSchema,
     memory: withTotal(sumMemory(shards.map((s) => s.memory))),

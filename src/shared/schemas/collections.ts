@@ -113,6 +113,9 @@ export const OptimizersConfigDiff = Type.Object({
   prevent_unoptimized: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
+/** Qdrant's collection metadata: a JSON object (a Payload), or null for none. */
+const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
+
 /** Qdrant's PayloadStorageParams (1.19): `memory` overrides on_disk_payload. */
 export const PayloadStorage = Type.Object({ memory: Type.Optional(Memory) });
 
@@ -134,7 +137,7 @@ export const CreateCollection = Type.Object({
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
   init_from: Type.Optional(Type.Unknown()),
-  metadata: Type.Optional(Type.Unknown()),
+  metadata: Type.Optional(Metadata),
 });
 export type CreateCollection = Static<typeof CreateCollection>;
 
@@ -165,7 +168,7 @@ export const UpdateCollection = Type.Object({
   quantization_config: Type.Optional(Type.Union([QuantizationConfigDiff, Type.Null()])),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
   strict_mode_config: Type.Optional(Type.Unknown()),
-  metadata: Type.Optional(Type.Unknown()),
+  metadata: Type.Optional(Metadata),
 });
 export type UpdateCollection = Static<typeof UpdateCollection>;
 

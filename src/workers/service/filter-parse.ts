@@ -160,7 +160,8 @@ function fieldCondition(o: Obj, path: string): FieldCondition {
     if (typeof o[k] !== 'boolean') fail(`${path}.${k}`, 'expected a boolean');
     c[k] = o[k];
   }
-  if (Object.keys(c).length === 1) fail(path, `condition on '${key}' has nothing to check (match, range, geo_*, values_count, is_empty or is_null)`);
+  // A key with nothing to check reads, but breaks Qdrant's validation: a 422, in its words.
+  if (Object.keys(c).length === 1) throw QuiverError.unprocessable(`Validation error in JSON body: [${path}: At least one field condition must be specified]`);
   return c;
 }
 
@@ -185,6 +186,20 @@ function condition(v: unknown, path: string): Condition {
         }
       }),
     };
+  }
+  if ('slice' in o) {
+    only(o, ['slice'], path);
+    const s = obj(o.slice, `${path}.slice`);
+    only(s, ['total', 'index'], `${path}.slice`);
+    const u32 = (v: unknown, what: string, min: number): number => {
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > 0xffff_ffff) fail(`${path}.slice.${what}`, `expected an integer from ${min} to 4294967295`);
+      return v;
+    };
+    const total = u32(s.total, 'total', 1);
+    const index = u32(s.index, 'index', 0);
+    // Both read, but the index must name one of the slices: Qdrant's validation, a 422.
+    if (index >= total) throw QuiverError.unprocessable(`Validation error in JSON body: [${path}.slice.index: index ${index} must be less than total ${total}]`);
+    return { slice: { total, index } };
   }
   if ('has_vector' in o) {
     only(o, ['has_vector'], path);

@@ -228,8 +228,9 @@ export function checkPoints(
       else if (isInferenceInput(v)) sparse[name] = checkSparse(meta, name, embedFor(meta, name, v));
       else sparse[name] = checkSparse(meta, name, v as SparseVector);
     }
+    // An update of vectors with none reads, but breaks Qdrant's validation: a 422, in its words.
     if (requireAll && Object.keys(vectors).length + Object.keys(sparse).length + Object.keys(multi).length === 0) {
-      throw QuiverError.badInput(`points[${i}]: no vector given`);
+      throw QuiverError.unprocessable(`Validation error in JSON body: [points[${i}].vector: must specify vectors to update for point]`);
     }
     return { id, vectors, sparse, multi, payload: checkPayload(p.payload, `points[${i}]`) };
   });

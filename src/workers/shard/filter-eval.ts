@@ -8,6 +8,7 @@ import { parseDatetime } from '../../shared/datetime.js';
 import { getOwn } from '../../shared/json.js';
 import type { JsonValue, Payload, PointId, TextIndexParams } from '../../shared/types.js';
 import { parseJsonPath, type PathItem } from '../../shared/json-path.js';
+import { inSlice } from '../../shared/point-slice.js';
 import { phraseMatches, textAnyMatches, textMatches } from '../index/tokenizer.js';
 
 export interface FilterView {
@@ -36,24 +37,22 @@ export function parsePath(key: string): PathPart[] {
 }
 
 /**
- * All values at a path. A key step walks arrays met on the way element by element (so `a.b`
- * reaches into an array `a`); `[n]` takes one element of an array; `[]` spreads an array, and
- * a value that is not an array has no elements (as Qdrant: `a[]` of an object is nothing).
+ * All values at a path, as Qdrant reads them: a key step reads an object's key and finds nothing
+ * in an array (so an array `a` of objects is reached by `a[].b`, not `a.b`); `[n]` takes one
+ * element of an array; `[]` spreads an array, and a value that is not an array has no elements
+ * (`a[]` of an object is nothing). An array at the path's end is compared element by element
+ * (fieldValues).
  */
 export function valuesAt(root: JsonValue, path: PathPart[]): JsonValue[] {
   let cur: JsonValue[] = [root];
   for (const part of path) {
     const next: JsonValue[] = [];
     if ('key' in part) {
-      const visit = (v: JsonValue): void => {
-        if (Array.isArray(v)) {
-          for (const e of v) visit(e);
-        } else if (v !== null && typeof v === 'object') {
-          const child = getOwn(v, part.key);
-          if (child !== undefined) next.push(child);
-        }
-      };
-      for (const v of cur) visit(v);
+      for (const v of cur) {
+        if (v === null || typeof v !== 'object' || Array.isArray(v)) continue;
+        const child = getOwn(v, part.key);
+        if (child !== undefined) next.push(child);
+      }
     } else if ('index' in part) {
       for (const v of cur) if (Array.isArray(v) && v[part.index] !== undefined) next.push(v[part.index]!);
     } else {
@@ -274,6 +273,10 @@ function conditionPred(c: Condition, view: FilterView, scope: string): Pred {
     // Qdrant: has_id and has_vector inside nested never match (point-level, not element-level).
     const ids = new Set<PointId>(c.has_id);
     return (ctx) => ctx.nestedDepth === 0 && ids.has(view.id(ctx.slot));
+  }
+  if ('slice' in c) {
+    const { total, index } = c.slice;
+    return (ctx) => ctx.nestedDepth === 0 && inSlice(view.id(ctx.slot), total, index);
   }
   if ('has_vector' in c) {
     const name = c.has_vector;

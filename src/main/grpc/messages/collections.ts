@@ -30,7 +30,7 @@ import type { Datatype__Output } from '../../../shared/grpc/generated/qdrant/Dat
 import type { VectorParamsDiff__Output } from '../../../shared/grpc/generated/qdrant/VectorParamsDiff.js';
 import type { VectorsConfig } from '../../../shared/grpc/generated/qdrant/VectorsConfig.js';
 import { lower, num, opt, plain } from '../../../shared/grpc/messages/common.js';
-import { structIn } from '../../../shared/grpc/messages/values.js';
+import { structIn, structOut } from '../../../shared/grpc/messages/values.js';
 import { MEMORY_OUT, memoryIn, quantizationDiffIn, quantizationIn, quantizationOut } from './quantization.js';
 
 function hnswIn(h: HnswConfigDiff__Output | undefined): CreateCollection['hnsw_config'] | undefined {
@@ -333,6 +333,7 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
       optimizer_config: optimizersOut(r.config.optimizer_config),
       wal_config: r.config.wal_config,
       ...opt('quantization_config', r.config.quantization_config === null ? undefined : quantizationOut(r.config.quantization_config)),
+      ...opt('metadata', r.config.metadata === undefined ? undefined : structOut(r.config.metadata)),
     },
     payload_schema: payloadSchema,
   };

@@ -123,8 +123,7 @@ export function conditionIn(c: Condition__Output): Json {
     case 'nested':
       return { nested: { key: c.nested?.key ?? '', filter: filterIn(c.nested?.filter) ?? {} } };
     case 'slice':
-      // Refused by the filter parser as an unknown condition.
-      return { slice: c.slice };
+      return { slice: { total: c.slice?.total ?? 0, index: c.slice?.index ?? 0 } };
     default:
       return {};
   }
