@@ -125,6 +125,33 @@ export interface CollectionConfig {
   wal_config?: WalSettings;
   /** Qdrant's collection metadata: any JSON object, kept and reported; a PATCH merges keys. */
   metadata?: Payload;
+  /** Qdrant's strict mode: the fields given (src/main/service/strict-mode-config.ts). */
+  strict_mode_config?: StrictModeSettings;
+}
+
+/** Qdrant's StrictModeConfig as kept: enforced while `enabled` (src/workers/service/strict-mode.ts). */
+export interface StrictModeSettings {
+  enabled?: boolean;
+  max_query_limit?: number;
+  max_timeout?: number;
+  unindexed_filtering_retrieve?: boolean;
+  unindexed_filtering_update?: boolean;
+  search_max_hnsw_ef?: number;
+  search_allow_exact?: boolean;
+  search_max_oversampling?: number;
+  upsert_max_batchsize?: number;
+  search_max_batchsize?: number;
+  max_collection_vector_size_bytes?: number;
+  read_rate_limit?: number;
+  write_rate_limit?: number;
+  max_collection_payload_size_bytes?: number;
+  max_points_count?: number;
+  filter_max_conditions?: number;
+  condition_max_size?: number;
+  multivector_config?: Record<string, { max_vectors?: number | null }>;
+  sparse_config?: Record<string, { max_length?: number | null }>;
+  max_payload_index_count?: number;
+  max_resident_memory_percent?: number;
 }
 
 /**

@@ -13,7 +13,8 @@ const square = [
 ];
 
 /** Parses `input`, expecting a BadInput whose message names `path` (followed by ': '). */
-function badAt(input: unknown, path: string, detail?: RegExp): QuiverError {
+/** The error parseFilter throws for `input` (the test fails when it throws none). */
+function rejection(input: unknown): QuiverError {
   let caught: unknown;
   try {
     parseFilter(input);
@@ -21,7 +22,18 @@ function badAt(input: unknown, path: string, detail?: RegExp): QuiverError {
     caught = e;
   }
   expect(caught, `expected ${JSON.stringify(input)} to be rejected`).toBeInstanceOf(QuiverError);
-  const err = caught as QuiverError;
+  return caught as QuiverError;
+}
+
+/** A key with nothing to check: Qdrant's validation error (422), naming the path. */
+function emptyAt(input: unknown, path: string): void {
+  const err = rejection(input);
+  expect(err.code).toBe('Unprocessable');
+  expect(err.message).toBe(`Validation error in JSON body: [${path}: At least one field condition must be specified]`);
+}
+
+function badAt(input: unknown, path: string, detail?: RegExp): QuiverError {
+  const err = rejection(input);
   expect(err.code).toBe('BadInput');
   expect(err.message).toContain(`${path}: `);
   if (detail) expect(err.message).toMatch(detail);
@@ -228,8 +240,8 @@ describe('parseFilter: malformed filters name the offending path', () => {
   });
 
   it('field conditions with bad keys or nothing to check', () => {
-    badAt({ must: [{ key: 'a' }] }, 'filter.must[0]', /nothing to check/);
-    badAt({ must: [{ key: 'a', match: null }] }, 'filter.must[0]', /nothing to check/);
+    emptyAt({ must: [{ key: 'a' }] }, 'filter.must[0]');
+    emptyAt({ must: [{ key: 'a', match: null }] }, 'filter.must[0]');
     badAt({ must: [{ key: '', match: { value: 1 } }] }, 'filter.must[0].key', /empty/);
     badAt({ must: [{ key: 5, match: { value: 1 } }] }, 'filter.must[0].key', /string/);
     badAt({ must: [{ key: 'a', is_empty: 'yes' }] }, 'filter.must[0].is_empty', /boolean/);
@@ -280,7 +292,7 @@ describe('parseFilter: malformed filters name the offending path', () => {
       'filter.must[0].nested.filter.must[0].match.value',
     );
     badAt({ must: [{ should: [{ key: 'a', mtch: 1 }] }] }, 'filter.must[0].should[0].mtch');
-    badAt({ should: [{ filter: { must_not: [{ key: 'a' }] } }] }, 'filter.should[0].filter.must_not[0]', /nothing to check/);
+    emptyAt({ should: [{ filter: { must_not: [{ key: 'a' }] } }] }, 'filter.should[0].filter.must_not[0]');
     badAt({ must: { key: 'a', range: { gt: 'x' } } }, 'filter.must.range.gt');
     badAt({ must_not: [{ filter: { must: [] }, extra: 1 }] }, 'filter.must_not[0].extra');
   });

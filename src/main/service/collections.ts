@@ -10,8 +10,9 @@ import type {
   VectorsConfig,
 } from '../../shared/schemas/collections.js';
 import type { ShardCopy } from '../../shared/placement.js';
-import { DEFAULT_HNSW, DEFAULT_VECTOR, type MemoryPlacement, type Payload, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
+import { DEFAULT_HNSW, DEFAULT_VECTOR, type MemoryPlacement, type Payload, type StrictModeSettings, type OptimizersSettings, type WalSettings, type SparseVectorParams, type CollectionConfig, type CollectionMeta, type HnswConfig, type JsonValue, type PayloadSchemaType, type QuantizationConfig, type VectorParams } from '../../shared/types.js';
 import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantization.js';
+import { mergedStrictMode } from './strict-mode-config.js';
 import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, onDiskOf, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
 import { type MemoryBytes } from '../../shared/protocol.js';
@@ -134,6 +135,8 @@ export function buildConfig(req: CreateCollection, defaults: CollectionDefaults)
   if (req.payload?.memory !== undefined && req.payload.memory !== null) config.payload = { memory: req.payload.memory };
   const metadata = mergedMetadata(undefined, req.metadata);
   if (metadata !== undefined) config.metadata = metadata;
+  const strict = mergedStrictMode(undefined, req.strict_mode_config);
+  if (strict !== undefined) config.strict_mode_config = strict;
   const optimizers = merged<OptimizersSettings>(undefined, req.optimizers_config);
   if (optimizers !== undefined) config.optimizers_config = optimizers;
   const wal = merged<WalSettings>(undefined, req.wal_config);
@@ -169,6 +172,8 @@ export async function doUpdateCollection(engine: Engine, name: string, req: Upda
   const metadata = mergedMetadata(config.metadata, req.metadata);
   if (metadata === undefined) delete config.metadata;
   else config.metadata = metadata;
+  const strict = mergedStrictMode(config.strict_mode_config, req.strict_mode_config);
+  if (strict !== undefined) config.strict_mode_config = strict;
   for (const key of ['read_fan_out_factor', 'read_fan_out_delay_ms'] as const) {
     // Quiver hedges a slow read across nodes after one node-wide, learned delay instead.
     if (req.params?.[key] !== undefined && req.params[key] !== null) throw QuiverError.badInput(`params.${key} cannot apply per collection: a read across nodes is joined by a second replica after the node's learned hedge delay (SERVICE_CLUSTER_HEDGE_MS caps it)`);
@@ -237,6 +242,7 @@ export interface CollectionInfo extends Static<typeof CollectionInfoOut> {
     wal_config: Reported<WalSettings, typeof WAL_DEFAULTS>;
     quantization_config: QuantizationConfig | null;
     metadata?: Payload;
+    strict_mode_config?: StrictModeSettings;
   };
   payload_schema: Record<string, { data_type: PayloadSchemaType; params?: Record<string, JsonValue>; points: number }>;
 }
@@ -327,6 +333,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
       wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
       quantization_config: meta.config.quantization_config ?? null,
       ...(meta.config.metadata !== undefined ? { metadata: meta.config.metadata } : {}),
+      ...(meta.config.strict_mode_config !== undefined ? { strict_mode_config: meta.config.strict_mode_config } : {}),
     },
     payload_schema: payloadSchema,
     memory: withTotal(sumMemory(shards.map((s) => s.memory))),

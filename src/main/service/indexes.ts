@@ -78,6 +78,11 @@ export async function doCreateIndex(engine: Engine, name: string, req: CreateFie
   const meta = engine.collection(name);
   requireJsonPath(req.field_name, 'Bad field_name');
   const schema = fieldSchema(req.field_schema);
+  const strict = meta.config.strict_mode_config;
+  const indexes = Object.keys(meta.config.payload_schema).length;
+  if (strict?.enabled === true && strict.max_payload_index_count !== undefined && meta.config.payload_schema[req.field_name] === undefined && indexes >= strict.max_payload_index_count) {
+    throw QuiverError.badInput(`Bad request: Collection already has the maximum number of payload indices (${indexes}). Help: Please delete an existing index before creating a new one.`);
+  }
   const opId = engine.nextOpId(meta.id);
   await engine.setIndex(meta, req.field_name, schema);
   return updateResult(opId, wait);

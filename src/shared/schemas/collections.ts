@@ -113,6 +113,38 @@ export const OptimizersConfigDiff = Type.Object({
   prevent_unoptimized: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
 });
 
+const NullableUint = (minimum: number) => Type.Optional(Type.Union([Type.Integer({ minimum }), Type.Null()]));
+const NullableBool = Type.Optional(Type.Union([Type.Boolean(), Type.Null()]));
+
+/**
+ * Qdrant 1.19's StrictModeConfig, every field: enforced while `enabled` (src/workers/service/
+ * strict-mode.ts), or refused by name where Quiver cannot (src/main/service/strict-mode-config.ts).
+ */
+export const StrictModeConfig = Type.Object({
+  enabled: NullableBool,
+  max_query_limit: NullableUint(1),
+  max_timeout: NullableUint(1),
+  unindexed_filtering_retrieve: NullableBool,
+  unindexed_filtering_update: NullableBool,
+  search_max_hnsw_ef: NullableUint(0),
+  search_allow_exact: NullableBool,
+  search_max_oversampling: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  upsert_max_batchsize: NullableUint(0),
+  search_max_batchsize: NullableUint(0),
+  max_collection_vector_size_bytes: NullableUint(0),
+  read_rate_limit: NullableUint(1),
+  write_rate_limit: NullableUint(1),
+  max_collection_payload_size_bytes: NullableUint(0),
+  max_points_count: NullableUint(1),
+  filter_max_conditions: NullableUint(0),
+  condition_max_size: NullableUint(0),
+  multivector_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Object({ max_vectors: NullableUint(1) })), Type.Null()])),
+  sparse_config: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Object({ max_length: NullableUint(1) })), Type.Null()])),
+  max_payload_index_count: NullableUint(0),
+  max_resident_memory_percent: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 100 }), Type.Null()])),
+});
+export type StrictModeConfig = Static<typeof StrictModeConfig>;
+
 /** Qdrant's collection metadata: a JSON object (a Payload), or null for none. */
 const Metadata = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]);
 
@@ -135,7 +167,7 @@ export const CreateCollection = Type.Object({
   // 'auto' taken, 'custom' refused by name (the service: collections.ts).
   sharding_method: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('custom'), Type.Null()])),
   quantization_config: Type.Optional(Type.Union([QuantizationConfig, Type.Null()])),
-  strict_mode_config: Type.Optional(Type.Unknown()),
+  strict_mode_config: Type.Optional(Type.Union([StrictModeConfig, Type.Null()])),
   init_from: Type.Optional(Type.Unknown()),
   metadata: Type.Optional(Metadata),
 });
@@ -167,7 +199,7 @@ export const UpdateCollection = Type.Object({
   optimizers_config: Type.Optional(Type.Union([OptimizersConfigDiff, Type.Null()])),
   quantization_config: Type.Optional(Type.Union([QuantizationConfigDiff, Type.Null()])),
   sparse_vectors: Type.Optional(Type.Union([Type.Record(Type.String(), SparseVectorParams), Type.Null()])),
-  strict_mode_config: Type.Optional(Type.Unknown()),
+  strict_mode_config: Type.Optional(Type.Union([StrictModeConfig, Type.Null()])),
   metadata: Type.Optional(Metadata),
 });
 export type UpdateCollection = Static<typeof UpdateCollection>;

@@ -11,6 +11,7 @@ import { type FacetValue } from '../../shared/protocol.js';
 import { compareFacetValues } from '../../shared/shard-results.js';
 import type { FacetRequest } from '../../shared/schemas/points.js';
 import type { PointEngine } from '../../shared/point-engine.js';
+import { StrictMode } from './strict-mode.js';
 import { refuseUnsupported } from './request-forms.js';
 import { parseFilter } from './filter-parse.js';
 
@@ -36,6 +37,11 @@ export async function doFacet(engine: PointEngine, name: string, req: FacetReque
   }
   const filter = parseFilter(req.filter);
   const limit = req.limit ?? DEFAULT_LIMIT;
+  // An omitted limit is not held to strict mode, as in Qdrant.
+  const strict = StrictMode.of(meta);
+  strict?.limit(req.limit);
+  strict?.filter(filter, 'retrieve');
+  strict?.exact(req.exact === true);
   const top = req.exact === true ? null : Math.max(limit * FACET_TOP_FACTOR, 100);
   const parts = await engine.fanOut(meta, { op: 'facet', key: req.key, filter, top });
   const totals = new Map<FacetValue, number>();

@@ -14,6 +14,7 @@ import { metricFor, sparseDot } from '../index/distance.js';
 import { multiScore } from '../index/multi-space.js';
 import { parseFilter } from './filter-parse.js';
 import { refuseUnsupported } from './request-forms.js';
+import { StrictMode } from './strict-mode.js';
 
 const DEFAULT_SAMPLE = 10;
 const DEFAULT_LIMIT = 3;
@@ -34,6 +35,10 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   const sample = req.sample ?? DEFAULT_SAMPLE;
   const limit = req.limit ?? DEFAULT_LIMIT;
   const parsed = parseFilter(req.filter);
+  // The matrix's size is limit x sample, held to max_query_limit when both are given (Qdrant's).
+  const strict = StrictMode.of(meta);
+  if (req.limit !== undefined && req.limit !== null && req.sample !== undefined && req.sample !== null) strict?.limit(req.limit * req.sample);
+  strict?.filter(parsed, 'retrieve');
   const withVector: Filter = { must: [{ has_vector: using }] };
   const filter: Filter = parsed === null ? withVector : { must: [parsed, withVector] };
   // Each shard draws up to `sample` at random; a random `sample` of their union is kept.

@@ -8,11 +8,15 @@ import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schem
 import type { CollectionMeta } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { checkPayload } from './request-forms.js';
+import { StrictMode } from './strict-mode.js';
 import { perSelectedShard, pointSelection, type SelectionFields } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
 async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFields, change: PayloadOp, wait: boolean): Promise<UpdateResult> {
   const sel = pointSelection(req);
+  const strict = StrictMode.of(meta);
+  strict?.filter(sel.filter, 'update');
+  if (change.kind === 'set' || change.kind === 'overwrite') strict?.memory();
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'payload', opId, wait, change, ids, filter })));

@@ -14,6 +14,7 @@ import { retrieveByIds } from './retrieve.js';
 import { perSelectedShard } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 import { isInferenceInput } from './bm25.js';
+import { StrictMode } from './strict-mode.js';
 
 async function writePoints(
   engine: PointEngine,
@@ -23,6 +24,14 @@ async function writePoints(
   wait: boolean,
   condition: WriteCondition,
 ): Promise<number> {
+  // Strict mode, before anything is written (strict-mode.ts).
+  const strict = StrictMode.of(meta);
+  if (strict !== null) {
+    strict.writeBatch(points.length, op === 'upsert' ? 'upsert limit' : 'update limit');
+    strict.vectors(points);
+    strict.memory();
+    if (op === 'upsert' && strict.countsPoints) strict.points((await engine.fanOut(meta, { op: 'count', filter: null, exact: true })).reduce((a, b) => a + b, 0));
+  }
   const opId = engine.nextOpId(meta.id);
   const parts: Promise<{ applied: number; error?: string }>[] = [];
   for (const [shard, idx] of engine.partition(meta, points.map((p) => p.id))) {
@@ -93,8 +102,9 @@ export async function doUpdateVectors(engine: PointEngine, name: string, req: Up
 export async function doDeletePoints(engine: PointEngine, name: string, req: PointsSelector, wait: boolean): Promise<UpdateResult> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
-  const opId = engine.nextOpId(meta.id);
   const sel = 'points' in req ? { ids: parseIds(req.points), filter: null } : { ids: null, filter: parseFilter(req.filter) };
+  StrictMode.of(meta)?.filter(sel.filter, 'update');
+  const opId = engine.nextOpId(meta.id);
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'delete', opId, wait, ids, filter })));
   return updateResult(engine.operationId?.(opId) ?? opId, wait);
 }
@@ -122,6 +132,9 @@ export async function doCount(engine: PointEngine, name: string, req: CountPoint
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const filter = parseFilter(req.filter);
+  const strict = StrictMode.of(meta);
+  strict?.filter(filter, 'retrieve');
+  strict?.exact(req.exact ?? true);
   const counts = await engine.fanOut(meta, { op: 'count', filter, exact: req.exact ?? true });
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
@@ -133,6 +146,9 @@ export async function doScroll(engine: PointEngine, name: string, req: ScrollPoi
   checkResultWindow(limit, null);
   const offset = req.offset === undefined || req.offset === null ? null : parsePointId(req.offset);
   const filter = parseFilter(req.filter);
+  const strict = StrictMode.of(meta);
+  strict?.limit(limit);
+  strict?.filter(filter, 'retrieve');
   if (req.order_by !== undefined && req.order_by !== null) {
     // Qdrant checks the index first, then the offset.
     const orderBy = orderBySpec(meta, req.order_by);

@@ -20,6 +20,7 @@ import { retrieveByIds } from './retrieve.js';
 import { parseFormula, rescoreByFormula, type Formula } from './formula.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 import { exampleIds, exampleQuery, lookupOf, planExamples, type ExampleQuery, type Lookup } from './examples.js';
+import { StrictMode } from './strict-mode.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
 
@@ -202,6 +203,11 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
   const limit = node.limit ?? 10;
   const offset = out?.offset ?? 0;
   checkResultWindow(limit, offset);
+  // Each node, the root and every prefetch, is held to strict mode on its own (strict-mode.ts).
+  const strict = StrictMode.of(meta);
+  strict?.limit(limit);
+  strict?.params(node.params);
+  strict?.filter(parseFilter(node.filter), 'retrieve');
   const using = node.using ?? DEFAULT_VECTOR;
   const kind = classify(node.query);
   const lookup = (): Lookup => lookupOf(engine, meta, node.lookup_from, using);
@@ -361,6 +367,7 @@ function sameCollection(engine: PointEngine, meta: CollectionMeta, name: string)
 
 export async function doQueryBatch(engine: PointEngine, name: string, reqs: QueryRequest[]): Promise<{ points: ScoredPoint[] }[]> {
   const meta = engine.collection(name);
+  StrictMode.of(meta)?.searchBatch(reqs.length);
   return Promise.all(
     reqs.map(async (r) => {
       const referenced = [...new Set(referencedIds(engine, meta, r))];

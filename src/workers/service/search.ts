@@ -8,6 +8,7 @@ import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
 import { planNearest, runPlannedSearches, type NearestRequest, type PlannedSearch } from './nearest.js';
 import { refuseUnsupported, withVectorOf } from './request-forms.js';
+import { StrictMode } from './strict-mode.js';
 
 /** A search request's options in the planner's terms. */
 function searchOptions(
@@ -28,6 +29,10 @@ function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
   const named = Array.isArray(r.vector) ? { name: DEFAULT_VECTOR, vector: r.vector } : r.vector;
   const opts = searchOptions(r);
   checkResultWindow(r.limit, opts.offset);
+  const strict = StrictMode.of(meta);
+  strict?.limit(r.limit);
+  strict?.params(r.params);
+  strict?.filter(opts.filter, 'retrieve');
   return planNearest(meta, {
     ...opts,
     vectorName: named.name,
@@ -39,6 +44,7 @@ function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
 
 export async function doSearchBatch(engine: PointEngine, name: string, reqs: SearchRequest[]): Promise<ScoredPoint[][]> {
   const meta = engine.collection(name);
+  StrictMode.of(meta)?.searchBatch(reqs.length);
   return runPlannedSearches(engine, meta, reqs.map((r) => fromSearch(meta, r)));
 }
 

@@ -4,6 +4,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { DeleteVectors } from '../../shared/schemas/points.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { perSelectedShard, pointSelection } from './selection.js';
+import { StrictMode } from './strict-mode.js';
 import { perShard, updateResult, type UpdateResult } from './writes.js';
 
 export async function doDeleteVectors(engine: PointEngine, name: string, req: DeleteVectors, wait: boolean): Promise<UpdateResult> {
@@ -15,6 +16,7 @@ export async function doDeleteVectors(engine: PointEngine, name: string, req: De
   }
   // Unlike the payload updates, Qdrant skips ids it does not have here (no 404), and so does Quiver.
   const sel = pointSelection(req);
+  StrictMode.of(meta)?.filter(sel.filter, 'update');
   const opId = engine.nextOpId(meta.id);
   const names = [...new Set(req.vector)];
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'deleteVectors', opId, wait, names, ids, filter })));

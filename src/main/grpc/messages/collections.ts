@@ -3,9 +3,10 @@
 // replies built from what the service answers.
 
 import { QuiverError } from '../../../shared/errors.js';
-import type { CreateCollection, UpdateCollection, VectorNameConfig, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
+import type { CreateCollection, StrictModeConfig, UpdateCollection, VectorNameConfig, VectorParams as VectorParamsIn } from '../../../shared/schemas/collections.js';
 import type { CreateFieldIndex } from '../../../shared/schemas/payload.js';
-import type { HnswConfig, MemoryPlacement, PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
+import type { StrictModeConfig as StrictModeConfigOut, StrictModeConfig__Output } from '../../../shared/grpc/generated/qdrant/StrictModeConfig.js';
+import type { HnswConfig, MemoryPlacement, StrictModeSettings, PayloadSchemaType as PayloadSchemaTypeName, SparseVectorParams, VectorParams as VectorParamsConfig } from '../../../shared/types.js';
 import type { CollectionParamsDiff__Output } from '../../../shared/grpc/generated/qdrant/CollectionParamsDiff.js';
 import type { CollectionClusterInfo, CollectionInfo as CollectionInfoResult } from '../../service/collections.js';
 import type { ClusterModeInfo } from '../../service/cluster.js';
@@ -116,6 +117,25 @@ function sparseConfigOut(s: Record<string, SparseVectorParams> | undefined): Spa
   return { map };
 }
 
+/** StrictModeConfig in REST form: the fields set (64-bit counts read as numbers), the per-vector maps as maps. */
+function strictModeIn(s: StrictModeConfig__Output): StrictModeConfig {
+  const { multivector_config: multi, sparse_config: sparse, ...rest } = s;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) if (!k.startsWith('_') && v !== undefined) out[k] = typeof v === 'string' ? Number(v) : v;
+  if (multi !== undefined) out.multivector_config = Object.fromEntries(Object.entries(multi.multivector_config).map(([n, m]) => [n, { ...opt('max_vectors', num(m.max_vectors)) }]));
+  if (sparse !== undefined) out.sparse_config = Object.fromEntries(Object.entries(sparse.sparse_config).map(([n, m]) => [n, { ...opt('max_length', num(m.max_length)) }]));
+  return out as StrictModeConfig;
+}
+
+function strictModeOut(s: StrictModeSettings): StrictModeConfigOut {
+  const { multivector_config: multi, sparse_config: sparse, ...rest } = s;
+  return {
+    ...rest,
+    ...opt('multivector_config', multi && { multivector_config: Object.fromEntries(Object.entries(multi).map(([n, m]) => [n, { ...opt('max_vectors', m.max_vectors ?? undefined) }])) }),
+    ...opt('sparse_config', sparse && { sparse_config: Object.fromEntries(Object.entries(sparse).map(([n, m]) => [n, { ...opt('max_length', m.max_length ?? undefined) }])) }),
+  };
+}
+
 /** CreateVectorName's definition in REST form (VectorNameConfig); neither given reads as an empty sparse one, for the schema to refuse. */
 export function vectorNameIn(r: CreateVectorNameRequest__Output): VectorNameConfig {
   const d = r.dense_config;
@@ -157,6 +177,7 @@ export function createCollectionIn(r: CreateCollection__Output): CreateCollectio
     ...opt('wal_config', r.wal_config && plain(r.wal_config, ['wal_capacity_mb', 'wal_segments_ahead', 'wal_retain_closed'])),
     ...opt('optimizers_config', r.optimizers_config && optimizersIn(r.optimizers_config)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
+    ...opt('strict_mode_config', r.strict_mode_config && strictModeIn(r.strict_mode_config)),
   };
 }
 
@@ -189,6 +210,7 @@ export function updateCollectionIn(r: UpdateCollection__Output): UpdateCollectio
     ...opt('optimizers_config', r.optimizers_config && optimizersIn(r.optimizers_config)),
     ...opt('sparse_vectors', sparseConfigIn(r.sparse_vectors_config)),
     ...opt('metadata', Object.keys(r.metadata).length > 0 ? structIn(r.metadata) : undefined),
+    ...opt('strict_mode_config', r.strict_mode_config && strictModeIn(r.strict_mode_config)),
   };
 }
 
@@ -333,6 +355,7 @@ export function collectionInfoOut(r: CollectionInfoResult): CollectionInfo {
       optimizer_config: optimizersOut(r.config.optimizer_config),
       wal_config: r.config.wal_config,
       ...opt('quantization_config', r.config.quantization_config === null ? undefined : quantizationOut(r.config.quantization_config)),
+      ...opt('strict_mode_config', r.config.strict_mode_config && strictModeOut(r.config.strict_mode_config)),
       ...opt('metadata', r.config.metadata === undefined ? undefined : structOut(r.config.metadata)),
     },
     payload_schema: payloadSchema,

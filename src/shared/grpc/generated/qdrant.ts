@@ -197,6 +197,11 @@ import type { SparseVectorParams as _qdrant_SparseVectorParams, SparseVectorPara
 import type { StartFrom as _qdrant_StartFrom, StartFrom__Output as _qdrant_StartFrom__Output } from './qdrant/StartFrom.js';
 import type { StemmingAlgorithm as _qdrant_StemmingAlgorithm, StemmingAlgorithm__Output as _qdrant_StemmingAlgorithm__Output } from './qdrant/StemmingAlgorithm.js';
 import type { StopwordsSet as _qdrant_StopwordsSet, StopwordsSet__Output as _qdrant_StopwordsSet__Output } from './qdrant/StopwordsSet.js';
+import type { StrictModeConfig as _qdrant_StrictModeConfig, StrictModeConfig__Output as _qdrant_StrictModeConfig__Output } from './qdrant/StrictModeConfig.js';
+import type { StrictModeMultivector as _qdrant_StrictModeMultivector, StrictModeMultivector__Output as _qdrant_StrictModeMultivector__Output } from './qdrant/StrictModeMultivector.js';
+import type { StrictModeMultivectorConfig as _qdrant_StrictModeMultivectorConfig, StrictModeMultivectorConfig__Output as _qdrant_StrictModeMultivectorConfig__Output } from './qdrant/StrictModeMultivectorConfig.js';
+import type { StrictModeSparse as _qdrant_StrictModeSparse, StrictModeSparse__Output as _qdrant_StrictModeSparse__Output } from './qdrant/StrictModeSparse.js';
+import type { StrictModeSparseConfig as _qdrant_StrictModeSparseConfig, StrictModeSparseConfig__Output as _qdrant_StrictModeSparseConfig__Output } from './qdrant/StrictModeSparseConfig.js';
 import type { Struct as _qdrant_Struct, Struct__Output as _qdrant_Struct__Output } from './qdrant/Struct.js';
 import type { SumExpression as _qdrant_SumExpression, SumExpression__Output as _qdrant_SumExpression__Output } from './qdrant/SumExpression.js';
 import type { TextIndexParams as _qdrant_TextIndexParams, TextIndexParams__Output as _qdrant_TextIndexParams__Output } from './qdrant/TextIndexParams.js';
@@ -455,6 +460,11 @@ export interface ProtoGrpcType {
     StartFrom: MessageTypeDefinition<_qdrant_StartFrom, _qdrant_StartFrom__Output>
     StemmingAlgorithm: MessageTypeDefinition<_qdrant_StemmingAlgorithm, _qdrant_StemmingAlgorithm__Output>
     StopwordsSet: MessageTypeDefinition<_qdrant_StopwordsSet, _qdrant_StopwordsSet__Output>
+    StrictModeConfig: MessageTypeDefinition<_qdrant_StrictModeConfig, _qdrant_StrictModeConfig__Output>
+    StrictModeMultivector: MessageTypeDefinition<_qdrant_StrictModeMultivector, _qdrant_StrictModeMultivector__Output>
+    StrictModeMultivectorConfig: MessageTypeDefinition<_qdrant_StrictModeMultivectorConfig, _qdrant_StrictModeMultivectorConfig__Output>
+    StrictModeSparse: MessageTypeDefinition<_qdrant_StrictModeSparse, _qdrant_StrictModeSparse__Output>
+    StrictModeSparseConfig: MessageTypeDefinition<_qdrant_StrictModeSparseConfig, _qdrant_StrictModeSparseConfig__Output>
     Struct: MessageTypeDefinition<_qdrant_Struct, _qdrant_Struct__Output>
     SumExpression: MessageTypeDefinition<_qdrant_SumExpression, _qdrant_SumExpression__Output>
     TextIndexParams: MessageTypeDefinition<_qdrant_TextIndexParams, _qdrant_TextIndexParams__Output>

@@ -7,6 +7,7 @@ import type { VectorsConfig as _qdrant_VectorsConfig, VectorsConfig__Output as _
 import type { QuantizationConfig as _qdrant_QuantizationConfig, QuantizationConfig__Output as _qdrant_QuantizationConfig__Output } from '../qdrant/QuantizationConfig.js';
 import type { ShardingMethod as _qdrant_ShardingMethod, ShardingMethod__Output as _qdrant_ShardingMethod__Output } from '../qdrant/ShardingMethod.js';
 import type { SparseVectorConfig as _qdrant_SparseVectorConfig, SparseVectorConfig__Output as _qdrant_SparseVectorConfig__Output } from '../qdrant/SparseVectorConfig.js';
+import type { StrictModeConfig as _qdrant_StrictModeConfig, StrictModeConfig__Output as _qdrant_StrictModeConfig__Output } from '../qdrant/StrictModeConfig.js';
 import type { Value as _qdrant_Value, Value__Output as _qdrant_Value__Output } from '../qdrant/Value.js';
 import type { PayloadStorageParams as _qdrant_PayloadStorageParams, PayloadStorageParams__Output as _qdrant_PayloadStorageParams__Output } from '../qdrant/PayloadStorageParams.js';
 import type { Long } from '@grpc/proto-loader';
@@ -25,6 +26,7 @@ export interface CreateCollection {
   'quantization_config'?: (_qdrant_QuantizationConfig | null);
   'sharding_method'?: (_qdrant_ShardingMethod);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig | null);
+  'strict_mode_config'?: (_qdrant_StrictModeConfig | null);
   'metadata'?: ({[key: string]: _qdrant_Value});
   'payload'?: (_qdrant_PayloadStorageParams | null);
   '_hnsw_config'?: "hnsw_config";
@@ -39,6 +41,7 @@ export interface CreateCollection {
   '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
+  '_strict_mode_config'?: "strict_mode_config";
   '_payload'?: "payload";
 }
 
@@ -56,6 +59,7 @@ export interface CreateCollection__Output {
   'quantization_config'?: (_qdrant_QuantizationConfig__Output);
   'sharding_method'?: (_qdrant_ShardingMethod__Output);
   'sparse_vectors_config'?: (_qdrant_SparseVectorConfig__Output);
+  'strict_mode_config'?: (_qdrant_StrictModeConfig__Output);
   'metadata': ({[key: string]: _qdrant_Value__Output});
   'payload'?: (_qdrant_PayloadStorageParams__Output);
   '_hnsw_config'?: "hnsw_config";
@@ -70,5 +74,6 @@ export interface CreateCollection__Output {
   '_quantization_config'?: "quantization_config";
   '_sharding_method'?: "sharding_method";
   '_sparse_vectors_config'?: "sparse_vectors_config";
+  '_strict_mode_config'?: "strict_mode_config";
   '_payload'?: "payload";
 }

@@ -1,0 +1,95 @@
+// Original file: proto/collections.proto
+
+import type { StrictModeMultivectorConfig as _qdrant_StrictModeMultivectorConfig, StrictModeMultivectorConfig__Output as _qdrant_StrictModeMultivectorConfig__Output } from '../qdrant/StrictModeMultivectorConfig.js';
+import type { StrictModeSparseConfig as _qdrant_StrictModeSparseConfig, StrictModeSparseConfig__Output as _qdrant_StrictModeSparseConfig__Output } from '../qdrant/StrictModeSparseConfig.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface StrictModeConfig {
+  'enabled'?: (boolean);
+  'max_query_limit'?: (number);
+  'max_timeout'?: (number);
+  'unindexed_filtering_retrieve'?: (boolean);
+  'unindexed_filtering_update'?: (boolean);
+  'search_max_hnsw_ef'?: (number);
+  'search_allow_exact'?: (boolean);
+  'search_max_oversampling'?: (number | string);
+  'upsert_max_batchsize'?: (number | string | Long);
+  'max_collection_vector_size_bytes'?: (number | string | Long);
+  'read_rate_limit'?: (number);
+  'write_rate_limit'?: (number);
+  'max_collection_payload_size_bytes'?: (number | string | Long);
+  'filter_max_conditions'?: (number | string | Long);
+  'condition_max_size'?: (number | string | Long);
+  'multivector_config'?: (_qdrant_StrictModeMultivectorConfig | null);
+  'sparse_config'?: (_qdrant_StrictModeSparseConfig | null);
+  'max_points_count'?: (number | string | Long);
+  'max_payload_index_count'?: (number | string | Long);
+  'search_max_batchsize'?: (number | string | Long);
+  'max_resident_memory_percent'?: (number);
+  '_enabled'?: "enabled";
+  '_max_query_limit'?: "max_query_limit";
+  '_max_timeout'?: "max_timeout";
+  '_unindexed_filtering_retrieve'?: "unindexed_filtering_retrieve";
+  '_unindexed_filtering_update'?: "unindexed_filtering_update";
+  '_search_max_hnsw_ef'?: "search_max_hnsw_ef";
+  '_search_allow_exact'?: "search_allow_exact";
+  '_search_max_oversampling'?: "search_max_oversampling";
+  '_upsert_max_batchsize'?: "upsert_max_batchsize";
+  '_max_collection_vector_size_bytes'?: "max_collection_vector_size_bytes";
+  '_read_rate_limit'?: "read_rate_limit";
+  '_write_rate_limit'?: "write_rate_limit";
+  '_max_collection_payload_size_bytes'?: "max_collection_payload_size_bytes";
+  '_filter_max_conditions'?: "filter_max_conditions";
+  '_condition_max_size'?: "condition_max_size";
+  '_multivector_config'?: "multivector_config";
+  '_sparse_config'?: "sparse_config";
+  '_max_points_count'?: "max_points_count";
+  '_max_payload_index_count'?: "max_payload_index_count";
+  '_search_max_batchsize'?: "search_max_batchsize";
+  '_max_resident_memory_percent'?: "max_resident_memory_percent";
+}
+
+export interface StrictModeConfig__Output {
+  'enabled'?: (boolean);
+  'max_query_limit'?: (number);
+  'max_timeout'?: (number);
+  'unindexed_filtering_retrieve'?: (boolean);
+  'unindexed_filtering_update'?: (boolean);
+  'search_max_hnsw_ef'?: (number);
+  'search_allow_exact'?: (boolean);
+  'search_max_oversampling'?: (number);
+  'upsert_max_batchsize'?: (string);
+  'max_collection_vector_size_bytes'?: (string);
+  'read_rate_limit'?: (number);
+  'write_rate_limit'?: (number);
+  'max_collection_payload_size_bytes'?: (string);
+  'filter_max_conditions'?: (string);
+  'condition_max_size'?: (string);
+  'multivector_config'?: (_qdrant_StrictModeMultivectorConfig__Output);
+  'sparse_config'?: (_qdrant_StrictModeSparseConfig__Output);
+  'max_points_count'?: (string);
+  'max_payload_index_count'?: (string);
+  'search_max_batchsize'?: (string);
+  'max_resident_memory_percent'?: (number);
+  '_enabled'?: "enabled";
+  '_max_query_limit'?: "max_query_limit";
+  '_max_timeout'?: "max_timeout";
+  '_unindexed_filtering_retrieve'?: "unindexed_filtering_retrieve";
+  '_unindexed_filtering_update'?: "unindexed_filtering_update";
+  '_search_max_hnsw_ef'?: "search_max_hnsw_ef";
+  '_search_allow_exact'?: "search_allow_exact";
+  '_search_max_oversampling'?: "search_max_oversampling";
+  '_upsert_max_batchsize'?: "upsert_max_batchsize";
+  '_max_collection_vector_size_bytes'?: "max_collection_vector_size_bytes";
+  '_read_rate_limit'?: "read_rate_limit";
+  '_write_rate_limit'?: "write_rate_limit";
+  '_max_collection_payload_size_bytes'?: "max_collection_payload_size_bytes";
+  '_filter_max_conditions'?: "filter_max_conditions";
+  '_condition_max_size'?: "condition_max_size";
+  '_multivector_config'?: "multivector_config";
+  '_sparse_config'?: "sparse_config";
+  '_max_points_count'?: "max_points_count";
+  '_max_payload_index_count'?: "max_payload_index_count";
+  '_search_max_batchsize'?: "search_max_batchsize";
+  '_max_resident_memory_percent'?: "max_resident_memory_percent";
+}

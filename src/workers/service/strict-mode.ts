@@ -1,0 +1,183 @@
+// Strict mode (a collection's strict_mode_config while `enabled`), checked where each request is
+// read, before anything is searched or written, with Qdrant's messages (400, `Bad request: ...`,
+// most with a `Help:`). Query nodes are checked one by one (query.ts), so every prefetch is;
+// batches check each of their requests. Which fields are kept and which refused: src/main/
+// service/strict-mode-config.ts.
+
+import { QuiverError } from '../../shared/errors.js';
+import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
+import type { PayloadSchemaType, StrictModeSettings, CollectionMeta } from '../../shared/types.js';
+import { freemem, totalmem } from 'node:os';
+
+const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request: ${message}`);
+
+function limitExceeded(value: number, limit: number, name: string): QuiverError {
+  return bad(`Limit exceeded ${value} > ${limit} for "${name}". Help: Reduce the "${name}" parameter to or below ${limit}.`);
+}
+
+/** The conditions of a filter, nested ones included (a nested condition's key prefixed to its inner keys). */
+function* conditionsOf(f: Filter, prefix = ''): Generator<{ c: Condition; prefix: string }> {
+  for (const part of [f.must, f.should, f.must_not, f.min_should?.conditions]) {
+    if (part === undefined) continue;
+    for (const c of Array.isArray(part) ? part : [part]) {
+      if ('must' in c || 'should' in c || 'must_not' in c || 'min_should' in c) yield* conditionsOf(c as Filter, prefix);
+      else if ('filter' in c) yield* conditionsOf(c.filter, prefix);
+      else if ('nested' in c) {
+        yield { c, prefix };
+        yield* conditionsOf(c.nested.filter, `${prefix}${c.nested.key}[].`);
+      } else yield { c, prefix };
+    }
+  }
+}
+
+/** How big one condition is: the values it lists (match any or except, has_id), else 1. */
+function sizeOf(c: Condition): number {
+  if ('has_id' in c) return c.has_id.length;
+  if ('key' in c) {
+    const m = (c as FieldCondition).match;
+    if (m !== undefined && 'any' in m) return m.any.length;
+    if (m !== undefined && 'except' in m) return m.except.length;
+  }
+  return 1;
+}
+
+/** The field index types that answer a condition on a key (empty: it needs none). */
+function indexTypesFor(c: FieldCondition): PayloadSchemaType[] {
+  const m = c.match;
+  if (m !== undefined) {
+    if ('text' in m || 'phrase' in m || 'text_any' in m) return ['text'];
+    const values: unknown[] = 'value' in m ? [m.value] : 'any' in m ? m.any : 'except' in m ? m.except : [];
+    const v = values[0];
+    if (typeof v === 'boolean') return ['bool'];
+    if (typeof v === 'number') return ['integer'];
+    return ['keyword', 'uuid'];
+  }
+  if (c.range !== undefined) {
+    const r = c.range as Record<string, unknown>;
+    return Object.values(r).some((x) => typeof x === 'string') ? ['datetime'] : ['float', 'integer'];
+  }
+  if (c.geo_bounding_box !== undefined || c.geo_radius !== undefined || c.geo_polygon !== undefined) return ['geo'];
+  return [];
+}
+
+export class StrictMode {
+  readonly #s: StrictModeSettings;
+  readonly #meta: CollectionMeta;
+
+  private constructor(meta: CollectionMeta, s: StrictModeSettings) {
+    this.#meta = meta;
+    this.#s = s;
+  }
+
+  /** The collection's strict mode when enabled, else null (nothing is checked). */
+  static of(meta: CollectionMeta): StrictMode | null {
+    const s = meta.config.strict_mode_config;
+    return s?.enabled === true ? new StrictMode(meta, s) : null;
+  }
+
+  /** A read's result limit (`limit` of search, query and its prefetches, scroll, facet, the matrix's limit x sample). */
+  limit(value: number | null | undefined): void {
+    const max = this.#s.max_query_limit;
+    if (max !== undefined && value !== null && value !== undefined && value > max) throw limitExceeded(value, max, 'limit');
+  }
+
+  /** Search params: hnsw_ef, exact and quantization oversampling. */
+  params(p: { hnsw_ef?: number | null; exact?: boolean; quantization?: { oversampling?: number | null } | null } | null | undefined): void {
+    const ef = p?.hnsw_ef;
+    if (this.#s.search_max_hnsw_ef !== undefined && ef !== undefined && ef !== null && ef > this.#s.search_max_hnsw_ef) throw limitExceeded(ef, this.#s.search_max_hnsw_ef, 'hnsw_ef');
+    this.exact(p?.exact === true);
+    const over = p?.quantization?.oversampling;
+    const maxOver = this.#s.search_max_oversampling;
+    if (maxOver !== undefined && over !== undefined && over !== null && over > maxOver) throw limitExceeded(over, maxOver, 'oversampling');
+  }
+
+  /** An exact search or count, refused where search_allow_exact is false. */
+  exact(exact: boolean): void {
+    if (exact && this.#s.search_allow_exact === false) throw bad('Exact search disabled!. Help: Set exact=false.');
+  }
+
+  /** Searches in one batch request. */
+  searchBatch(n: number): void {
+    const max = this.#s.search_max_batchsize;
+    if (max !== undefined && n > max) throw limitExceeded(n, max, 'search batch size');
+  }
+
+  /** Points of one upsert ('upsert limit') or update of vectors ('update limit'). */
+  writeBatch(n: number, name: 'upsert limit' | 'update limit'): void {
+    const max = this.#s.upsert_max_batchsize;
+    if (max !== undefined && n > max) throw limitExceeded(n, max, name);
+  }
+
+  /**
+   * A filter: its conditions counted (nested ones too) and sized, and with unindexed filtering
+   * off for its kind (a read, or a write by filter), every key it compares needing a field index
+   * of a type that answers the comparison.
+   */
+  filter(f: Filter | null, kind: 'retrieve' | 'update'): void {
+    if (f === null) return;
+    const all = [...conditionsOf(f)];
+    const maxConditions = this.#s.filter_max_conditions;
+    if (maxConditions !== undefined && all.length > maxConditions) {
+      throw bad(`Filter condition limit reached (${all.length} > ${maxConditions}). Help: Reduce the amount of conditions of your filter.`);
+    }
+    const maxSize = this.#s.condition_max_size;
+    if (maxSize !== undefined) {
+      for (const { c } of all) {
+        const n = sizeOf(c);
+        if (n > maxSize) throw bad(`Condition size limit reached (${n} > ${maxSize}). Help: Reduce the size of your condition.`);
+      }
+    }
+    const unindexedOk = kind === 'retrieve' ? this.#s.unindexed_filtering_retrieve : this.#s.unindexed_filtering_update;
+    if (unindexedOk !== false) return;
+    for (const { c, prefix } of all) {
+      if (!('key' in c) || 'nested' in c) continue;
+      const types = indexTypesFor(c as FieldCondition);
+      if (types.length === 0) continue;
+      const key = `${prefix}${(c as FieldCondition).key}`;
+      const have = this.#meta.config.payload_schema[key]?.type;
+      if (have === undefined || !types.includes(have)) {
+        throw bad(`Index required but not found for "${key}" of one of the following types: [${[...types].sort().join(', ')}]. Help: Create an index for this key or use a different filter.`);
+      }
+    }
+  }
+
+  /** A write's vectors: rows of a multivector and entries of a sparse vector, by their names' limits. */
+  vectors(points: readonly { multi: Record<string, Float32Array>; sparse: Record<string, { indices: Uint32Array }> }[]): void {
+    const multi = this.#s.multivector_config ?? {};
+    const sparse = this.#s.sparse_config ?? {};
+    for (const p of points) {
+      for (const [name, v] of Object.entries(p.multi)) {
+        const max = multi[name]?.max_vectors;
+        const rows = v.length / (this.#meta.config.vectors[name]?.size ?? 1);
+        if (max !== undefined && max !== null && rows > max) throw bad(`Multivector '${name}' has a limit of ${max} vectors, but ${rows} were provided!`);
+      }
+      for (const [name, v] of Object.entries(p.sparse)) {
+        const max = sparse[name]?.max_length;
+        if (max !== undefined && max !== null && v.indices.length > max) throw bad(`Sparse vector '${name}' has a limit of ${max} indices, but ${v.indices.length} were provided!`);
+      }
+    }
+  }
+
+  /** Whether writes that add points must first learn the collection's point count. */
+  get countsPoints(): boolean {
+    return this.#s.max_points_count !== undefined;
+  }
+
+  /** A write that adds points, given the collection's points now. */
+  points(current: number): void {
+    const max = this.#s.max_points_count;
+    if (max !== undefined && current >= max) throw bad(`Max points count limit of ${max} reached!`);
+  }
+
+  /** A write that uses memory (not a delete), against the share of the machine's memory in use. */
+  memory(): void {
+    const max = this.#s.max_resident_memory_percent;
+    if (max === undefined) return;
+    const used = Math.round((process.memoryUsage().rss / totalmem()) * 100);
+    if (used > max) {
+      throw bad(
+        `Resident memory usage is at ${used}% of total memory, exceeding the configured limit of ${max}%. Help: Free memory (${Math.round(freemem() / 2 ** 20)} MiB free now) or raise \`max_resident_memory_percent\` in the strict mode config of this collection.`,
+      );
+    }
+  }
+}

@@ -1,0 +1,156 @@
+// Strict mode through the real server, over REST (official client and fetch) and gRPC: the
+// config kept, merged by PATCH and reported; each enforced limit hit with Qdrant's status and
+// message, nothing written by a refused write; prefetches and batches held to it; `enabled:
+// false` turning every check off; the fields Quiver cannot enforce yet refused by name.
+
+import { QdrantClient } from '@qdrant/js-client-rest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failure, grpcClient } from '../helpers/grpc.js';
+import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let client: QdrantClient;
+
+const STRICT = {
+  enabled: true,
+  max_query_limit: 10,
+  search_max_hnsw_ef: 32,
+  search_allow_exact: false,
+  upsert_max_batchsize: 3,
+  search_max_batchsize: 2,
+  filter_max_conditions: 3,
+  condition_max_size: 2,
+  unindexed_filtering_retrieve: false,
+  unindexed_filtering_update: false,
+  multivector_config: { mv: { max_vectors: 2 } },
+  sparse_config: { s: { max_length: 2 } },
+  max_points_count: 5,
+  max_payload_index_count: 1,
+};
+
+const post = (path: string, body: unknown) => call(server.url, 'POST', path, body);
+const put = (path: string, body: unknown) => call(server.url, 'PUT', path, body);
+const count = async () => (await client.count('sm', { exact: false })).count;
+
+function refused(res: { status: number; body: { status: { error: string } } }, message: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(400);
+  expect(res.body.status.error).toBe(message);
+}
+
+beforeAll(async () => {
+  server = await startServer({ shards: 2 });
+  client = new QdrantClient({ url: server.url, checkCompatibility: false });
+  const res = await put('/collections/sm', {
+    vectors: { d: { size: 2, distance: 'Dot' }, mv: { size: 2, distance: 'Dot', multivector_config: { comparator: 'max_sim' } } },
+    sparse_vectors: { s: {} },
+    shard_number: 2,
+    strict_mode_config: STRICT,
+  });
+  expect(res.status).toBe(200);
+  await client.upsert('sm', { wait: true, points: [1, 2, 3].map((id) => ({ id, vector: { d: [1, id] }, payload: { color: id === 1 ? 'red' : 'blue' } })) });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  removeDir(server.dataDir);
+});
+
+describe('strict mode', () => {
+  it('keeps the config as given and reports it', async () => {
+    expect((await client.getCollection('sm')).config.strict_mode_config).toEqual(STRICT);
+  });
+
+  it('holds reads to max_query_limit, hnsw_ef, exact and the batch size, prefetches included', async () => {
+    const limit = 'Bad request: Limit exceeded 11 > 10 for "limit". Help: Reduce the "limit" parameter to or below 10.';
+    refused(await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 11 }), limit);
+    refused(await post('/collections/sm/points/query', { prefetch: { query: [1, 1], using: 'd', limit: 11 }, query: { fusion: 'rrf' }, limit: 3 }), limit);
+    refused(await post('/collections/sm/points/scroll', { limit: 11 }), limit);
+    refused(await post('/collections/sm/points/search', { vector: { name: 'd', vector: [1, 1] }, limit: 11 }), limit);
+    refused(
+      await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 3, params: { hnsw_ef: 64 } }),
+      'Bad request: Limit exceeded 64 > 32 for "hnsw_ef". Help: Reduce the "hnsw_ef" parameter to or below 32.',
+    );
+    refused(await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 3, params: { exact: true } }), 'Bad request: Exact search disabled!. Help: Set exact=false.');
+    const one = { query: [1, 1], using: 'd', limit: 2 };
+    refused(await post('/collections/sm/points/query/batch', { searches: [one, one, one] }), 'Bad request: Limit exceeded 3 > 2 for "search batch size". Help: Reduce the "search batch size" parameter to or below 2.');
+    // Within the limits, answered.
+    expect((await client.query('sm', { query: [1, 1], using: 'd', limit: 10 })).points).toHaveLength(3);
+    expect(await client.queryBatch('sm', { searches: [one, one] })).toHaveLength(2);
+  });
+
+  it('requires an index for filtered reads and writes, counts conditions and sizes them', async () => {
+    refused(
+      await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 3, filter: { must: [{ key: 'color', match: { value: 'red' } }] } }),
+      'Bad request: Index required but not found for "color" of one of the following types: [keyword, uuid]. Help: Create an index for this key or use a different filter.',
+    );
+    refused(
+      await post('/collections/sm/points/delete?wait=true', { filter: { must: [{ key: 'color', match: { value: 'red' } }] } }),
+      'Bad request: Index required but not found for "color" of one of the following types: [keyword, uuid]. Help: Create an index for this key or use a different filter.',
+    );
+    expect(await count()).toBe(3);
+    await client.createPayloadIndex('sm', { field_name: 'color', field_schema: 'keyword', wait: true });
+    const red = await client.query('sm', { query: [1, 1], using: 'd', limit: 3, filter: { must: [{ key: 'color', match: { value: 'red' } }] } });
+    expect(red.points.map((p) => p.id)).toEqual([1]);
+    // max_payload_index_count 1: a second index is refused.
+    refused(
+      await put('/collections/sm/index?wait=true', { field_name: 'size', field_schema: 'integer' }),
+      'Bad request: Collection already has the maximum number of payload indices (1). Help: Please delete an existing index before creating a new one.',
+    );
+    const c = { key: 'color', match: { value: 'red' } };
+    refused(await post('/collections/sm/points/count', { filter: { must: [c, c], should: [c, c] }, exact: false }), 'Bad request: Filter condition limit reached (4 > 3). Help: Reduce the amount of conditions of your filter.');
+    refused(await post('/collections/sm/points/count', { filter: { must: [{ key: 'color', match: { any: ['a', 'b', 'c'] } }] }, exact: false }), 'Bad request: Condition size limit reached (3 > 2). Help: Reduce the size of your condition.');
+    // A count is exact unless told otherwise: refused where exact search is.
+    refused(await post('/collections/sm/points/count', {}), 'Bad request: Exact search disabled!. Help: Set exact=false.');
+  });
+
+  it('holds writes to the batch size, multivector and sparse lengths and the points count; nothing written when refused', async () => {
+    const points = (ids: number[]) => ids.map((id) => ({ id, vector: { d: [1, id] } }));
+    refused(await put('/collections/sm/points?wait=true', { points: points([10, 11, 12, 13]) }), 'Bad request: Limit exceeded 4 > 3 for "upsert limit". Help: Reduce the "upsert limit" parameter to or below 3.');
+    refused(await put('/collections/sm/points?wait=true', { points: [{ id: 10, vector: { mv: [[1, 0], [0, 1], [1, 1]] } }] }), "Bad request: Multivector 'mv' has a limit of 2 vectors, but 3 were provided!");
+    refused(await put('/collections/sm/points?wait=true', { points: [{ id: 10, vector: { s: { indices: [1, 2, 3], values: [1, 1, 1] } } }] }), "Bad request: Sparse vector 's' has a limit of 2 indices, but 3 were provided!");
+    refused(
+      await put('/collections/sm/points/vectors?wait=true', { points: [1, 2, 3, 1].map((id) => ({ id, vector: { d: [0, 1] } })) }),
+      'Bad request: Limit exceeded 4 > 3 for "update limit". Help: Reduce the "update limit" parameter to or below 3.',
+    );
+    expect(await count()).toBe(3);
+    // max_points_count 5: refused once the collection holds 5.
+    expect((await put('/collections/sm/points?wait=true', { points: points([4, 5]) })).status).toBe(200);
+    refused(await put('/collections/sm/points?wait=true', { points: points([6]) }), 'Bad request: Max points count limit of 5 reached!');
+    expect(await count()).toBe(5);
+  });
+
+  it('over gRPC: the same refusals, INVALID_ARGUMENT with the message', async () => {
+    const g = grpcClient(server);
+    const err = await failure(g.api('points').query({ collectionName: 'sm', using: 'd', limit: 11n, query: { variant: { case: 'nearest', value: { variant: { case: 'dense', value: { data: [1, 1] } } } } } }));
+    expect(err.code).toBe(3);
+    expect(err.message).toContain('Limit exceeded 11 > 10 for "limit"');
+    const info = (await g.api('collections').get({ collectionName: 'sm' })).result!;
+    expect(info.config!.strictModeConfig).toMatchObject({ enabled: true, maxQueryLimit: 10, upsertMaxBatchsize: 3n, multivectorConfig: { multivectorConfig: { mv: { maxVectors: 2n } } } });
+  });
+
+  it('PATCH merges field by field (null keeps a field); enabled false turns every check off', async () => {
+    expect(await client.updateCollection('sm', { strict_mode_config: { max_query_limit: 20, search_max_hnsw_ef: null } })).toBe(true);
+    let cfg = (await client.getCollection('sm')).config.strict_mode_config!;
+    expect(cfg.max_query_limit).toBe(20);
+    expect(cfg.search_max_hnsw_ef).toBe(32);
+    await client.updateCollection('sm', { strict_mode_config: { enabled: false } });
+    cfg = (await client.getCollection('sm')).config.strict_mode_config!;
+    expect(cfg.enabled).toBe(false);
+    expect(cfg.upsert_max_batchsize).toBe(3);
+    expect((await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 50, params: { exact: true, hnsw_ef: 500 } })).status).toBe(200);
+    expect((await put('/collections/sm/points?wait=true', { points: [20, 21, 22, 23].map((id) => ({ id, vector: { d: [1, 1] } })) })).status).toBe(200);
+  });
+
+  it('refuses the fields Quiver cannot enforce yet, by name, and bad values as Qdrant validates them', async () => {
+    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, read_rate_limit: 10 } });
+    expect(res.status).toBe(400);
+    expect(res.body.status.error).toMatch(/^strict_mode_config\.read_rate_limit is not supported: /);
+    res = await call(server.url, 'PATCH', '/collections/sm', { strict_mode_config: { max_collection_payload_size_bytes: 1000 } });
+    expect(res.status).toBe(400);
+    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_payload_size_bytes is not supported: /);
+    res = await put('/collections/sm3', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { max_query_limit: 0 } });
+    expect(res.status).toBe(422);
+    expect(res.body.status.error).toContain('strict_mode_config.max_query_limit');
+    expect((await call(server.url, 'GET', '/collections/sm2')).status).toBe(404);
+    expect((await call(server.url, 'GET', '/collections/sm3')).status).toBe(404);
+  });
+});
