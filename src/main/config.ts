@@ -68,6 +68,8 @@ export const ConfigSchema = Type.Object(
     graph_save_writes: Type.Integer({ minimum: 0 }),
     /** ... or when this many seconds passed since its last save and it was written since (0: never by time). */
     graph_save_seconds: Type.Number({ minimum: 0 }),
+    /** A filtered read slower than this raises an issue for each unindexed key it filters on (GET /issues; Qdrant's slow_query_secs). */
+    slow_query_secs: Type.Number({ minimum: 0 }),
     cluster: ClusterSchema,
   },
   { additionalProperties: false },
@@ -107,6 +109,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_HNSW_BUILD: { key: 'hnsw_build', kind: 'string' },
   SERVICE_GRAPH_SAVE_WRITES: { key: 'graph_save_writes', kind: 'int' },
   SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
+  SERVICE_SLOW_QUERY_SECS: { key: 'slow_query_secs', kind: 'number' },
 };
 
 /** The cluster section's variables; lists are comma-separated. */

@@ -85,6 +85,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     nats === null || internal === null
       ? undefined
       : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024), internal },
+    config.slow_query_secs,
   );
   clock.mark('workers spawned');
   try {

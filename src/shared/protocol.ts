@@ -41,6 +41,8 @@ export interface WorkerInit {
    * that watch it can ask (the workers start before the main thread has loaded its modules).
    */
   listening?: SharedArrayBuffer;
+  /** A filtered read slower than this (seconds) raises issues for its unindexed keys (src/workers/service/issues.ts). */
+  slowQuerySecs?: number;
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
   processOrigin?: number;
   /**
@@ -252,6 +254,8 @@ export type ShardRequest =
   | { op: 'ping' }
   /** This worker thread's V8 heap figures (telemetry). */
   | { op: 'memory' }
+  /** This worker's issues (GET /issues), cleared after when `clear` (DELETE /issues). */
+  | { op: 'issues'; clear: boolean }
   | { op: 'saveIndexes' }
   /**
    * `secondary`: the shards are read copies (memory only: no LMDB or graph file writes).
@@ -408,9 +412,19 @@ export interface ThreadMemory {
   array_buffers_bytes: number;
 }
 
+/** Qdrant's IssueRecord: an unindexed field that slow filtered reads keep hitting. */
+export interface IssueRecord {
+  id: string;
+  description: string;
+  solution: { immediate: { message: string; action: { method: string; uri: string; headers: Record<string, string>; body: Record<string, unknown> } } };
+  /** RFC 3339, when first raised. */
+  timestamp: string;
+}
+
 export interface ResultMap {
   ping: PingResult;
   memory: ThreadMemory;
+  issues: IssueRecord[];
   saveIndexes: null;
   openShards: null;
   loadShards: null;

@@ -290,4 +290,8 @@ export class ShardRouter {
   memory(worker: number): Promise<ResultOf<'memory'>> {
     return this.#dispatcher.call<'memory'>(worker, { op: 'memory' });
   }
+
+  issues(worker: number, clear: boolean): Promise<ResultOf<'issues'>> {
+    return this.#dispatcher.call<'issues'>(worker, { op: 'issues', clear });
+  }
 }

@@ -21,6 +21,7 @@ import { startBusyMeter } from './busy-meter.js';
 import { NotCommittedError } from './shard/shard.js';
 import { WriteGarbage } from './write-garbage.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
+import { setSlowQuerySecs } from './service/issues.js';
 
 /**
  * Write bytes (upsert bodies coordinated, vector columns applied) between two collections (see
@@ -43,6 +44,7 @@ if (init.protocolVersion !== PROTOCOL_VERSION) {
 // Before any graph is built or read; in mode 'native' an unusable native build stops start-up here.
 selectHnswlib(init.hnswBuild);
 clock.mark('hnswlib loaded');
+if (init.slowQuerySecs !== undefined) setSlowQuerySecs(init.slowQuerySecs);
 
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'), {
   savePolicy: init.graphSave,

@@ -78,6 +78,9 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /metrics': 'read',
     // Telemetry counts collections and describes the host, as the metrics do.
     'GET /telemetry': 'read',
+    // Issues name collections and keys, as the telemetry; clearing them changes state.
+    'GET /issues': 'read',
+    'DELETE /issues': 'write',
     // Cluster status names the nodes and their addresses, as the telemetry describes the host.
     'GET /cluster': 'read',
     // Removing a node moves its replicas: a write, as the collection cluster operations.

@@ -103,6 +103,11 @@ describe('collection status', () => {
         const c3 = new QdrantClient({ url: s3.url });
         expect((await c3.count('st', { exact: true })).count).toBe(SAVED + REPLAYED);
         expect((await c3.query('st', { query: late[REPLAYED - 1]!, limit: 1 })).points[0]!.id).toBe(SAVED + REPLAYED - 1);
+        // The background work shows as an `indexing` optimization of the shard's segment, unless
+        // it ended meanwhile (then the segment is idle).
+        const opt = (await call(s3.url, 'GET', '/collections/st/optimizations')).body.result;
+        if (opt.running.length === 1) expect(opt.running[0]).toMatchObject({ optimizer: 'indexing', status: 'optimizing', segments: [{ points_count: SAVED + REPLAYED }] });
+        else expect(opt.summary.idle_segments).toBe(1);
       }
       await new Promise((res) => setTimeout(res, 10));
     }

@@ -91,6 +91,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_HNSW_BUILD: 'portable',
       SERVICE_GRAPH_SAVE_WRITES: '500',
       SERVICE_GRAPH_SAVE_SECONDS: '2.5',
+      SERVICE_SLOW_QUERY_SECS: '0.25',
       SERVICE_CLUSTER_ETCD: 'http://10.0.0.1:2379, 10.0.0.2:2379',
       SERVICE_CLUSTER_NATS: 'nats://10.0.0.1:4222',
       SERVICE_CLUSTER_PORT: '7003',
@@ -120,6 +121,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       hnsw_build: 'portable',
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
+      slow_query_secs: 0.25,
       cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });

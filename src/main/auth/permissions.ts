@@ -48,6 +48,9 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /metrics': 'read',
   // telemetry: version, start time and the hnswlib build; read, as the metrics
   'GET /telemetry': 'read',
+  // issues name collections and keys: read, as the telemetry; clearing them changes state
+  'GET /issues': 'read',
+  'DELETE /issues': 'write',
   // cluster status: node ids and addresses; read, as the telemetry
   'GET /cluster': 'read',
   // cluster changes (moving replicas between nodes, removing a node): writes, as creating or
@@ -86,6 +89,7 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /collections': 'read',
   'GET /collections/:collection_name': 'read',
   'GET /collections/:collection_name/exists': 'read',
+  'GET /collections/:collection_name/optimizations': 'read',
   'GET /collections/:collection_name/cluster': 'read',
   'PUT /collections/:collection_name': 'write',
   'PATCH /collections/:collection_name': 'write',

@@ -15,7 +15,7 @@
 // tracker, the point mode); nothing is wired into the engine after it is built.
 
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
-import type { HnswBuild, MemoryBytes, ResultOf, ThreadMemory, WorkerReply } from '../../shared/protocol.js';
+import type { HnswBuild, IssueRecord, MemoryBytes, ResultOf, ThreadMemory, WorkerReply } from '../../shared/protocol.js';
 import type { CatalogSnapshot, RoutedCall } from '../../shared/coordination.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../../shared/types.js';
@@ -334,6 +334,11 @@ export class Engine implements PointEngine {
   /** Each worker thread's V8 heap figures, by worker index (telemetry). */
   workerMemory(): Promise<ThreadMemory[]> {
     return this.#sizes.workerMemory();
+  }
+
+  /** Every worker's issues (GET /issues), cleared after when `clear`. */
+  workerIssues(clear: boolean): Promise<IssueRecord[]> {
+    return this.#sizes.workerIssues(clear);
   }
 
   /** Requests each worker served, per op (metrics: which copies serve). */

@@ -4,7 +4,7 @@
 //
 // Invariant: nothing here writes; a figure is summed over the collection's shards (one copy each).
 
-import type { MemoryBytes, ThreadMemory } from '../../shared/protocol.js';
+import type { IssueRecord, MemoryBytes, ThreadMemory } from '../../shared/protocol.js';
 import { sumMemory } from '../../shared/shard-results.js';
 import type { ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';
@@ -48,6 +48,11 @@ export class Sizes {
   /** Each worker thread's V8 heap figures, by worker index (telemetry). */
   workerMemory(): Promise<ThreadMemory[]> {
     return Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.memory(w)));
+  }
+
+  /** Every worker's issues (GET /issues), cleared after when `clear`. */
+  async workerIssues(clear: boolean): Promise<IssueRecord[]> {
+    return (await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.issues(w, clear)))).flat();
   }
 
   /**

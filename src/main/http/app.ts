@@ -28,6 +28,7 @@ import { BEFORE_READY_PATHS, healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { pointRoutes } from './routes/points.js';
 import { telemetryRoutes } from './routes/telemetry.js';
+import { issueRoutes } from './routes/issues.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -185,6 +186,7 @@ export async function buildApp(
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
   await app.register(telemetryRoutes, { engine });
+  await app.register(issueRoutes, { engine });
   await app.register(clusterRoutes, { cluster, engine });
   await app.register(authRoutes, { auth });
   await app.register(collectionRoutes, { engine });

@@ -16,6 +16,8 @@ import {
   AuthMessageOut,
   CollectionClusterOut,
   CollectionExistsOut,
+  OptimizationsOut,
+  IssuesOut,
   CollectionInfoOut,
   CollectionsListOut,
   ErrorOut,
@@ -59,6 +61,8 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   'GET /metrics': { tag: 'Service', operationId: 'metrics', summary: 'Prometheus metrics (text exposition format)', text: true },
   'GET /cluster': { tag: 'Service', operationId: 'cluster_status', summary: "The cluster's state and members, from this node's view (disabled on a single node)", result: ClusterStatusOut },
   'DELETE /cluster/peer/:peer_id': { tag: 'Service', operationId: 'remove_peer', summary: 'Remove a node: its replicas are moved away first (force: dropped), then it leaves', result: Type.Boolean() },
+  'GET /issues': { tag: 'Service', operationId: 'get_issues', summary: 'Unindexed fields that slow filtered reads keep hitting, each with the index to create', result: IssuesOut },
+  'DELETE /issues': { tag: 'Service', operationId: 'clear_issues', summary: 'Clear the issues', result: Type.Boolean() },
   'GET /telemetry': { tag: 'Service', operationId: 'telemetry', summary: 'Version, start time, system and the hnswlib-node build the workers loaded', result: TelemetryOut },
 
   'POST /auth/login': { tag: 'Auth', operationId: 'login', summary: 'Log in as the admin user: an admin JWT', body: LoginOut },
@@ -76,6 +80,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   [`PATCH ${C}`]: { tag: 'Collections', operationId: 'update_collection', summary: 'Update collection parameters', result: Type.Boolean() },
   [`DELETE ${C}`]: { tag: 'Collections', operationId: 'delete_collection', summary: 'Delete collection (the name is free once this answers)', result: Type.Boolean() },
   [`GET ${C}/exists`]: { tag: 'Collections', operationId: 'collection_exists', summary: 'Check the existence of a collection', result: CollectionExistsOut },
+  [`GET ${C}/optimizations`]: { tag: 'Collections', operationId: 'get_optimizations', summary: "Background graph work per shard (a shard stands for a segment): running, and idle shards with ?with=idle_segments", result: OptimizationsOut },
   [`GET ${C}/cluster`]: { tag: 'Collections', operationId: 'collection_cluster_info', summary: 'Where the shards of a collection live', result: CollectionClusterOut },
   [`POST ${C}/cluster`]: { tag: 'Collections', operationId: 'update_collection_cluster', summary: 'Move, replicate or drop a shard replica, or abort a transfer (cluster mode)', result: Type.Boolean() },
 

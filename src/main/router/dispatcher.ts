@@ -78,6 +78,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     graphSave: WorkerInit['graphSave'] = { everyWrites: 0, everySeconds: 0 },
     opIds: OpIdCounter = new OpIdCounter(),
     cluster?: WorkerInit['cluster'],
+    slowQuerySecs?: number,
   ) {
     super();
     this.workerCount = workerCount;
@@ -109,6 +110,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         busy,
         served,
         processOrigin: performance.timeOrigin,
+        ...(slowQuerySecs === undefined ? {} : { slowQuerySecs }),
         listening: this.#listening.buffer as SharedArrayBuffer,
         ...(cluster === undefined ? {} : { cluster: clusterInitOf(cluster, workerIndex), hedged }),
       };

@@ -231,3 +231,9 @@ export const VectorNameConfig = Type.Union([
   }),
 ]);
 export type VectorNameConfig = Static<typeof VectorNameConfig>;
+
+/** `GET /collections/{name}/optimizations`: `with` lists the optional parts (queued, completed, idle_segments). */
+export const OptimizationsQuery = Type.Object({
+  with: Type.Optional(Type.String()),
+  completed_limit: Type.Optional(Type.Integer({ minimum: 0 })),
+});

@@ -141,3 +141,19 @@ export const ApiKeyInfoOut = Type.Object(ApiKeyFields);
 export const ApiKeyCreatedOut = Type.Object({ ...ApiKeyFields, api_key: Type.String({ description: 'Shown once' }) });
 
 export type UpdateResultOut = Static<typeof UpdateResultOut>;
+
+const SegmentOut = Type.Object({ uuid: Type.String(), points_count: Int });
+
+/** Qdrant's OptimizationsResponse (src/main/service/optimizations.ts). */
+export const OptimizationsOut = Type.Object({
+  summary: Type.Object({ queued_optimizations: Int, queued_segments: Int, queued_points: Int, idle_segments: Int }),
+  running: Type.Array(Type.Object({ uuid: Type.String(), optimizer: Type.String(), status: Type.Unknown(), segments: Type.Array(SegmentOut), progress: Type.Object({ name: Type.String() }, { additionalProperties: true }) })),
+  queued: Type.Optional(Type.Array(Type.Unknown())),
+  completed: Type.Optional(Type.Array(Type.Unknown())),
+  idle_segments: Type.Optional(Type.Array(SegmentOut)),
+});
+
+/** Qdrant's issues report (GET /issues). */
+export const IssuesOut = Type.Object({
+  issues: Type.Array(Type.Object({ id: Type.String(), description: Type.String(), solution: Type.Unknown(), timestamp: Type.String() })),
+});

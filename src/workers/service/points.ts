@@ -15,6 +15,7 @@ import { perSelectedShard } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 import { isInferenceInput } from './bm25.js';
 import { StrictMode } from './strict-mode.js';
+import { timedRead } from './issues.js';
 
 async function writePoints(
   engine: PointEngine,
@@ -135,7 +136,7 @@ export async function doCount(engine: PointEngine, name: string, req: CountPoint
   const strict = StrictMode.of(meta);
   strict?.filter(filter, 'retrieve');
   strict?.exact(req.exact ?? true);
-  const counts = await engine.fanOut(meta, { op: 'count', filter, exact: req.exact ?? true });
+  const counts = await timedRead(meta, [filter], () => engine.fanOut(meta, { op: 'count', filter, exact: req.exact ?? true }));
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
 
@@ -159,14 +160,16 @@ export async function doScroll(engine: PointEngine, name: string, req: ScrollPoi
     }
     return scrollOrdered(engine, meta, orderBy, limit, filter, req);
   }
-  const parts = await engine.fanOut(meta, {
-    op: 'scroll',
-    offset,
-    limit: limit + 1,
-    filter,
-    withPayload: payloadSelector(req.with_payload, true),
-    withVector: vectorSelector(withVectorOf(req), meta),
-  });
+  const parts = await timedRead(meta, [filter], () =>
+    engine.fanOut(meta, {
+      op: 'scroll',
+      offset,
+      limit: limit + 1,
+      filter,
+      withPayload: payloadSelector(req.with_payload, true),
+      withVector: vectorSelector(withVectorOf(req), meta),
+    }),
+  );
   const merged = parts.flat().sort((a, b) => comparePointIds(a.id, b.id));
   return { points: merged.slice(0, limit), next_page_offset: merged[limit]?.id ?? null };
 }

@@ -21,6 +21,7 @@ import { parseFormula, rescoreByFormula, type Formula } from './formula.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 import { exampleIds, exampleQuery, lookupOf, planExamples, type ExampleQuery, type Lookup } from './examples.js';
 import { StrictMode } from './strict-mode.js';
+import { timedRead } from './issues.js';
 
 type Node = Omit<QueryRequest, 'with_payload' | 'with_vector' | 'with_vectors' | 'offset'>;
 
@@ -371,7 +372,9 @@ export async function doQueryBatch(engine: PointEngine, name: string, reqs: Quer
   return Promise.all(
     reqs.map(async (r) => {
       const referenced = [...new Set(referencedIds(engine, meta, r))];
-      return { points: await execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }, referenced) };
+      const run = (): Promise<ScoredPoint[]> => execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }, referenced);
+      // Only the root's filter is noted for issues: a prefetch's is checked where it is parsed.
+      return { points: await timedRead(meta, [parseFilter(r.filter)], run) };
     }),
   );
 }

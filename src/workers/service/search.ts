@@ -9,6 +9,7 @@ import { checkResultWindow } from './limits.js';
 import { planNearest, runPlannedSearches, type NearestRequest, type PlannedSearch } from './nearest.js';
 import { refuseUnsupported, withVectorOf } from './request-forms.js';
 import { StrictMode } from './strict-mode.js';
+import { timedRead } from './issues.js';
 
 /** A search request's options in the planner's terms. */
 function searchOptions(
@@ -45,7 +46,8 @@ function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
 export async function doSearchBatch(engine: PointEngine, name: string, reqs: SearchRequest[]): Promise<ScoredPoint[][]> {
   const meta = engine.collection(name);
   StrictMode.of(meta)?.searchBatch(reqs.length);
-  return runPlannedSearches(engine, meta, reqs.map((r) => fromSearch(meta, r)));
+  const plans = reqs.map((r) => fromSearch(meta, r));
+  return timedRead(meta, plans.map((p) => p.spec.filter), () => runPlannedSearches(engine, meta, plans));
 }
 
 export async function doSearch(engine: PointEngine, name: string, req: SearchRequest): Promise<ScoredPoint[]> {

@@ -60,6 +60,23 @@ function indexTypesFor(c: FieldCondition): PayloadSchemaType[] {
   return [];
 }
 
+/**
+ * The keys a filter compares without a field index of a type that answers the comparison, with
+ * the types that would (strict mode refuses such filters; slow reads raise issues for them).
+ */
+export function unindexedKeys(meta: CollectionMeta, f: Filter): { key: string; types: PayloadSchemaType[] }[] {
+  const out: { key: string; types: PayloadSchemaType[] }[] = [];
+  for (const { c, prefix } of conditionsOf(f)) {
+    if (!('key' in c) || 'nested' in c) continue;
+    const types = indexTypesFor(c as FieldCondition);
+    if (types.length === 0) continue;
+    const key = `${prefix}${(c as FieldCondition).key}`;
+    const have = meta.config.payload_schema[key]?.type;
+    if (have === undefined || !types.includes(have)) out.push({ key, types });
+  }
+  return out;
+}
+
 export class StrictMode {
   readonly #s: StrictModeSettings;
   readonly #meta: CollectionMeta;
@@ -129,15 +146,9 @@ export class StrictMode {
     }
     const unindexedOk = kind === 'retrieve' ? this.#s.unindexed_filtering_retrieve : this.#s.unindexed_filtering_update;
     if (unindexedOk !== false) return;
-    for (const { c, prefix } of all) {
-      if (!('key' in c) || 'nested' in c) continue;
-      const types = indexTypesFor(c as FieldCondition);
-      if (types.length === 0) continue;
-      const key = `${prefix}${(c as FieldCondition).key}`;
-      const have = this.#meta.config.payload_schema[key]?.type;
-      if (have === undefined || !types.includes(have)) {
-        throw bad(`Index required but not found for "${key}" of one of the following types: [${[...types].sort().join(', ')}]. Help: Create an index for this key or use a different filter.`);
-      }
+    const [first] = unindexedKeys(this.#meta, f);
+    if (first !== undefined) {
+      throw bad(`Index required but not found for "${first.key}" of one of the following types: [${[...first.types].sort().join(', ')}]. Help: Create an index for this key or use a different filter.`);
     }
   }
 

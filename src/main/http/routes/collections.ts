@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CollectionNameParams } from '../../../shared/schemas/common.js';
-import { CreateCollection, UpdateCollection } from '../../../shared/schemas/collections.js';
+import { CreateCollection, OptimizationsQuery, UpdateCollection } from '../../../shared/schemas/collections.js';
 import {
   doCollectionExists,
   doCreateCollection,
@@ -10,6 +10,7 @@ import {
   doUpdateCollection,
 } from '../../service/collections.js';
 import type { Engine } from '../../engine.js';
+import { doOptimizations } from '../../service/optimizations.js';
 import { ok } from '../../../shared/envelope.js';
 
 const params = CollectionNameParams;
@@ -30,5 +31,8 @@ export const collectionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = a
   );
   app.get('/collections/:collection_name/exists', { schema: { params } }, async (req) =>
     ok(doCollectionExists(engine, req.params.collection_name), req.t0),
+  );
+  app.get('/collections/:collection_name/optimizations', { schema: { params, querystring: OptimizationsQuery } }, async (req) =>
+    ok(await doOptimizations(engine, req.params.collection_name, req.query), req.t0),
   );
 };
