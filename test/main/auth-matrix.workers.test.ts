@@ -80,6 +80,7 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /telemetry': 'read',
     // Issues name collections and keys, as the telemetry; clearing them changes state.
     'GET /issues': 'read',
+    'GET /cluster/telemetry': 'read',
     'DELETE /issues': 'write',
     // Cluster status names the nodes and their addresses, as the telemetry describes the host.
     'GET /cluster': 'read',

@@ -50,3 +50,17 @@ describe('optimizations', () => {
     expect((await call(server.url, 'GET', '/collections/nope/optimizations')).status).toBe(404);
   });
 });
+
+describe('cluster telemetry', () => {
+  it('single node: each shard with its one replica on peer 0 and its points; the cluster disabled', async () => {
+    const res = await call(server.url, 'GET', '/cluster/telemetry?details_level=3');
+    expect(res.status).toBe(200);
+    const op = res.body.result.collections.op;
+    expect(op.id).toBe('op');
+    expect(op.shards.map((s: { id: number }) => s.id)).toEqual([0, 1, 2]);
+    for (const s of op.shards) expect(s.replicas).toEqual([{ peer_id: 0, state: 'Active', num_points: expect.any(Number) }]);
+    expect(op.shards.reduce((n: number, s: { replicas: { num_points: number }[] }) => n + s.replicas[0]!.num_points, 0)).toBe(N);
+    expect(res.body.result.cluster).toEqual({ enabled: false, peers: {} });
+  });
+});
+

@@ -50,6 +50,7 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /telemetry': 'read',
   // issues name collections and keys: read, as the telemetry; clearing them changes state
   'GET /issues': 'read',
+  'GET /cluster/telemetry': 'read',
   'DELETE /issues': 'write',
   // cluster status: node ids and addresses; read, as the telemetry
   'GET /cluster': 'read',

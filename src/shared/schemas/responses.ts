@@ -157,3 +157,9 @@ export const OptimizationsOut = Type.Object({
 export const IssuesOut = Type.Object({
   issues: Type.Array(Type.Object({ id: Type.String(), description: Type.String(), solution: Type.Unknown(), timestamp: Type.String() })),
 });
+
+/** Qdrant's DistributedTelemetryData (GET /cluster/telemetry). */
+export const ClusterTelemetryOut = Type.Object({
+  collections: Type.Record(Type.String(), Type.Object({ id: Type.String(), shards: Type.Array(Type.Unknown()), shard_transfers: Type.Optional(Type.Array(Type.Unknown())) })),
+  cluster: Type.Object({ enabled: Type.Boolean(), number_of_peers: Type.Optional(Int), peers: Type.Record(Type.String(), Type.Unknown()) }),
+});

@@ -193,4 +193,18 @@ describe('a 3-node cluster answers as a single node does', () => {
     await same('points after delete', (c) => c.scroll(C, { limit: 500, with_vector: true }));
     await same('config after delete', async (c) => (await c.getCollection(C)).config.params);
   });
+
+  it('cluster telemetry: every shard with its two replicas, and the three peers', { timeout: 60_000 }, async () => {
+    const r = await fetch(`${cluster.nodes[0]!.url}/cluster/telemetry`);
+    const body = (await r.json()) as { result: { collections: Record<string, { shards: { id: number; replicas: { peer_id: number; state: string }[] }[] }>; cluster: { enabled: boolean; number_of_peers: number } } };
+    const shards = body.result.collections[C]!.shards;
+    expect(shards.map((s) => s.id)).toEqual([0, 1, 2]);
+    for (const s of shards) {
+      expect(s.replicas).toHaveLength(2);
+      expect(new Set(s.replicas.map((x) => x.peer_id)).size).toBe(2);
+      for (const x of s.replicas) expect(x.state).toBe('Active');
+    }
+    expect(body.result.cluster).toMatchObject({ enabled: true, number_of_peers: 3 });
+  });
 });
+

@@ -12,6 +12,10 @@ import { CollectionNameParams } from '../../../shared/schemas/common.js';
 import { ClusterOperations, ClusterTimeoutQuery, PeerParams, RemovePeerQuery } from '../../../shared/schemas/cluster.js';
 import { doCollectionClusterInfo, doRemovePeer, doUpdateCollectionCluster } from '../../service/cluster.js';
 import { ok } from '../../../shared/envelope.js';
+import { doClusterTelemetry } from '../../service/cluster-telemetry.js';
+
+/** Qdrant's query of GET /cluster/telemetry: read, and answered the same (every detail is cheap here). */
+const ClusterTelemetryQuery = Type.Object({ details_level: Type.Optional(Type.Integer({ minimum: 0 })), timeout: Type.Optional(Type.Integer({ minimum: 1 })) });
 
 const PeerInfoOut = Type.Object({ uri: Type.String() });
 const MessageSendErrorsOut = Type.Object({
@@ -47,6 +51,7 @@ export const clusterRoutes: FastifyPluginAsyncTypebox<{ cluster: ClusterView | n
   const api = cluster?.api;
   const params = CollectionNameParams;
   app.get('/cluster', async (req) => ok(cluster === null ? { status: 'disabled' as const } : cluster.status(), req.t0));
+  app.get('/cluster/telemetry', { schema: { querystring: ClusterTelemetryQuery } }, async (req) => ok(await doClusterTelemetry(engine, cluster), req.t0));
   app.get('/collections/:collection_name/cluster', { schema: { params } }, async (req) =>
     ok(await doCollectionClusterInfo(engine, req.params.collection_name, api), req.t0),
   );
