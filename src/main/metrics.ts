@@ -41,7 +41,8 @@ export class Metrics {
   constructor(engine: Engine, cluster: ClusterMetrics | null = null) {
     const registers = [this.registry];
     client.collectDefaultMetrics({ register: this.registry });
-    this.#qdrant = new QdrantMetrics(this.registry, engine, QUIVER_VERSION, cluster !== null);
+    // app_info carries the version GET / answers (Qdrant's API version); quiver_info has Quiver's.
+    this.#qdrant = new QdrantMetrics(this.registry, engine, QDRANT_API_VERSION, cluster !== null);
     if (cluster !== null) {
       new client.Counter({
         name: 'quiver_cluster_hedged_reads_total',
@@ -208,7 +209,7 @@ export class Metrics {
     });
   }
 
-  rest(method: string, route: string, status: number, seconds: number): void {
+  rest(method: string, route: string, status: number, seconds: number, collection?: string): void {
     const key = `${method} ${status} ${route}`;
     let r = this.#rest.get(key);
     if (r === undefined) {
@@ -217,10 +218,10 @@ export class Metrics {
     }
     r.total++;
     this.#restSeconds.observe(r.byRoute, seconds);
-    this.#qdrant.rest(method, route, status, seconds);
+    this.#qdrant.rest(method, route, status, seconds, collection);
   }
 
-  grpc(method: string, code: string, seconds: number): void {
+  grpc(method: string, code: string, seconds: number, numeric = 0, collection?: string): void {
     const key = `${code} ${method}`;
     let r = this.#grpc.get(key);
     if (r === undefined) {
@@ -229,7 +230,7 @@ export class Metrics {
     }
     r.total++;
     this.#grpcSeconds.observe(r.byMethod, seconds);
-    this.#qdrant.grpc(method, code === 'OK', seconds);
+    this.#qdrant.grpc(method, numeric, seconds, collection);
   }
 
   coordinated(worker: number): void {
@@ -244,8 +245,9 @@ export class Metrics {
     this.#workerRestarts.inc({ worker: String(worker) });
   }
 
-  /** The exposition text and its content type. */
-  async scrape(): Promise<{ body: string; contentType: string }> {
-    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  /** The exposition text and its content type; Qdrant's request families with a `collection` label when `perCollection`. */
+  async scrape(perCollection = false): Promise<{ body: string; contentType: string }> {
+    const all = client.Registry.merge([this.registry, this.#qdrant.requestRegistry(perCollection)]);
+    return { body: await all.metrics(), contentType: this.registry.contentType };
   }
 }

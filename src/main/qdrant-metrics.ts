@@ -1,22 +1,34 @@
-// The metric families Qdrant's /metrics exposes, under Qdrant's names and labels, beside Quiver's
-// own, so that dashboards and alerts written for Qdrant read a Quiver node unchanged:
-//   app_info{name,version}, app_status_recovery_mode, cluster_enabled
-//   collections_total, collections_vector_total, collection_points{id}, collection_vectors{collection,vector}
-//   rest_responses_{total,fail_total}{method,endpoint,status}, rest_responses_{avg,min,max}_duration_seconds
-//     (status 200 only, as Qdrant), rest_responses_duration_seconds histogram{method,endpoint,status}
-//   grpc_responses_{total,fail_total,avg,min,max}{endpoint}, grpc_responses_duration_seconds{endpoint}
-// Endpoints are route templates written as Qdrant writes them (`/collections/{name}/points`).
-// A REST response fails when it is a 5xx; a gRPC call when its code is not OK.
+// The metric families Qdrant 1.19's /metrics exposes on a single node, under Qdrant's names,
+// labels and types, beside Quiver's own (quiver_*), so that dashboards and alerts written for
+// Qdrant read a Quiver node unchanged:
+//   app_info{name,version} (the version GET / answers), app_status_recovery_mode, cluster_enabled
+//   collections_total, collections_vector_total, collection_points{id}, collection_vectors{collection,vector},
+//   collection_running_optimizations{id}
+//   rest_responses_total{method,endpoint,status}, rest_responses_{avg,min,max}_duration_seconds (status
+//     200 only, as Qdrant), rest_responses_duration_seconds histogram; grpc_responses_* alike with
+//     {endpoint,status} (the numeric gRPC code), timings for every status. Only the point operations
+//     are counted, as Qdrant's whitelist, with endpoints as Qdrant writes them
+//     (`/collections/{collection_name}/points`); `?per_collection=true` gives them a `collection` label.
+//   memory_{active,allocated,metadata,resident,retained}_bytes (Qdrant's jemalloc figures, from V8's
+//     and the kernel's here: qdrant-process.ts), process_threads, process_open_mmaps, system_max_mmaps,
+//     process_{minor,major}_page_faults_total (process_open_fds and process_max_fds come from
+//     prom-client's defaults, under the same names).
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';
+import { POINT_OPS } from '../shared/point-ops.js';
+import { processFamilies } from './qdrant-process.js';
 
-const BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10];
+/** Qdrant's histogram bounds, in seconds (1 us to 50 s). */
+const BUCKETS = [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50];
 
-/** Quiver's route template as Qdrant names it: `:collection_name` is `{name}`, other params `{param}`. */
+/** Quiver's route template as Qdrant names it: `:param` is `{param}`. */
 export function qdrantEndpoint(route: string): string {
-  return route.replace(/:collection_name\b/g, '{name}').replace(/:([A-Za-z_]+)/g, '{$1}');
+  return route.replace(/:([A-Za-z_]+)/g, '{$1}');
 }
+
+/** The REST routes counted: the point operations (Qdrant's whitelist is its point routes). */
+const COUNTED_ROUTES = new Set(Object.keys(POINT_OPS));
 
 interface Timing {
   count: number;
@@ -32,55 +44,28 @@ interface Timing {
 interface Series<L extends string> {
   labels: Record<L, string>;
   total: number;
-  fail: number;
   /** Qdrant's avg/min/max (status 200 only for REST). */
   t: Timing | null;
 }
 
-/** Series by a key built from the label values; counters and the avg/min/max gauges over them. */
+/** Series by a key built from the label values: the `_total` counter, the avg/min/max gauges and the histogram over them. */
 class SeriesSet<L extends string> {
   readonly byKey = new Map<string, Series<L>>();
+  readonly #seconds: client.Histogram<L>;
 
-  get(key: string, labels: () => Record<L, string>): Series<L> {
-    let s = this.byKey.get(key);
-    if (s === undefined) {
-      s = { labels: labels(), total: 0, fail: 0, t: null };
-      this.byKey.set(key, s);
-    }
-    return s;
-  }
-
-  static time(s: Series<string>, seconds: number): void {
-    const t = s.t;
-    if (t === null) {
-      s.t = { count: 1, sum: seconds, min: seconds, max: seconds };
-      return;
-    }
-    t.count++;
-    t.sum += seconds;
-    if (seconds < t.min) t.min = seconds;
-    if (seconds > t.max) t.max = seconds;
-  }
-
-  counters(prefix: string, help: string, labelNames: L[], registers: client.Registry[]): void {
+  constructor(prefix: string, help: string, labelNames: L[], registry: client.Registry) {
+    const registers = [registry];
     const byKey = this.byKey;
-    const counter = (name: string, what: string, read: (s: Series<L>) => number): void => {
-      new client.Counter({
-        name,
-        help: what,
-        labelNames,
-        registers,
-        collect() {
-          this.reset();
-          for (const s of byKey.values()) {
-            const n = read(s);
-            if (n > 0) this.inc(s.labels, n);
-          }
-        },
-      });
-    };
-    counter(`${prefix}_total`, `total number of responses through ${help}`, (s) => s.total);
-    counter(`${prefix}_fail_total`, `total number of failed responses through ${help}`, (s) => s.fail);
+    new client.Counter({
+      name: `${prefix}_total`,
+      help: `total number of responses through ${help}`,
+      labelNames,
+      registers,
+      collect() {
+        this.reset();
+        for (const s of byKey.values()) this.inc(s.labels, s.total);
+      },
+    });
     const gauge = (stat: 'avg' | 'min' | 'max', read: (t: Timing) => number): void => {
       new client.Gauge({
         name: `${prefix}_${stat}_duration_seconds`,
@@ -96,21 +81,61 @@ class SeriesSet<L extends string> {
     gauge('avg', (t) => t.sum / t.count);
     gauge('min', (t) => t.min);
     gauge('max', (t) => t.max);
+    this.#seconds = new client.Histogram({ name: `${prefix}_duration_seconds`, help: `histogram of response durations in ${help}`, labelNames, buckets: BUCKETS, registers });
+  }
+
+  /** One response: counted, observed, and timed when `timed`. */
+  record(key: string, labels: () => Record<L, string>, seconds: number, timed: boolean): void {
+    let s = this.byKey.get(key);
+    if (s === undefined) {
+      s = { labels: labels(), total: 0, t: null };
+      this.byKey.set(key, s);
+    }
+    s.total++;
+    this.#seconds.observe(s.labels, seconds);
+    if (!timed) return;
+    const t = s.t;
+    if (t === null) {
+      s.t = { count: 1, sum: seconds, min: seconds, max: seconds };
+      return;
+    }
+    t.count++;
+    t.sum += seconds;
+    if (seconds < t.min) t.min = seconds;
+    if (seconds > t.max) t.max = seconds;
   }
 }
 
-export class QdrantMetrics {
-  readonly #rest = new SeriesSet<'method' | 'endpoint' | 'status'>();
-  readonly #restSeconds: client.Histogram<'method' | 'endpoint' | 'status'>;
-  readonly #grpc = new SeriesSet<'endpoint'>();
-  readonly #grpcSeconds: client.Histogram<'endpoint'>;
+/** The request families twice: without a collection label (the default) and with one (`?per_collection=true`). */
+interface RequestFamilies {
+  registry: client.Registry;
+  rest: SeriesSet<string>;
+  grpc: SeriesSet<string>;
+}
 
-  /** `clusterMode`: the node runs in cluster mode (etcd and NATS configured), as Qdrant's cluster_enabled reports. */
+function requestFamilies(perCollection: boolean): RequestFamilies {
+  const registry = new client.Registry();
+  const extra = perCollection ? ['collection'] : [];
+  return {
+    registry,
+    rest: new SeriesSet<string>('rest_responses', 'REST API', ['method', 'endpoint', 'status', ...extra], registry),
+    grpc: new SeriesSet<string>('grpc_responses', 'gRPC API', ['endpoint', 'status', ...extra], registry),
+  };
+}
+
+export class QdrantMetrics {
+  readonly #global = requestFamilies(false);
+  readonly #perCollection = requestFamilies(true);
+
+  /**
+   * `version`: the one GET / answers; `clusterMode`: the node runs in cluster mode (etcd and NATS
+   * configured), as Qdrant's cluster_enabled reports.
+   */
   constructor(registry: client.Registry, engine: Engine, version: string, clusterMode: boolean) {
     const registers = [registry];
-    new client.Gauge({ name: 'app_info', help: 'information about the server', labelNames: ['name', 'version'], registers }).set({ name: 'quiver', version }, 1);
-    new client.Gauge({ name: 'app_status_recovery_mode', help: 'whether the server started in recovery mode', registers }).set(0);
-    new client.Gauge({ name: 'cluster_enabled', help: 'whether cluster support is enabled', registers }).set(clusterMode ? 1 : 0);
+    new client.Gauge({ name: 'app_info', help: 'information about qdrant server', labelNames: ['name', 'version'], registers }).set({ name: 'quiver', version }, 1);
+    new client.Gauge({ name: 'app_status_recovery_mode', help: 'features enabled in qdrant server', registers }).set(0);
+    new client.Gauge({ name: 'cluster_enabled', help: 'is cluster support enabled', registers }).set(clusterMode ? 1 : 0);
     new client.Gauge({
       name: 'collections_total',
       help: 'number of collections',
@@ -120,18 +145,20 @@ export class QdrantMetrics {
       },
     });
 
-    // One fan-out per scrape feeds the three vector and point families.
-    let pending: Promise<{ name: string; points: number; vectors: Record<string, number> }[]> | null = null;
+    // One fan-out per scrape feeds the vector, point and optimization families.
+    let pending: Promise<{ name: string; points: number; vectors: Record<string, number>; optimizing: number }[]> | null = null;
     const sizes = () => {
       pending ??= (async () => {
         if (!engine.ready) return [];
-        const all = await Promise.all(
+        return Promise.all(
           engine.list().map(async (meta) => {
-            const size = await engine.collectionSize(meta).catch(() => ({ points: 0, vectors: {} }));
-            return { name: meta.name, ...size };
+            const shards = await engine.fanOut(meta, { op: 'shardInfo' }).catch(() => []);
+            const vectors: Record<string, number> = {};
+            for (const s of shards) if (!s.secondary) for (const [v, n] of Object.entries(s.vectors)) vectors[v] = (vectors[v] ?? 0) + n;
+            const primaries = shards.filter((s) => !s.secondary);
+            return { name: meta.name, points: primaries.reduce((n, s) => n + s.points, 0), vectors, optimizing: primaries.filter((s) => s.rebuilding || s.catchingUp).length };
           }),
         );
-        return all;
       })().finally(() => setImmediate(() => (pending = null)));
       return pending;
     };
@@ -144,19 +171,23 @@ export class QdrantMetrics {
         this.set(all.reduce((n, c) => n + Object.values(c.vectors).reduce((a, b) => a + b, 0), 0));
       },
     });
-    new client.Gauge({
-      name: 'collection_points',
-      help: 'number of points per collection',
-      labelNames: ['id'],
-      registers,
-      async collect() {
-        this.reset();
-        for (const c of await sizes()) this.set({ id: c.name }, c.points);
-      },
-    });
+    const perCollection = (name: string, help: string, read: (c: Awaited<ReturnType<typeof sizes>>[number]) => number): void => {
+      new client.Gauge({
+        name,
+        help,
+        labelNames: ['id'],
+        registers,
+        async collect() {
+          this.reset();
+          for (const c of await sizes()) this.set({ id: c.name }, read(c));
+        },
+      });
+    };
+    perCollection('collection_points', 'approximate amount of points per collection', (c) => c.points);
+    perCollection('collection_running_optimizations', 'number of currently running optimization tasks per collection', (c) => c.optimizing);
     new client.Gauge({
       name: 'collection_vectors',
-      help: 'number of vectors per collection and vector name',
+      help: 'amount of vectors grouped by vector name',
       labelNames: ['collection', 'vector'],
       registers,
       async collect() {
@@ -164,39 +195,28 @@ export class QdrantMetrics {
         for (const c of await sizes()) for (const [vector, n] of Object.entries(c.vectors)) this.set({ collection: c.name, vector }, n);
       },
     });
-
-    const rest: ('method' | 'endpoint' | 'status')[] = ['method', 'endpoint', 'status'];
-    this.#rest.counters('rest_responses', 'REST API', rest, registers);
-    this.#restSeconds = new client.Histogram({
-      name: 'rest_responses_duration_seconds',
-      help: 'histogram of response durations in REST API',
-      labelNames: rest,
-      buckets: BUCKETS,
-      registers,
-    });
-    this.#grpc.counters('grpc_responses', 'gRPC API', ['endpoint'], registers);
-    this.#grpcSeconds = new client.Histogram({
-      name: 'grpc_responses_duration_seconds',
-      help: 'histogram of response durations in gRPC API',
-      labelNames: ['endpoint'],
-      buckets: BUCKETS,
-      registers,
-    });
+    processFamilies(registers);
   }
 
-  rest(method: string, route: string, status: number, seconds: number): void {
-    const s = this.#rest.get(`${method} ${status} ${route}`, () => ({ method, endpoint: qdrantEndpoint(route), status: String(status) }));
-    s.total++;
-    if (status >= 500) s.fail++;
-    this.#restSeconds.observe(s.labels, seconds);
-    if (status === 200) SeriesSet.time(s, seconds);
+  /** The request families to expose: with a `collection` label when `perCollection`. */
+  requestRegistry(perCollection: boolean): client.Registry {
+    return (perCollection ? this.#perCollection : this.#global).registry;
   }
 
-  grpc(endpoint: string, ok: boolean, seconds: number): void {
-    const s = this.#grpc.get(endpoint, () => ({ endpoint }));
-    s.total++;
-    if (!ok) s.fail++;
-    this.#grpcSeconds.observe(s.labels, seconds);
-    SeriesSet.time(s, seconds);
+  /** A REST response; counted when its route is a point operation. */
+  rest(method: string, route: string, status: number, seconds: number, collection: string | undefined): void {
+    if (!COUNTED_ROUTES.has(`${method} ${route}`)) return;
+    const labels = { method, endpoint: qdrantEndpoint(route), status: String(status) };
+    const timed = status === 200;
+    this.#global.rest.record(`${method} ${status} ${route}`, () => labels, seconds, timed);
+    this.#perCollection.rest.record(`${method} ${status} ${route} ${collection ?? ''}`, () => ({ ...labels, collection: collection ?? '' }), seconds, timed);
+  }
+
+  /** A gRPC call of the Points service, by its numeric status code. */
+  grpc(endpoint: string, code: number, seconds: number, collection: string | undefined): void {
+    if (!endpoint.startsWith('/qdrant.Points/')) return;
+    const labels = { endpoint, status: String(code) };
+    this.#global.grpc.record(`${code} ${endpoint}`, () => labels, seconds, true);
+    this.#perCollection.grpc.record(`${code} ${endpoint} ${collection ?? ''}`, () => ({ ...labels, collection: collection ?? '' }), seconds, true);
   }
 }

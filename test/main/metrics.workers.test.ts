@@ -8,6 +8,7 @@ import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failure, grpcClient } from '../helpers/grpc.js';
 import { sample, scrape } from '../helpers/metrics.js';
+import parsePrometheus from 'parse-prometheus-text-format';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -94,7 +95,9 @@ describe('GET /metrics', () => {
     expect((await failure(client.api('points').count({ collectionName: 'nope' }))).code).toBe(Code.NotFound);
     const text = await scrape(server.url);
 
-    expect(sample(text, 'app_info', { name: 'quiver', version: '0.1.0' })).toBe(1);
+    // The version GET / answers.
+    const root = await call(server.url, 'GET', '/');
+    expect(sample(text, 'app_info', { name: 'quiver', version: root.body.version })).toBe(1);
     expect(sample(text, 'cluster_enabled')).toBe(0);
     expect(sample(text, 'collections_total')).toBe(sample(text, 'quiver_collections'));
     expect(sample(text, 'collection_points', { id: 'qm' })).toBe(3);
@@ -102,11 +105,13 @@ describe('GET /metrics', () => {
     expect(sample(text, 'collection_vectors', { collection: 'qm', vector: 'b' })).toBe(2);
     expect(sample(text, 'collections_vector_total')).toBeGreaterThanOrEqual(4);
 
-    const COUNT = { method: 'POST', endpoint: '/collections/{name}/points/count' };
+    const COUNT = { method: 'POST', endpoint: '/collections/{collection_name}/points/count' };
     const delta = (name: string, labels: Record<string, string>) => (sample(text, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
     expect(delta('rest_responses_total', { ...COUNT, status: '200' })).toBe(4);
     expect(delta('rest_responses_total', { ...COUNT, status: '404' })).toBe(1);
-    expect(delta('rest_responses_fail_total', { ...COUNT, status: '404' })).toBe(0);
+    // No _fail_total families in Qdrant 1.19; a collection's info is not a counted endpoint.
+    expect(text).not.toMatch(/_responses_fail_total/);
+    expect(text).not.toMatch(/endpoint="\/collections\/\{collection_name\}"/);
     expect(delta('rest_responses_duration_seconds_count', { ...COUNT, status: '200' })).toBe(4);
     const avg = sample(text, 'rest_responses_avg_duration_seconds', { ...COUNT, status: '200' })!;
     expect(avg).toBeGreaterThan(0);
@@ -115,10 +120,60 @@ describe('GET /metrics', () => {
     // Qdrant reports timings of successful REST responses only.
     expect(sample(text, 'rest_responses_avg_duration_seconds', { ...COUNT, status: '404' })).toBeUndefined();
 
+    // gRPC: by the numeric status code, timed for every status.
     const G = { endpoint: '/qdrant.Points/Count' };
-    expect(delta('grpc_responses_total', G)).toBe(2);
-    expect(delta('grpc_responses_fail_total', G)).toBe(1);
-    expect(delta('grpc_responses_duration_seconds_count', G)).toBe(2);
-    expect(sample(text, 'grpc_responses_max_duration_seconds', G)).toBeGreaterThan(0);
+    expect(delta('grpc_responses_total', { ...G, status: '0' })).toBe(1);
+    expect(delta('grpc_responses_total', { ...G, status: '5' })).toBe(1);
+    expect(delta('grpc_responses_duration_seconds_count', { ...G, status: '5' })).toBe(1);
+    expect(sample(text, 'grpc_responses_max_duration_seconds', { ...G, status: '0' })).toBeGreaterThan(0);
+  });
+
+  it('Qdrant 1.19 families with their types, read by a Prometheus parser; per_collection=true labels requests by collection', async () => {
+    for (let i = 0; i < 2; i++) await call(server.url, 'POST', '/collections/qm/points/count', {});
+    const families = new Map(parsePrometheus(await scrape(server.url)).map((f) => [f.name, f]));
+    const want: [string, string][] = [
+      ['app_info', 'GAUGE'],
+      ['app_status_recovery_mode', 'GAUGE'],
+      ['cluster_enabled', 'GAUGE'],
+      ['collections_total', 'GAUGE'],
+      ['collections_vector_total', 'GAUGE'],
+      ['collection_points', 'GAUGE'],
+      ['collection_vectors', 'GAUGE'],
+      ['collection_running_optimizations', 'GAUGE'],
+      ['rest_responses_total', 'COUNTER'],
+      ['rest_responses_avg_duration_seconds', 'GAUGE'],
+      ['rest_responses_min_duration_seconds', 'GAUGE'],
+      ['rest_responses_max_duration_seconds', 'GAUGE'],
+      ['rest_responses_duration_seconds', 'HISTOGRAM'],
+      ['grpc_responses_total', 'COUNTER'],
+      ['grpc_responses_duration_seconds', 'HISTOGRAM'],
+      ['memory_active_bytes', 'GAUGE'],
+      ['memory_allocated_bytes', 'GAUGE'],
+      ['memory_metadata_bytes', 'GAUGE'],
+      ['memory_resident_bytes', 'GAUGE'],
+      ['memory_retained_bytes', 'GAUGE'],
+      ['process_threads', 'GAUGE'],
+      ['process_open_mmaps', 'GAUGE'],
+      ['system_max_mmaps', 'GAUGE'],
+      ['process_open_fds', 'GAUGE'],
+      ['process_max_fds', 'GAUGE'],
+      ['process_minor_page_faults_total', 'COUNTER'],
+      ['process_major_page_faults_total', 'COUNTER'],
+    ];
+    for (const [name, type] of want) expect(families.get(name)?.type, name).toBe(type);
+    expect(Number(families.get('process_threads')!.metrics[0]!.value)).toBeGreaterThan(2);
+    expect(Number(families.get('memory_resident_bytes')!.metrics[0]!.value)).toBeGreaterThan(1e6);
+    const count = families.get('rest_responses_total')!.metrics.find((m) => m.labels?.endpoint === '/collections/{collection_name}/points/count' && m.labels.status === '200')!;
+    expect(Object.keys(count.labels!).sort()).toEqual(['endpoint', 'method', 'status']);
+    // Qdrant's buckets: 1 us to 50 s.
+    const hist = families.get('rest_responses_duration_seconds')!.metrics[0]!;
+    expect(Object.keys(hist.buckets!).filter((b) => b !== '+Inf').map(Number).sort((a, b) => a - b)).toEqual([1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50]);
+
+    const per = new Map(parsePrometheus(await (await fetch(`${server.url}/metrics?per_collection=true`)).text()).map((f) => [f.name, f]));
+    const byCollection = per.get('rest_responses_total')!.metrics.find((m) => m.labels?.endpoint === '/collections/{collection_name}/points/count' && m.labels.collection === 'qm' && m.labels.status === '200');
+    expect(Number(byCollection?.value)).toBeGreaterThanOrEqual(2);
+    expect(per.get('rest_responses_total')!.metrics.every((m) => m.labels?.collection !== undefined)).toBe(true);
+    expect(per.get('app_info')?.type).toBe('GAUGE');
   });
 });
+

@@ -157,7 +157,7 @@ export async function buildApp(
   app.addHook('onResponse', (req, reply, done) => {
     const seconds = (performance.now() - (req.t0 || performance.now())) / 1000;
     const route = req.routeOptions.url;
-    metrics.rest(req.method, route ?? 'unmatched', reply.statusCode, seconds);
+    metrics.rest(req.method, route ?? 'unmatched', reply.statusCode, seconds, (req.params as { collection_name?: string } | undefined)?.collection_name);
     if (accessLog) req.log.info(accessLine(req.method, route, req.url, reply.statusCode, seconds, req.params), 'access');
     done();
   });
