@@ -245,6 +245,11 @@ export class Metrics {
     this.#workerRestarts.inc({ worker: String(worker) });
   }
 
+  /** Telemetry's `requests` (QdrantMetrics.responses). */
+  responses(): ReturnType<QdrantMetrics['responses']> {
+    return this.#qdrant.responses();
+  }
+
   /** The exposition text and its content type; Qdrant's request families with a `collection` label when `perCollection`. */
   async scrape(perCollection = false): Promise<{ body: string; contentType: string }> {
     const all = client.Registry.merge([this.registry, this.#qdrant.requestRegistry(perCollection)]);

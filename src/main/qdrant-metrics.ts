@@ -44,6 +44,8 @@ interface Timing {
 interface Series<L extends string> {
   labels: Record<L, string>;
   total: number;
+  /** When it last answered (epoch ms): telemetry's last_responded. */
+  last: number;
   /** Qdrant's avg/min/max (status 200 only for REST). */
   t: Timing | null;
 }
@@ -88,10 +90,11 @@ class SeriesSet<L extends string> {
   record(key: string, labels: () => Record<L, string>, seconds: number, timed: boolean): void {
     let s = this.byKey.get(key);
     if (s === undefined) {
-      s = { labels: labels(), total: 0, t: null };
+      s = { labels: labels(), total: 0, last: 0, t: null };
       this.byKey.set(key, s);
     }
     s.total++;
+    s.last = Date.now();
     this.#seconds.observe(s.labels, seconds);
     if (!timed) return;
     const t = s.t;
@@ -104,6 +107,16 @@ class SeriesSet<L extends string> {
     if (seconds < t.min) t.min = seconds;
     if (seconds > t.max) t.max = seconds;
   }
+}
+
+/** Qdrant's OperationDurationStatistics. */
+export interface DurationStats {
+  count: number;
+  avg_duration_micros?: number;
+  min_duration_micros?: number;
+  max_duration_micros?: number;
+  total_duration_micros?: number;
+  last_responded: string;
 }
 
 /** The request families twice: without a collection label (the default) and with one (`?per_collection=true`). */
@@ -196,6 +209,31 @@ export class QdrantMetrics {
       },
     });
     processFamilies(registers);
+  }
+
+  /**
+   * Telemetry's `requests`: per protocol, `METHOD /endpoint` (gRPC: the method path), then status,
+   * then Qdrant's OperationDurationStatistics (durations in microseconds, where timed).
+   */
+  responses(): { rest: { responses: Record<string, Record<string, DurationStats>> }; grpc: { responses: Record<string, Record<string, DurationStats>> } } {
+    const table = (set: SeriesSet<string>, key: (l: Record<string, string>) => string): Record<string, Record<string, DurationStats>> => {
+      const out: Record<string, Record<string, DurationStats>> = {};
+      for (const s of set.byKey.values()) {
+        const t = s.t;
+        (out[key(s.labels)] ??= {})[s.labels['status']!] = {
+          count: s.total,
+          ...(t === null
+            ? {}
+            : { avg_duration_micros: (t.sum / t.count) * 1e6, min_duration_micros: t.min * 1e6, max_duration_micros: t.max * 1e6, total_duration_micros: Math.round(t.sum * 1e6) }),
+          last_responded: new Date(s.last).toISOString(),
+        };
+      }
+      return out;
+    };
+    return {
+      rest: { responses: table(this.#global.rest, (l) => `${l['method']} ${l['endpoint']}`) },
+      grpc: { responses: table(this.#global.grpc, (l) => l['endpoint']!) },
+    };
   }
 
   /** The request families to expose: with a `collection` label when `perCollection`. */

@@ -68,7 +68,8 @@ describe('the hnswlib build a server reports', () => {
     expect(t.body.status).toBe('ok');
     expect(t.body.result.app).toMatchObject({
       name: 'quiver',
-      version: '0.1.0',
+      version: '1.19.0',
+      quiver_version: '0.1.0',
       hnsw_build: { kind: expected.kind, description: expected.description, flags: expected.flags, fallback_reason: expected.fallbackReason },
     });
     expect(typeof t.body.result.id).toBe('string');

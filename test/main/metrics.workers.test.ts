@@ -175,5 +175,30 @@ describe('GET /metrics', () => {
     expect(per.get('rest_responses_total')!.metrics.every((m) => m.labels?.collection !== undefined)).toBe(true);
     expect(per.get('app_info')?.type).toBe('GAUGE');
   });
+
+  it("GET /telemetry: Qdrant's document by details_level, requests from the same counts as the metrics", async () => {
+    await call(server.url, 'POST', '/collections/qm/points/count', {});
+    const root = await call(server.url, 'GET', '/');
+    const t0 = (await call(server.url, 'GET', '/telemetry')).body.result;
+    expect(t0.app.version).toBe(root.body.version);
+    expect(t0.app.quiver_version).toBe('0.1.0');
+    expect(t0.app.features).toBeUndefined();
+    expect(t0.requests).toBeUndefined();
+    expect(Object.keys(t0.collections)).toEqual(['number_of_collections']);
+    expect(t0.cluster).toEqual({ enabled: false });
+
+    const t1 = (await call(server.url, 'GET', '/telemetry?details_level=1')).body.result;
+    expect(t1.app.features).toMatchObject({ recovery_mode: false, gpu: false });
+    expect(t1.app.runtime_features).toMatchObject({ all: false });
+    expect(t1.collections.collections.map((c: { id: string }) => c.id)).toContain('qm');
+    const count = t1.requests.rest.responses['POST /collections/{collection_name}/points/count']['200'];
+    expect(count.count).toBeGreaterThanOrEqual(1);
+    expect(count.avg_duration_micros).toBeGreaterThan(0);
+    expect(count.last_responded.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
+    expect(t1.requests.grpc.responses['/qdrant.Points/Count']).toBeDefined();
+    expect(t1.memory.resident_bytes).toBeGreaterThan(1e6);
+    // A negative level does not read (Qdrant's usize): 400.
+    expect((await call(server.url, 'GET', '/telemetry?details_level=-1')).status).toBe(400);
+  });
 });
 

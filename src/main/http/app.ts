@@ -185,7 +185,7 @@ export async function buildApp(
   await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
-  await app.register(telemetryRoutes, { engine });
+  await app.register(telemetryRoutes, { engine, metrics, clusterMode: cluster !== null });
   await app.register(issueRoutes, { engine });
   await app.register(clusterRoutes, { cluster, engine });
   await app.register(authRoutes, { auth });
