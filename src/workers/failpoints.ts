@@ -9,7 +9,9 @@
 // secondary_load_delay_ms=2000 makes a read copy added to a live collection (replication_factor
 // raised) wait that long before it loads, so a test can watch a copy being built;
 // cluster_block_main_ms=3000 blocks the main thread's event loop that long, once, a second after
-// the node joined the cluster (its lease must survive it). Read once, at worker start.
+// the node joined the cluster (its lease must survive it); commit_delay_ms=2500 holds every write's
+// answer that long after its LMDB commit (a write slower than its wait timeout). Read once, at
+// worker start.
 
 const points = new Map<string, number>();
 for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
@@ -19,7 +21,7 @@ for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
 
 /** The failpoint's number, or null when it is off. */
 export function failpoint(
-  name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms' | 'secondary_load_delay_ms' | 'cluster_block_main_ms',
+  name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms' | 'secondary_load_delay_ms' | 'cluster_block_main_ms' | 'commit_delay_ms',
 ): number | null {
   return points.get(name) ?? null;
 }

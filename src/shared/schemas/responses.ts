@@ -33,7 +33,7 @@ export const ScoredPointOut = Type.Object({
 
 export const UpdateResultOut = Type.Object({
   operation_id: Type.Union([Int, Type.Null()]),
-  status: Type.Union([Type.Literal('acknowledged'), Type.Literal('completed')]),
+  status: Type.Union([Type.Literal('acknowledged'), Type.Literal('completed'), Type.Literal('wait_timeout')]),
 });
 
 export const CollectionsListOut = Type.Object({ collections: Type.Array(Type.Object({ name: Type.String() })) });

@@ -27,6 +27,7 @@ import { doSearch, doSearchBatch } from '../service/search.js';
 import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
+import type { UpdateResult } from '../service/writes.js';
 
 /** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
 interface Call<B> {
@@ -53,16 +54,34 @@ function at(engine: PointEngine, query: Record<string, unknown>): PointEngine {
 
 const wait = (c: Call<unknown>): boolean => c.query.wait === true;
 
+/**
+ * A write with wait=true and `timeout` seconds, as Qdrant answers it: its result when it is done
+ * in time, else `wait_timeout` (no operation id) while the write goes on to complete.
+ */
+async function waited(c: Call<unknown>, write: () => Promise<UpdateResult>): Promise<UpdateResult | { operation_id: null; status: 'wait_timeout' }> {
+  const secs = c.query.timeout;
+  if (!wait(c) || typeof secs !== 'number') return write();
+  const running = write();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), secs * 1000)));
+  const first = await Promise.race([running, late]);
+  clearTimeout(timer);
+  if (first !== null) return first;
+  // Its outcome has no one to go to now: a failure is the write's own to log, not an unhandled rejection.
+  running.catch(() => undefined);
+  return { operation_id: null, status: 'wait_timeout' };
+}
+
 const C = '/collections/:collection_name';
 /** Each hand-off route's service call; the registry (point-ops.ts) gives its schemas and kind. */
 const ROUTES: { [R in HandoffRoute]: RouteRun } = {
-  [`PUT ${C}/points`]: run(`PUT ${C}/points`, (e, c) => doUpsert(e, c.name, c.body, wait(c))),
+  [`PUT ${C}/points`]: run(`PUT ${C}/points`, (e, c) => waited(c, () => doUpsert(e, c.name, c.body, wait(c)))),
   [`POST ${C}/points`]: run(`POST ${C}/points`, (e, c) => doRetrieve(at(e, c.query), c.name, c.body)),
   [`GET ${C}/points/:id`]: run(`GET ${C}/points/:id`, (e, c) => doGetPoint(at(e, c.query), c.name, String(c.params.id))),
-  [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => doDeletePoints(e, c.name, c.body, wait(c))),
-  [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => doUpdateVectors(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => waited(c, () => doDeletePoints(e, c.name, c.body, wait(c)))),
+  [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => waited(c, () => doUpdateVectors(e, c.name, c.body, wait(c)))),
   [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) => doBatchUpdate(e, c.name, c.body, wait(c))),
-  [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => doDeleteVectors(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => waited(c, () => doDeleteVectors(e, c.name, c.body, wait(c)))),
   [`POST ${C}/facet`]: run(`POST ${C}/facet`, (e, c) => doFacet(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/count`]: run(`POST ${C}/points/count`, (e, c) => doCount(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/scroll`]: run(`POST ${C}/points/scroll`, (e, c) => doScroll(at(e, c.query), c.name, c.body)),
@@ -72,10 +91,10 @@ const ROUTES: { [R in HandoffRoute]: RouteRun } = {
   [`POST ${C}/points/search/matrix/offsets`]: run(`POST ${C}/points/search/matrix/offsets`, (e, c) => doMatrixOffsets(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query`]: run(`POST ${C}/points/query`, (e, c) => doQuery(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query/batch`]: run(`POST ${C}/points/query/batch`, (e, c) => doQueryBatch(at(e, c.query), c.name, c.body.searches)),
-  [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => doSetPayload(e, c.name, c.body, wait(c))),
-  [`PUT ${C}/points/payload`]: run(`PUT ${C}/points/payload`, (e, c) => doOverwritePayload(e, c.name, c.body, wait(c))),
-  [`POST ${C}/points/payload/delete`]: run(`POST ${C}/points/payload/delete`, (e, c) => doDeletePayload(e, c.name, c.body, wait(c))),
-  [`POST ${C}/points/payload/clear`]: run(`POST ${C}/points/payload/clear`, (e, c) => doClearPayload(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => waited(c, () => doSetPayload(e, c.name, c.body, wait(c)))),
+  [`PUT ${C}/points/payload`]: run(`PUT ${C}/points/payload`, (e, c) => waited(c, () => doOverwritePayload(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/payload/delete`]: run(`POST ${C}/points/payload/delete`, (e, c) => waited(c, () => doDeletePayload(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/payload/clear`]: run(`POST ${C}/points/payload/clear`, (e, c) => waited(c, () => doClearPayload(e, c.name, c.body, wait(c)))),
 };
 
 // Compiled once per thread, at first use of each route.

@@ -21,6 +21,7 @@ import type { ShardSaves } from './shard-saves.js';
 import type { ShardState } from './shard-state.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
+const commitDelayMs = failpoint('commit_delay_ms');
 
 /** A write LMDB did not commit: this thread's memory is ahead of the disk and must be reloaded. */
 export class NotCommittedError extends Error {}
@@ -156,6 +157,7 @@ export class ShardWrites {
     if (this.#s.secondary) return;
     try {
       if (last !== null) await last;
+      if (commitDelayMs !== null) await new Promise((resolve) => setTimeout(resolve, commitDelayMs));
       if (wait) await this.#s.db.points.flushed;
     } catch (err) {
       throw new NotCommittedError(`Write was not committed: ${err instanceof Error ? err.message : String(err)}. The shard reloads from disk; check the data before retrying`);
