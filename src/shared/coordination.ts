@@ -34,6 +34,8 @@ export interface HandoffReply {
   body: string;
   /** For a failure, what the main thread logs: the message, at error when it is ours (5xx), else at info. */
   failure?: { message: string; internal: boolean };
+  /** A rate-limited request's Retry-After, in seconds. */
+  retryAfter?: number;
 }
 
 /** A gRPC call handed off: the sibling of HandoffRequest, on the same channel. */

@@ -41,6 +41,8 @@ export interface WorkerInit {
    * that watch it can ask (the workers start before the main thread has loaded its modules).
    */
   listening?: SharedArrayBuffer;
+  /** Strict mode's rate-limit buckets, one set for the node (src/workers/service/rate-limits.ts). */
+  rateBuckets?: SharedArrayBuffer;
   /** A filtered read slower than this (seconds) raises issues for its unindexed keys (src/workers/service/issues.ts). */
   slowQuerySecs?: number;
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */

@@ -141,9 +141,9 @@ describe('strict mode', () => {
   });
 
   it('refuses the fields Quiver cannot enforce yet, by name, and bad values as Qdrant validates them', async () => {
-    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, read_rate_limit: 10 } });
+    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, max_timeout: 10 } });
     expect(res.status).toBe(400);
-    expect(res.body.status.error).toMatch(/^strict_mode_config\.read_rate_limit is not supported: /);
+    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_timeout is not supported: /);
     res = await call(server.url, 'PATCH', '/collections/sm', { strict_mode_config: { max_collection_payload_size_bytes: 1000 } });
     expect(res.status).toBe(400);
     expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_payload_size_bytes is not supported: /);
@@ -153,4 +153,36 @@ describe('strict mode', () => {
     expect((await call(server.url, 'GET', '/collections/sm2')).status).toBe(404);
     expect((await call(server.url, 'GET', '/collections/sm3')).status).toBe(404);
   });
+
+  it('rate limits: token buckets of so many a minute, 429 with Retry-After, for reads and writes, REST and gRPC', async () => {
+    const res = await put('/collections/rl', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, write_rate_limit: 3, read_rate_limit: 2 } });
+    expect(res.status).toBe(200);
+    const points = (ids: number[]) => ({ points: ids.map((id) => ({ id, vector: [1, id] })) });
+    expect((await put('/collections/rl/points?wait=true', points([1, 2]))).status).toBe(200);
+    // One token left (and a sliver refilled): two more points wait about 20 s.
+    const r = await fetch(`${server.url}/collections/rl/points?wait=true`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(points([3, 4])) });
+    expect(r.status).toBe(429);
+    const body = (await r.json()) as { status: { error: string } };
+    expect(body.status.error).toMatch(/^Rate limiting exceeded: Write rate limit exceeded: Operation requires 2 tokens but only 1\.\d were available\. Retry after \d+s$/);
+    const after = Number(r.headers.get('retry-after'));
+    expect(after).toBeGreaterThanOrEqual(15);
+    expect(after).toBeLessThanOrEqual(20);
+    // More than the bucket holds: no wait helps.
+    const big = await fetch(`${server.url}/collections/rl/points?wait=true`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(points([5, 6, 7, 8])) });
+    expect(big.status).toBe(429);
+    expect(((await big.json()) as { status: { error: string } }).status.error).toBe('Rate limiting exceeded: Write rate limit exceeded, request larger than rate limiter capacity, please try to split your request');
+    expect(big.headers.get('retry-after')).toBeNull();
+    expect((await client.getCollection('rl')).points_count).toBe(2);
+
+    // Reads: 2 a minute, a count without a filter costs 1.
+    expect((await post('/collections/rl/points/count', { exact: false })).status).toBe(200);
+    expect((await post('/collections/rl/points/count', { exact: false })).status).toBe(200);
+    const third = await post('/collections/rl/points/count', { exact: false });
+    expect(third.status).toBe(429);
+    expect(third.body.status.error).toMatch(/^Rate limiting exceeded: Read rate limit exceeded: Operation requires 1 tokens/);
+    const err = await failure(grpcClient(server).api('points').count({ collectionName: 'rl', exact: false }));
+    expect(err.code).toBe(8);
+    expect(err.message).toContain('Read rate limit exceeded');
+  });
 });
+

@@ -65,6 +65,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
       // As the error handler logs the failures it answers (app.ts).
       if (out.failure?.internal === true) req.log.error({ worker, status: out.status }, out.failure.message);
       else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
+      if (out.retryAfter !== undefined) void reply.header('retry-after', String(out.retryAfter));
       retryAfterFor(reply, out.status);
       await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
       if (PROBE_ON) probeRecord('req-total', performance.now() - req.t0);

@@ -18,6 +18,7 @@ import type { ClusterStateSnapshot } from '../../shared/cluster/state-view.js';
 import { BatchedPort } from '../../shared/batched-port.js';
 import { ROUTED_CALL_WIRE, ROUTED_UNSENDABLE } from '../../shared/routed-calls.js';
 import { BUSY, BUSY_SLOTS, BUSY_STALE_MS, COUNTED_OPS, LOAD_PROGRESS, LOAD_PROGRESS_SLOTS, PROTOCOL_VERSION, type HnswBuildMode, type Op, type RequestOf, type ResultOf, type WorkerInit, type WorkerReply } from '../../shared/protocol.js';
+import { RATE_BUCKET_BYTES } from '../../shared/rate-buckets.js';
 import { MAX_BATCH, type CatalogSnapshot, type AnyHandoffRequest, type HandoffReplyOf, type PeerPort, type RoutedCall, type WorkerTask } from '../../shared/coordination.js';
 
 /** A worker's WorkerInit.cluster: the internal port is worker 0's alone. */
@@ -96,6 +97,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     const served = new SharedArrayBuffer(workerCount * COUNTED_OPS.length * 8);
     this.#served = new Float64Array(served);
     const hedged = new SharedArrayBuffer(workerCount * 8);
+    const rateBuckets = new SharedArrayBuffer(RATE_BUCKET_BYTES);
     this.#hedged = new Float64Array(hedged);
     this.#pools = Array.from({ length: workerCount }, (_, workerIndex) => {
       const init: WorkerInit = {
@@ -111,6 +113,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         ...(slowQuerySecs === undefined ? {} : { slowQuerySecs }),
+        rateBuckets,
         listening: this.#listening.buffer as SharedArrayBuffer,
         ...(cluster === undefined ? {} : { cluster: clusterInitOf(cluster, workerIndex), hedged }),
       };

@@ -28,6 +28,7 @@ import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
 import type { UpdateResult } from '../service/writes.js';
+import { RateLimitedError } from '../service/rate-limits.js';
 
 /** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
 interface Call<B> {
@@ -152,6 +153,7 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     return { status: 200, body: JSON.stringify(ok(result, t0)) };
   } catch (err) {
     const f = toFailure(err);
-    return { status: f.status, body: JSON.stringify(failure(f.message, t0)), failure: { message: f.message, internal: f.internal } };
+    const retryAfter = err instanceof RateLimitedError && err.retryAfterSeconds !== null ? { retryAfter: err.retryAfterSeconds } : {};
+    return { status: f.status, body: JSON.stringify(failure(f.message, t0)), failure: { message: f.message, internal: f.internal }, ...retryAfter };
   }
 }

@@ -42,6 +42,7 @@ export async function doFacet(engine: PointEngine, name: string, req: FacetReque
   strict?.limit(req.limit);
   strict?.filter(filter, 'retrieve');
   strict?.exact(req.exact === true);
+  strict?.readTokens(StrictMode.readCost(filter));
   const top = req.exact === true ? null : Math.max(limit * FACET_TOP_FACTOR, 100);
   const parts = await engine.fanOut(meta, { op: 'facet', key: req.key, filter, top });
   const totals = new Map<FacetValue, number>();

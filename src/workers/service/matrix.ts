@@ -39,6 +39,7 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   const strict = StrictMode.of(meta);
   if (req.limit !== undefined && req.limit !== null && req.sample !== undefined && req.sample !== null) strict?.limit(req.limit * req.sample);
   strict?.filter(parsed, 'retrieve');
+  strict?.readTokens(StrictMode.readCost(parsed));
   const withVector: Filter = { must: [{ has_vector: using }] };
   const filter: Filter = parsed === null ? withVector : { must: [parsed, withVector] };
   // Each shard draws up to `sample` at random; a random `sample` of their union is kept.

@@ -16,6 +16,7 @@ async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFi
   const sel = pointSelection(req);
   const strict = StrictMode.of(meta);
   strict?.filter(sel.filter, 'update');
+  strict?.writeTokens(sel.ids?.length ?? 1);
   if (change.kind === 'set' || change.kind === 'overwrite') strict?.memory();
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);

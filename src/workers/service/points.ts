@@ -29,6 +29,7 @@ async function writePoints(
   const strict = StrictMode.of(meta);
   if (strict !== null) {
     strict.writeBatch(points.length, op === 'upsert' ? 'upsert limit' : 'update limit');
+    strict.writeTokens(points.length);
     strict.vectors(points);
     strict.memory();
     if (op === 'upsert' && strict.countsPoints) strict.points((await engine.fanOut(meta, { op: 'count', filter: null, exact: true })).reduce((a, b) => a + b, 0));
@@ -104,7 +105,9 @@ export async function doDeletePoints(engine: PointEngine, name: string, req: Poi
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
   const sel = 'points' in req ? { ids: parseIds(req.points), filter: null } : { ids: null, filter: parseFilter(req.filter) };
-  StrictMode.of(meta)?.filter(sel.filter, 'update');
+  const strict = StrictMode.of(meta);
+  strict?.filter(sel.filter, 'update');
+  strict?.writeTokens(sel.ids?.length ?? 1);
   const opId = engine.nextOpId(meta.id);
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'delete', opId, wait, ids, filter })));
   return updateResult(engine.operationId?.(opId) ?? opId, wait);
@@ -118,7 +121,9 @@ function retrieve(engine: PointEngine, meta: CollectionMeta, ids: PointId[], req
 export async function doRetrieve(engine: PointEngine, name: string, req: RetrievePoints): Promise<PointRecord[]> {
   const meta = engine.collection(name);
   refuseUnsupported(req, ['shard_key']);
-  return retrieve(engine, meta, parseIds(req.ids), req);
+  const ids = parseIds(req.ids);
+  StrictMode.of(meta)?.readTokens(ids.length);
+  return retrieve(engine, meta, ids, req);
 }
 
 export async function doGetPoint(engine: PointEngine, name: string, rawId: string): Promise<PointRecord> {
@@ -136,6 +141,7 @@ export async function doCount(engine: PointEngine, name: string, req: CountPoint
   const strict = StrictMode.of(meta);
   strict?.filter(filter, 'retrieve');
   strict?.exact(req.exact ?? true);
+  strict?.readTokens(StrictMode.readCost(filter));
   const counts = await timedRead(meta, [filter], () => engine.fanOut(meta, { op: 'count', filter, exact: req.exact ?? true }));
   return { count: counts.reduce((a, b) => a + b, 0) };
 }
@@ -150,6 +156,7 @@ export async function doScroll(engine: PointEngine, name: string, req: ScrollPoi
   const strict = StrictMode.of(meta);
   strict?.limit(limit);
   strict?.filter(filter, 'retrieve');
+  strict?.readTokens(StrictMode.readCost(filter));
   if (req.order_by !== undefined && req.order_by !== null) {
     // Qdrant checks the index first, then the offset.
     const orderBy = orderBySpec(meta, req.order_by);

@@ -34,6 +34,7 @@ function fromSearch(meta: CollectionMeta, r: SearchRequest): PlannedSearch {
   strict?.limit(r.limit);
   strict?.params(r.params);
   strict?.filter(opts.filter, 'retrieve');
+  strict?.readTokens(StrictMode.readCost(opts.filter));
   return planNearest(meta, {
     ...opts,
     vectorName: named.name,

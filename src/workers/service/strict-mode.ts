@@ -8,6 +8,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
 import type { PayloadSchemaType, StrictModeSettings, CollectionMeta } from '../../shared/types.js';
 import { freemem, totalmem } from 'node:os';
+import { takeTokens } from './rate-limits.js';
 
 const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request: ${message}`);
 
@@ -167,6 +168,23 @@ export class StrictMode {
         if (max !== undefined && max !== null && v.indices.length > max) throw bad(`Sparse vector '${name}' has a limit of ${max} indices, but ${v.indices.length} were provided!`);
       }
     }
+  }
+
+  /** A read costing `cost` tokens (1 and a token per filter condition; retrieve: one per id), under read_rate_limit. */
+  readTokens(cost: number): void {
+    const limit = this.#s.read_rate_limit;
+    if (limit !== undefined) takeTokens(this.#meta.id, 'read', limit, cost);
+  }
+
+  /** A write costing `cost` tokens (the points it names or carries, at least 1), under write_rate_limit. */
+  writeTokens(cost: number): void {
+    const limit = this.#s.write_rate_limit;
+    if (limit !== undefined) takeTokens(this.#meta.id, 'write', limit, Math.max(1, cost));
+  }
+
+  /** What a read with `filter` costs: 1, and a token per condition. */
+  static readCost(filter: Filter | null): number {
+    return 1 + (filter === null ? 0 : [...conditionsOf(filter)].length);
   }
 
   /** Whether writes that add points must first learn the collection's point count. */

@@ -16,7 +16,9 @@ export async function doDeleteVectors(engine: PointEngine, name: string, req: De
   }
   // Unlike the payload updates, Qdrant skips ids it does not have here (no 404), and so does Quiver.
   const sel = pointSelection(req);
-  StrictMode.of(meta)?.filter(sel.filter, 'update');
+  const strict = StrictMode.of(meta);
+  strict?.filter(sel.filter, 'update');
+  strict?.writeTokens(sel.ids?.length ?? 1);
   const opId = engine.nextOpId(meta.id);
   const names = [...new Set(req.vector)];
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'deleteVectors', opId, wait, names, ids, filter })));
