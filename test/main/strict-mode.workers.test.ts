@@ -141,9 +141,9 @@ describe('strict mode', () => {
   });
 
   it('refuses the fields Quiver cannot enforce yet, by name, and bad values as Qdrant validates them', async () => {
-    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, max_timeout: 10 } });
+    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, max_collection_vector_size_bytes: 10 } });
     expect(res.status).toBe(400);
-    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_timeout is not supported: /);
+    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_vector_size_bytes is not supported: /);
     res = await call(server.url, 'PATCH', '/collections/sm', { strict_mode_config: { max_collection_payload_size_bytes: 1000 } });
     expect(res.status).toBe(400);
     expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_payload_size_bytes is not supported: /);
@@ -183,6 +183,27 @@ describe('strict mode', () => {
     const err = await failure(grpcClient(server).api('points').count({ collectionName: 'rl', exact: false }));
     expect(err.code).toBe(8);
     expect(err.message).toContain('Read rate limit exceeded');
+  });
+
+  it('max_timeout on REST and gRPC requests, and the payload keys a formula reads', async () => {
+    expect((await put('/collections/sf', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, max_timeout: 5, unindexed_filtering_retrieve: false } })).status).toBe(200);
+    const timeout = 'Bad request: Limit exceeded 10 > 5 for "timeout". Help: Reduce the "timeout" parameter to or below 5.';
+    refused(await put('/collections/sf/points?wait=true&timeout=10', { points: [{ id: 1, vector: [1, 1], payload: { n: 2 } }] }), timeout);
+    refused(await post('/collections/sf/points/query?timeout=10', { query: [1, 1] }), timeout);
+    expect((await put('/collections/sf/points?wait=true&timeout=5', { points: [{ id: 1, vector: [1, 1], payload: { n: 2 } }] })).status).toBe(200);
+    const err = await failure(grpcClient(server).api('points').upsert({ collectionName: 'sf', wait: true, timeout: 10n, points: [] } as never));
+    expect(err.code).toBe(3);
+    expect(err.message).toContain('Limit exceeded 10 > 5 for "timeout"');
+
+    const formula = { prefetch: { query: [1, 1], limit: 5 }, query: { formula: { sum: ['$score', 'n'] } } };
+    refused(
+      await post('/collections/sf/points/query', formula),
+      'Bad request: Index required but not found for "n" of one of the following types: [float, integer]. Help: Create an index for this key or use a different formula expression.',
+    );
+    await client.createPayloadIndex('sf', { field_name: 'n', field_schema: 'float', wait: true });
+    const ok = await post('/collections/sf/points/query', formula);
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.points[0].score).toBeCloseTo(4, 5);
   });
 });
 

@@ -11,7 +11,6 @@ import type { StrictModeSettings } from '../../shared/types.js';
 
 /** Fields refused, with why: each needs something Quiver does not have yet. */
 const NOT_ENFORCED: Partial<Record<keyof StrictModeSettings, string>> = {
-  max_timeout: 'request timeouts are not passed to the point operations yet',
   max_collection_vector_size_bytes: 'Quiver keeps no running total of a collection’s vector bytes to check writes against',
   max_collection_payload_size_bytes: 'Quiver keeps no running total of a collection’s payload bytes to check writes against',
 };

@@ -18,6 +18,7 @@ import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { handleRequest } from './rest-requests.js';
 import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../../shared/read-consistency.js';
+import { checkRequestTimeout } from '../service/strict-mode.js';
 
 interface Codec {
   decode(bytes: Buffer): unknown;
@@ -55,6 +56,8 @@ export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffReq
     } catch (err) {
       throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: ${err instanceof Error ? err.message : String(err)}`);
     }
+    const m = message as { collection_name?: string; timeout?: unknown };
+    checkRequestTimeout(engine, m.collection_name, m.timeout);
     // A read's read_consistency (cluster mode; read-consistency.ts): the engine reading at the log's end.
     const read = engineAt(engine, () => grpcReadLevel((message as { read_consistency?: GrpcReadConsistency | null }).read_consistency));
     const reply = await POINT_CALLS[req.method](read, message as never);

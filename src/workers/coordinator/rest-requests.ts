@@ -29,6 +29,7 @@ import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
 import type { UpdateResult } from '../service/writes.js';
 import { RateLimitedError } from '../service/rate-limits.js';
+import { checkRequestTimeout } from '../service/strict-mode.js';
 
 /** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
 interface Call<B> {
@@ -149,6 +150,7 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     }
     const name = req.params.collection_name;
     if (typeof name !== 'string') throw QuiverError.internal('hand-off without a collection name');
+    checkRequestTimeout(engine, name, req.query.timeout);
     const result = await ROUTES[req.route](engine, { name, params: req.params, query: req.query, body: value as never });
     return { status: 200, body: JSON.stringify(ok(result, t0)) };
   } catch (err) {

@@ -211,6 +211,7 @@ async function execute(engine: PointEngine, meta: CollectionMeta, node: Node, in
   strict?.filter(parseFilter(node.filter), 'retrieve');
   const using = node.using ?? DEFAULT_VECTOR;
   const kind = classify(node.query);
+  if (kind.kind === 'formula') strict?.formula(kind.f);
   const lookup = (): Lookup => lookupOf(engine, meta, node.lookup_from, using);
   const prefetches = prefetchList(node.prefetch);
   const withPayload = payloadSelector(out?.withPayload, false);

@@ -9,6 +9,8 @@ import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
 import type { PayloadSchemaType, StrictModeSettings, CollectionMeta } from '../../shared/types.js';
 import { freemem, totalmem } from 'node:os';
 import { takeTokens } from './rate-limits.js';
+import type { Expr, Formula } from './formula.js';
+import type { PointEngine } from '../../shared/point-engine.js';
 
 const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request: ${message}`);
 
@@ -114,6 +116,12 @@ export class StrictMode {
     if (exact && this.#s.search_allow_exact === false) throw bad('Exact search disabled!. Help: Set exact=false.');
   }
 
+  /** A request's own `timeout` (seconds), held to max_timeout. */
+  timeout(seconds: number): void {
+    const max = this.#s.max_timeout;
+    if (max !== undefined && seconds > max) throw limitExceeded(seconds, max, 'timeout');
+  }
+
   /** Searches in one batch request. */
   searchBatch(n: number): void {
     const max = this.#s.search_max_batchsize;
@@ -150,6 +158,34 @@ export class StrictMode {
     const [first] = unindexedKeys(this.#meta, f);
     if (first !== undefined) {
       throw bad(`Index required but not found for "${first.key}" of one of the following types: [${[...first.types].sort().join(', ')}]. Help: Create an index for this key or use a different filter.`);
+    }
+  }
+
+  /**
+   * A formula (the query kind) with unindexed filtering off for reads: every payload key it reads
+   * needs a field index of a fitting type (a number variable: float or integer; a datetime key:
+   * datetime; a geo target: geo), and every condition in it, as a filter's.
+   */
+  formula(f: Formula): void {
+    if (this.#s.unindexed_filtering_retrieve !== false) return;
+    const keys: { key: string; types: PayloadSchemaType[] }[] = [];
+    const walk = (e: Expr): void => {
+      if (e.op === 'var') keys.push({ key: e.path, types: ['float', 'integer'] });
+      else if (e.op === 'datetime_key') keys.push({ key: e.path, types: ['datetime'] });
+      else if (e.op === 'geo') keys.push({ key: e.to, types: ['geo'] });
+      else if (e.op === 'mult' || e.op === 'sum') e.args.forEach(walk);
+      else if (e.op === 'div') [e.left, e.right].forEach(walk);
+      else if (e.op === 'pow') [e.base, e.exponent].forEach(walk);
+      else if (e.op === 'decay') [e.x, ...(e.target === null ? [] : [e.target])].forEach(walk);
+      else if ('arg' in e) walk(e.arg);
+    };
+    walk(f.expr);
+    for (const c of f.conditions) keys.push(...unindexedKeys(this.#meta, c));
+    for (const { key, types } of keys) {
+      const have = this.#meta.config.payload_schema[key]?.type;
+      if (have === undefined || !types.includes(have)) {
+        throw bad(`Index required but not found for "${key}" of one of the following types: [${[...types].sort().join(', ')}]. Help: Create an index for this key or use a different formula expression.`);
+      }
     }
   }
 
@@ -209,4 +245,12 @@ export class StrictMode {
       );
     }
   }
+}
+
+/** A request's `timeout` (REST query, gRPC field), if it has one, held to its collection's max_timeout. */
+export function checkRequestTimeout(engine: PointEngine, collection: string | undefined, timeout: unknown): void {
+  if (timeout === undefined || timeout === null || timeout === '' || collection === undefined) return;
+  const seconds = Number(timeout);
+  if (!Number.isFinite(seconds)) return;
+  StrictMode.of(engine.collection(collection))?.timeout(seconds);
 }
