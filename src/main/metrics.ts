@@ -221,7 +221,8 @@ export class Metrics {
     this.#qdrant.rest(method, route, status, seconds, collection);
   }
 
-  grpc(method: string, code: string, seconds: number, numeric = 0, collection?: string): void {
+  /** A gRPC call's final status, by name (Quiver's series) and by number (Qdrant's). */
+  grpc(method: string, code: string, numeric: number, seconds: number, collection: string | undefined): void {
     const key = `${code} ${method}`;
     let r = this.#grpc.get(key);
     if (r === undefined) {

@@ -54,7 +54,7 @@ function recorder(log: FastifyBaseLogger, metrics: Metrics, accessLog: boolean):
   return (path, code, t0, collection) => {
     const seconds = (performance.now() - t0) / 1000;
     const name = grpc.status[code] ?? String(code);
-    metrics.grpc(path, name, seconds, code, collection);
+    metrics.grpc(path, name, code, seconds, collection);
     // The REST access line's fields: the method path is the route, the gRPC code the status.
     if (accessLog) {
       log.info(

@@ -10,7 +10,7 @@ import type { PointEngine } from '../../shared/point-engine.js';
 import { isMulti, type CollectionMeta, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 import { planNearest, type NearestRequest, type PlannedSearch } from './nearest.js';
-import { checkMulti, checkSparse, checkVector } from './request-forms.js';
+import { checkMulti, checkSparse, checkVector, readsAsMulti } from './request-forms.js';
 import { retrieveByIds } from './retrieve.js';
 
 export type ExampleQuery =
@@ -142,7 +142,7 @@ async function resolveExamples(
       throw QuiverError.badInput(`Vector '${using}' is sparse: an example must be {indices, values}, a document or a point id`);
     }
     // A multivector's rows (or one plain vector as its single row): checkMulti says what is wrong.
-    if (Array.isArray(v) && (isMulti(meta, using) || Array.isArray(v[0]))) return checkMulti(meta, using, v);
+    if (Array.isArray(v) && readsAsMulti(meta, using, v)) return checkMulti(meta, using, v);
     if (Array.isArray(v) && v.every((x) => typeof x === 'number')) return checkVector(meta, using, v as number[]);
     throw QuiverError.badInput('An example must be a dense vector or a point id');
   };

@@ -373,11 +373,12 @@ export async function doQueryBatch(engine: PointEngine, name: string, reqs: Quer
   return Promise.all(
     reqs.map(async (r) => {
       // A query takes its read tokens once, for its root's filter (its prefetches are part of it).
-      StrictMode.of(meta)?.readTokens(StrictMode.readCost(parseFilter(r.filter)));
+      const rootFilter = parseFilter(r.filter);
+      StrictMode.of(meta)?.readTokens(StrictMode.readCost(rootFilter));
       const referenced = [...new Set(referencedIds(engine, meta, r))];
       const run = (): Promise<ScoredPoint[]> => execute(engine, meta, r, null, { offset: r.offset ?? 0, withPayload: r.with_payload, withVector: withVectorOf(r) }, referenced);
       // Only the root's filter is noted for issues: a prefetch's is checked where it is parsed.
-      return { points: await timedRead(meta, [parseFilter(r.filter)], run) };
+      return { points: await timedRead(meta, [rootFilter], run) };
     }),
   );
 }

@@ -89,7 +89,7 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
     if (meta.config.sparse_vectors[name] !== undefined) throw QuiverError.badInput(`Vector '${name}' is sparse: send {indices, values}`);
     throw QuiverError.unknownVector(name);
   }
-  if (params.multivector_config !== undefined || Array.isArray(v[0])) return checkMulti(meta, name, v);
+  if (readsAsMulti(meta, name, v)) return checkMulti(meta, name, v);
   if (v.length !== params.size) {
     throw QuiverError.badInput(`Dimension mismatch for vector '${name}': expected ${params.size}, got ${v.length}`);
   }
@@ -107,6 +107,14 @@ export function checkVector(meta: CollectionMeta, name: string, v: readonly numb
     for (let i = 0; i < out.length; i++) out[i] = out[i]! * inv;
   }
   return out;
+}
+
+/**
+ * Whether `v`, given for vector `name`, is read as a multivector: any value for a multivector
+ * name (a plain vector is its one row), and rows given for any other name (checkMulti refuses them).
+ */
+export function readsAsMulti(meta: CollectionMeta, name: string, v: readonly unknown[]): boolean {
+  return isMulti(meta, name) || Array.isArray(v[0]);
 }
 
 /** Qdrant's answer to a multivector where a plain or sparse vector goes, or the other way round. */
@@ -223,7 +231,7 @@ export function checkPoints(
     // A BM25 document gives a sparse vector, which must be named (Qdrant's answer).
     if (isInferenceInput(p.vector)) throw QuiverError.badInput('Bad request: Sparse vector should be named');
     for (const [name, v] of Object.entries(namedVectors(p.vector))) {
-      if (Array.isArray(v) && (isMulti(meta, name) || Array.isArray(v[0]))) multi[name] = checkMulti(meta, name, v);
+      if (Array.isArray(v) && readsAsMulti(meta, name, v)) multi[name] = checkMulti(meta, name, v);
       else if (Array.isArray(v)) vectors[name] = checkVector(meta, name, v, rowOf(name, i));
       else if (isInferenceInput(v)) sparse[name] = checkSparse(meta, name, embedFor(meta, name, v));
       else sparse[name] = checkSparse(meta, name, v as SparseVector);
