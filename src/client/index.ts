@@ -50,8 +50,9 @@ export interface ClientOptions {
 }
 
 export interface UpdateResult {
-  operation_id: number;
-  status: 'acknowledged' | 'completed';
+  /** Null when the write answered `wait_timeout` (wait=true ran past its timeout; it goes on). */
+  operation_id: number | null;
+  status: 'acknowledged' | 'completed' | 'wait_timeout';
 }
 
 export interface CollectionInfo {

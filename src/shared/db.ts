@@ -55,6 +55,12 @@ export function storedPayload(p: Payload | string | null | undefined): Payload |
   return typeof p === 'string' ? (JSON.parse(p) as Payload) : p;
 }
 
+/** Bytes of a payload's JSON as a record stores it (0: none). */
+export function storedPayloadBytes(p: Payload | string | null | undefined): number {
+  if (p === undefined || p === null) return 0;
+  return Buffer.byteLength(typeof p === 'string' ? p : JSON.stringify(p));
+}
+
 export interface QuiverDb {
   root: RootDatabase;
   catalog: Database<CatalogEntry, string>;

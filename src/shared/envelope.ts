@@ -36,9 +36,13 @@ export function failure(message: string, t0: number): ErrorEnvelope {
  */
 const RETRY_AFTER_SECONDS = '2';
 
-/** A 503 carries Retry-After: the refusal's own when it set one (the lease gate), else the default. */
-export function retryAfterFor(reply: FastifyReply, status: number): void {
-  if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', RETRY_AFTER_SECONDS);
+/**
+ * Retry-After: the error's own seconds when it has them (a rate limit), else for a 503 the
+ * refusal's own when it set one (the lease gate), else the default.
+ */
+export function retryAfterFor(reply: FastifyReply, status: number, err?: unknown): void {
+  if (err instanceof QuiverError && err.retryAfterSeconds !== undefined) void reply.header('retry-after', String(err.retryAfterSeconds));
+  else if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', RETRY_AFTER_SECONDS);
 }
 
 /** Status and message for any error that reaches the HTTP layer. */

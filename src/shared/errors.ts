@@ -76,15 +76,20 @@ export const GRPC_STATUS: Record<ErrorCode, GrpcCode> = {
 export interface WireError {
   code: ErrorCode;
   message: string;
+  /** Seconds the caller is asked to wait before retrying (REST Retry-After, gRPC retry-after metadata). */
+  retryAfter?: number;
 }
 
 export class QuiverError extends Error {
   readonly code: ErrorCode;
+  /** Seconds to wait before retrying, where waiting helps (a rate limit's refill). */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, retryAfterSeconds?: number) {
     super(message);
     this.name = 'QuiverError';
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 
   /** 4xx are the caller's doing and log at info; 5xx are ours and log at error, but for 501, an expected answer. */
@@ -93,7 +98,7 @@ export class QuiverError extends Error {
   }
 
   toWire(): WireError {
-    return { code: this.code, message: this.message };
+    return this.retryAfterSeconds === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, retryAfter: this.retryAfterSeconds };
   }
 
   /** Any thrown value as it crosses the worker boundary: a QuiverError as it is, anything else as Internal. */
@@ -103,7 +108,7 @@ export class QuiverError extends Error {
   }
 
   static fromWire(w: WireError): QuiverError {
-    return new QuiverError(ERROR_CODES.includes(w.code) ? w.code : 'Internal', w.message);
+    return new QuiverError(ERROR_CODES.includes(w.code) ? w.code : 'Internal', w.message, w.retryAfter);
   }
 
   static badInput(message: string): QuiverError {

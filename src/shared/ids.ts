@@ -13,6 +13,11 @@ const UUID_FORMS = [
   new RegExp(`^urn:uuid:${HEX}$`, 'i'),
 ];
 
+/** Whether `s` is a UUID in one of the forms the uuid crate reads. */
+export function isUuid(s: string): boolean {
+  return UUID_FORMS.some((re) => re.test(s));
+}
+
 export function parsePointId(raw: unknown): PointId {
   if (typeof raw === 'number') {
     if (Number.isSafeInteger(raw) && raw >= 0) return raw;

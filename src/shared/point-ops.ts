@@ -17,7 +17,7 @@ import type { TSchema } from 'typebox';
 import Type from 'typebox';
 import { UpdateOperations } from './schemas/batch.js';
 import { VectorNameConfig, VectorNameParams } from './schemas/collections.js';
-import { CollectionNameParams, WaitQuery } from './schemas/common.js';
+import { CollectionNameParams, ReadQuery, WaitQuery } from './schemas/common.js';
 import { ClearPayload, CreateFieldIndex, DeletePayload, FieldNameParams, SetPayload } from './schemas/payload.js';
 import { CountPoints, DeleteVectors, FacetRequest, PointIdParams, PointsSelector, RetrievePoints, ScrollPoints, SearchMatrixRequest, UpdateVectors, UpsertPoints } from './schemas/points.js';
 import { CountOut, FacetOut, MatrixOffsetsOut, MatrixPairsOut, Ok, PointRecordOut, QueryOut, ScoredPointOut, ScrollOut, UpdateResultOut } from './schemas/responses.js';
@@ -29,7 +29,7 @@ export interface PointOpSpec {
   /** The gRPC `qdrant.Points` method that does the same, or null (REST only). */
   grpc: string | null;
   params: TSchema;
-  /** The query string's schema (null: the route declares none and reads nothing but `consistency`). */
+  /** The query string's schema: a read's consistency and timeout, a write's wait, ordering and timeout. */
   querystring: TSchema | null;
   /** The body's schema (null: the route takes no body). */
   body: TSchema | null;
@@ -47,7 +47,7 @@ const updated = Ok(UpdateResultOut).properties.result;
 // Generic in the method name and body schema, so that each entry keeps its literal types (the
 // hand-off routes' bodies are typed from them).
 function read<G extends string | null, B extends TSchema | null>(grpc: G, p: TSchema, body: B, doc: PointOpSpec['doc']) {
-  return { grpc, params: p, querystring: null, body, kind: 'read', coordinated: 'worker', doc } as const;
+  return { grpc, params: p, querystring: ReadQuery, body, kind: 'read', coordinated: 'worker', doc } as const;
 }
 
 function write<G extends string, B extends TSchema | null>(grpc: G, body: B, doc: PointOpSpec['doc']) {

@@ -7,6 +7,7 @@ import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointI
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
+import type { IssueRecord, ShardInfo, StoredBytes, ThreadMemory } from './shard-reports.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -305,6 +306,7 @@ export type ShardRequest =
   | ({ op: 'sparseStats'; vector: string; terms: number[] } & ShardAddress)
   | ({ op: 'deleteVectors'; opId: number; wait: boolean; names: string[]; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
   | ({ op: 'shardInfo' } & ShardAddress)
+  | ({ op: 'storedBytes' } & ShardAddress)
   /**
    * Cluster mode: answers once the shard has applied log entry `seq` with LMDB flushed, with that
    * entry's outcome (the write op's result, or its error); ShardUnavailable after `timeoutMs`.
@@ -363,66 +365,6 @@ export interface PingResult {
   startup: StartupMark[];
 }
 
-export interface ShardInfo {
-  shard: number;
-  worker: number;
-  /** A read copy (replication_factor > 1) rather than the primary. */
-  secondary: boolean;
-  points: number;
-  /** Per vector name: how many vectors the HNSW index holds. */
-  indexedVectors: Record<string, number>;
-  /** Per vector name, dense and sparse: how many live points have that vector. */
-  vectors: Record<string, number>;
-  /** Per indexed payload key: how many points have an indexed value. */
-  indexedPayload: Record<string, number>;
-  /** An HNSW graph is being rebuilt with new parameters (the old one serves meanwhile). */
-  rebuilding: boolean;
-  /**
-   * Writes replayed at load (after kill -9) are still being added to a restored graph in the
-   * background; their rows are searched exactly until then.
-   */
-  catchingUp: boolean;
-  /** Background graph saves since start, and writes not yet covered by a saved graph. */
-  graphSaves: number;
-  unsavedWrites: number;
-  /** Estimated bytes held in memory, by kind (see MemoryBytes). */
-  memory: MemoryBytes;
-}
-
-/**
- * Estimated in-memory bytes of a shard or collection, by kind: `vectors` rows held outside a
- * graph (vectors without HNSW, sparse vectors) and per-slot presence; `graph` HNSW graphs with
- * the dense vectors they hold; `payload_index` field indexes; `ids` the id tracker (id <-> slot,
- * versions).
- */
-export interface MemoryBytes {
-  vectors: number;
-  graph: number;
-  payload_index: number;
-  ids: number;
-}
-
-/**
- * One thread's JavaScript memory, as its own V8 isolate reports it (process.memoryUsage): the
- * heap it has committed and the part in use, and the off-heap memory its objects hold
- * (`external` includes `array_buffers`; SharedArrayBuffers count in every thread that holds one).
- */
-export interface ThreadMemory {
-  heap_total_bytes: number;
-  heap_used_bytes: number;
-  external_bytes: number;
-  array_buffers_bytes: number;
-}
-
-/** Qdrant's IssueRecord: an unindexed field that slow filtered reads keep hitting. */
-export interface IssueRecord {
-  id: string;
-  description: string;
-  solution: { immediate: { message: string; action: { method: string; uri: string; headers: Record<string, string>; body: Record<string, unknown> } } };
-  /** RFC 3339, when first raised. */
-  timestamp: string;
-}
-
 export interface ResultMap {
   ping: PingResult;
   memory: ThreadMemory;
@@ -452,6 +394,7 @@ export interface ResultMap {
   facet: { values: FacetValue[]; counts: number[] };
   scroll: PointRecord[];
   shardInfo: ShardInfo;
+  storedBytes: StoredBytes;
   /** The entry's result as its write op answers it (null: no longer kept, or applied before this thread started). */
   awaitApplied: { result: unknown };
   /**

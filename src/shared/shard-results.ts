@@ -3,7 +3,8 @@
 // Qdrant words for a missing range index, and memory figures summed and read.
 
 import { comparePointIds } from './ids.js';
-import type { FacetValue, MemoryBytes, OrderedRecord, ThreadMemory, WriteCondition } from './protocol.js';
+import type { FacetValue, OrderedRecord, WriteCondition } from './protocol.js';
+import type { MemoryBytes, ThreadMemory } from './shard-reports.js';
 
 /** Qdrant's answer to order_by on a key without an integer, float or datetime index. */
 export function missingRangeIndex(key: string): string {

@@ -231,8 +231,11 @@ export const DEFAULT_HNSW: HnswConfig = {
 /** Largest vector dimension accepted, as Qdrant. */
 export const MAX_VECTOR_SIZE = 65_536;
 
-/** What a point write answers (Qdrant's UpdateResult): `completed` once applied with wait=true. */
+/**
+ * What a point write answers (Qdrant's UpdateResult): `completed` once applied with wait=true;
+ * `wait_timeout`, with no operation id, when wait=true ran past the request's timeout.
+ */
 export interface UpdateResult {
-  operation_id: number;
-  status: 'acknowledged' | 'completed';
+  operation_id: number | null;
+  status: 'acknowledged' | 'completed' | 'wait_timeout';
 }

@@ -87,6 +87,7 @@ function writeBytes(req: ShardRequest): number {
 startLatencyProbe(`worker${init.workerIndex}`);
 
 const crashOnId = failpoint('crash_on_id');
+const readDelayMs = failpoint('read_delay_ms');
 
 // This worker's row of WorkerInit.served, and each counted op's slot in it.
 const served = init.served === undefined ? null : new Float64Array(init.served, init.workerIndex * COUNTED_OPS.length * 8, COUNTED_OPS.length);
@@ -108,6 +109,7 @@ async function serveShard(req: ShardRequest): Promise<WorkerReply> {
   }
   let bytes = 0;
   try {
+    if (readDelayMs !== null && (req.op === 'search' || req.op === 'count')) await new Promise((r) => setTimeout(r, readDelayMs));
     bytes = writeBytes(req);
     return { ok: true, result: await host.handle(req) };
   } catch (err) {

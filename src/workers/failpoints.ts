@@ -10,8 +10,9 @@
 // raised) wait that long before it loads, so a test can watch a copy being built;
 // cluster_block_main_ms=3000 blocks the main thread's event loop that long, once, a second after
 // the node joined the cluster (its lease must survive it); commit_delay_ms=2500 holds every write's
-// answer that long after its LMDB commit (a write slower than its wait timeout). Read once, at
-// worker start.
+// answer that long after its LMDB commit (a write slower than its wait timeout); read_delay_ms=1500
+// holds every shard's search and count answer that long (a read slower than its timeout). Read
+// once, at worker start.
 
 const points = new Map<string, number>();
 for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
@@ -21,7 +22,7 @@ for (const part of (process.env.QUIVER_FAILPOINTS ?? '').split(',')) {
 
 /** The failpoint's number, or null when it is off. */
 export function failpoint(
-  name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms' | 'secondary_load_delay_ms' | 'cluster_block_main_ms' | 'commit_delay_ms',
+  name: 'upsert_after' | 'crash_on_id' | 'commit_fail_on_id' | 'load_delay_ms' | 'secondary_load_delay_ms' | 'cluster_block_main_ms' | 'commit_delay_ms' | 'read_delay_ms',
 ): number | null {
   return points.get(name) ?? null;
 }

@@ -434,6 +434,7 @@ export class ShardHost {
     sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
     deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) })),
     shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
+    storedBytes: (req) => this.#get(req.collection, req.shard).storedBytes(),
     awaitApplied: async (req) => {
       this.#get(req.collection, req.shard);
       const key = `${req.collection}/${req.shard}`;

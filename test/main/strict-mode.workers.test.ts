@@ -1,11 +1,11 @@
 // Strict mode through the real server, over REST (official client and fetch) and gRPC: the
 // config kept, merged by PATCH and reported; each enforced limit hit with Qdrant's status and
 // message, nothing written by a refused write; prefetches and batches held to it; `enabled:
-// false` turning every check off; the fields Quiver cannot enforce yet refused by name.
+// false` turning every check off; the collection size limits counted over every shard.
 
 import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failure, grpcClient } from '../helpers/grpc.js';
+import { failure, grpcClient, vectors } from '../helpers/grpc.js';
 import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -80,11 +80,11 @@ describe('strict mode', () => {
   it('requires an index for filtered reads and writes, counts conditions and sizes them', async () => {
     refused(
       await post('/collections/sm/points/query', { query: [1, 1], using: 'd', limit: 3, filter: { must: [{ key: 'color', match: { value: 'red' } }] } }),
-      'Bad request: Index required but not found for "color" of one of the following types: [keyword, uuid]. Help: Create an index for this key or use a different filter.',
+      'Bad request: Index required but not found for "color" of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.',
     );
     refused(
       await post('/collections/sm/points/delete?wait=true', { filter: { must: [{ key: 'color', match: { value: 'red' } }] } }),
-      'Bad request: Index required but not found for "color" of one of the following types: [keyword, uuid]. Help: Create an index for this key or use a different filter.',
+      'Bad request: Index required but not found for "color" of one of the following types: [keyword]. Help: Create an index for this key or use a different filter.',
     );
     expect(await count()).toBe(3);
     await client.createPayloadIndex('sm', { field_name: 'color', field_schema: 'keyword', wait: true });
@@ -140,17 +140,37 @@ describe('strict mode', () => {
     expect((await put('/collections/sm/points?wait=true', { points: [20, 21, 22, 23].map((id) => ({ id, vector: { d: [1, 1] } })) })).status).toBe(200);
   });
 
-  it('refuses the fields Quiver cannot enforce yet, by name, and bad values as Qdrant validates them', async () => {
-    let res = await put('/collections/sm2', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { enabled: true, max_collection_vector_size_bytes: 10 } });
-    expect(res.status).toBe(400);
-    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_vector_size_bytes is not supported: /);
-    res = await call(server.url, 'PATCH', '/collections/sm', { strict_mode_config: { max_collection_payload_size_bytes: 1000 } });
-    expect(res.status).toBe(400);
-    expect(res.body.status.error).toMatch(/^strict_mode_config\.max_collection_payload_size_bytes is not supported: /);
-    res = await put('/collections/sm3', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { max_query_limit: 0 } });
+  it('holds writes to the collection size limits: vectors on upserts and vector updates, payloads on those and payload writes', async () => {
+    // 16 bytes a vector; `{"a":"0123456789"}` is 18 bytes of payload. Two shards: the limits count both.
+    const res = await put('/collections/sb', { vectors: { size: 4, distance: 'Dot' }, shard_number: 2, strict_mode_config: { enabled: true, max_collection_vector_size_bytes: 48, max_collection_payload_size_bytes: 30 } });
+    expect(res.status).toBe(200);
+    const point = (id: number, payload?: object) => ({ id, vector: [1, 0, 0, id], ...(payload === undefined ? {} : { payload }) });
+    expect((await put('/collections/sb/points?wait=true', { points: [point(1, { a: '0123456789' }), point(2, { a: '0123456789' })] })).status).toBe(200);
+    const payloadFull = 'Bad request: Max payload storage size limit of 0.00002861023MB reached!';
+    refused(await put('/collections/sb/points?wait=true', { points: [point(3)] }), payloadFull);
+    refused(await post('/collections/sb/points/payload?wait=true', { payload: { b: 1 }, points: [1] }), payloadFull);
+    refused(await put('/collections/sb/points/payload?wait=true', { payload: { b: 1 }, points: [1] }), payloadFull);
+    // Payload freed (36 -> 18 bytes): writes go on until the vectors reach 48 bytes.
+    expect((await post('/collections/sb/points/payload/clear?wait=true', { points: [2] })).status).toBe(200);
+    expect((await put('/collections/sb/points?wait=true', { points: [point(3)] })).status).toBe(200);
+    const vectorsFull = 'Bad request: Max vector storage size limit of 0.000045776367MB reached!';
+    refused(await put('/collections/sb/points?wait=true', { points: [point(4)] }), vectorsFull);
+    refused(await put('/collections/sb/points/vectors?wait=true', { points: [{ id: 1, vector: [0, 1, 0, 0] }] }), vectorsFull);
+    refused(await post('/collections/sb/points/batch?wait=true', { operations: [{ upsert: { points: [point(4)] } }] }), `Batch operation 0 (upsert) failed: ${vectorsFull}; nothing was applied`);
+    const err = await failure(grpcClient(server).api('points').upsert({ collectionName: 'sb', wait: true, points: [{ id: { pointIdOptions: { case: 'num', value: 4n } }, vectors: vectors([1, 0, 0, 4]), payload: {} }] }));
+    expect(err.code).toBe(3);
+    expect(err.message).toBe(vectorsFull);
+    // A payload write is held to the payload limit alone.
+    expect((await post('/collections/sb/points/payload?wait=true', { payload: { b: 1 }, points: [3] })).status).toBe(200);
+    expect((await client.count('sb', { exact: true })).count).toBe(3);
+    const info = (await client.getCollection('sb')).config.strict_mode_config;
+    expect(info).toMatchObject({ max_collection_vector_size_bytes: 48, max_collection_payload_size_bytes: 30 });
+  });
+
+  it('refuses bad strict mode values as Qdrant validates them, creating nothing', async () => {
+    const res = await put('/collections/sm3', { vectors: { size: 2, distance: 'Dot' }, strict_mode_config: { max_query_limit: 0 } });
     expect(res.status).toBe(422);
     expect(res.body.status.error).toContain('strict_mode_config.max_query_limit');
-    expect((await call(server.url, 'GET', '/collections/sm2')).status).toBe(404);
     expect((await call(server.url, 'GET', '/collections/sm3')).status).toBe(404);
   });
 
@@ -180,9 +200,17 @@ describe('strict mode', () => {
     const third = await post('/collections/rl/points/count', { exact: false });
     expect(third.status).toBe(429);
     expect(third.body.status.error).toMatch(/^Rate limiting exceeded: Read rate limit exceeded: Operation requires 1 tokens/);
-    const err = await failure(grpcClient(server).api('points').count({ collectionName: 'rl', exact: false }));
-    expect(err.code).toBe(8);
-    expect(err.message).toContain('Read rate limit exceeded');
+    // Over gRPC, RESOURCE_EXHAUSTED with Qdrant's `retry-after` metadata: the official client
+    // lifts that into its QdrantClientResourceExhaustedError (which connect hands on as the cause
+    // of the error it throws), exactly as it does against Qdrant; without the metadata it would not.
+    const err = await grpcClient(server).api('points').count({ collectionName: 'rl', exact: false }).then(
+      () => null,
+      (e: unknown) => e as { cause?: { name: string; code: number; rawMessage: string; retry_after: number } },
+    );
+    expect(err?.cause?.name).toBe('QdrantClientResourceExhaustedError');
+    expect(err?.cause?.code).toBe(8);
+    expect(err?.cause?.rawMessage).toMatch(/^Rate limiting exceeded: Read rate limit exceeded: Operation requires 1 tokens/);
+    expect(err?.cause?.retry_after).toBeGreaterThanOrEqual(1);
   });
 
   it('max_timeout on REST and gRPC requests, and the payload keys a formula reads', async () => {

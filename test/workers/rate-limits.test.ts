@@ -2,13 +2,14 @@
 // another collection in the slot starting full again, and the refusals' waits.
 
 import { describe, expect, it } from 'vitest';
-import { RateLimitedError, takeTokens } from '../../src/workers/service/rate-limits.js';
+import { QuiverError } from '../../src/shared/errors.js';
+import { takeTokens } from '../../src/workers/service/rate-limits.js';
 
-function refusal(fn: () => void): RateLimitedError {
+function refusal(fn: () => void): QuiverError {
   try {
     fn();
   } catch (e) {
-    if (e instanceof RateLimitedError) return e;
+    if (e instanceof QuiverError) return e;
     throw e;
   }
   throw new Error('expected a refusal');
@@ -21,6 +22,8 @@ describe('rate-limit buckets', () => {
     const e = refusal(() => takeTokens(7, 'write', 60, 5, t));
     expect(e.code).toBe('RateLimited');
     expect(e.retryAfterSeconds).toBe(5);
+    // The wait crosses threads with the error (the gRPC status's retry-after metadata reads it).
+    expect(QuiverError.fromWire(e.toWire()).retryAfterSeconds).toBe(5);
     expect(e.message).toBe('Rate limiting exceeded: Write rate limit exceeded: Operation requires 5 tokens but only 0.0 were available. Retry after 5s');
     // 5 s later, 5 tokens.
     takeTokens(7, 'write', 60, 5, t + 5000);
@@ -31,7 +34,8 @@ describe('rate-limit buckets', () => {
 
   it('a request above the limit is refused with no wait; a new limit starts full', () => {
     const e = refusal(() => takeTokens(8, 'read', 10, 11));
-    expect(e.retryAfterSeconds).toBeNull();
+    expect(e.retryAfterSeconds).toBeUndefined();
+    expect(e.toWire()).toEqual({ code: 'RateLimited', message: e.message });
     expect(e.message).toContain('request larger than rate limiter capacity');
     const t = 2_000_000;
     takeTokens(8, 'read', 10, 10, t);

@@ -25,10 +25,8 @@ export interface LoginResult {
 
 /** 429 for too many failed logins; carries the Retry-After seconds. */
 export class RateLimitedError extends QuiverError {
-  readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number) {
-    super('RateLimited', `Too many failed login attempts from this address; retry in ${retryAfterSeconds} s`);
-    this.retryAfterSeconds = retryAfterSeconds;
+    super('RateLimited', `Too many failed login attempts from this address; retry in ${retryAfterSeconds} s`, retryAfterSeconds);
   }
 }
 

@@ -45,7 +45,7 @@ import { LoginGate, type LoginResult } from './login.js';
 export { MAX_EXPIRES_IN_SECONDS, type ApiKeyRequest } from './api-keys.js';
 export { MISSING_CREDENTIAL, authorize, credentialOf } from './authorize.js';
 export type { AuthOptions } from './bootstrap.js';
-export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, RateLimitedError, type LoginResult } from './login.js';
+export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, type LoginResult } from './login.js';
 
 const INVALID_CREDENTIAL = 'Invalid API key or JWT';
 

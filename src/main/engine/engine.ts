@@ -15,7 +15,8 @@
 // tracker, the point mode); nothing is wired into the engine after it is built.
 
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
-import type { HnswBuild, IssueRecord, MemoryBytes, ResultOf, ThreadMemory, WorkerReply } from '../../shared/protocol.js';
+import type { HnswBuild, ResultOf, WorkerReply } from '../../shared/protocol.js';
+import type { IssueRecord, MemoryBytes, ThreadMemory } from '../../shared/shard-reports.js';
 import type { CatalogSnapshot, RoutedCall } from '../../shared/coordination.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../../shared/types.js';

@@ -4,7 +4,7 @@
 //
 // Invariant: nothing here writes; a figure is summed over the collection's shards (one copy each).
 
-import type { IssueRecord, MemoryBytes, ThreadMemory } from '../../shared/protocol.js';
+import type { IssueRecord, MemoryBytes, ThreadMemory } from '../../shared/shard-reports.js';
 import { sumMemory } from '../../shared/shard-results.js';
 import type { ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';

@@ -22,7 +22,10 @@ export function toStatus(err: unknown, method: string, log: FastifyBaseLogger): 
     const code = GRPC_STATUS[err.code];
     if (err.logLevel === 'error') log.error({ err, method, grpc_code: code }, err.message);
     else log.info({ method, grpc_code: code }, err.message);
-    return { code, details: err.message, metadata: new grpc.Metadata() };
+    const metadata = new grpc.Metadata();
+    // As Qdrant: a rate limit's wait goes back as `retry-after` metadata, whole seconds.
+    if (err.retryAfterSeconds !== undefined) metadata.set('retry-after', String(err.retryAfterSeconds));
+    return { code, details: err.message, metadata };
   }
   log.error({ err, method }, 'gRPC handler failed');
   const message = err instanceof Error ? err.message : String(err);

@@ -15,7 +15,7 @@ import { checkQuantizable, quantizationDiffIn, quantizationIn } from './quantiza
 import { mergedStrictMode } from './strict-mode-config.js';
 import { checkDatatype, checkPayloadM, checkStorageSettings, checkVectorRequest, onDiskOf, vectorName } from './storage-settings.js';
 import type { CollectionClusterOut, CollectionInfoOut } from '../../shared/schemas/responses.js';
-import { type MemoryBytes } from '../../shared/protocol.js';
+import type { MemoryBytes } from '../../shared/shard-reports.js';
 import { MEMORY_KINDS, sumMemory } from '../../shared/shard-results.js';
 import type { CollectionDefaults, Engine } from '../engine.js';
 import { collectionNameError } from '../../shared/validation.js';

@@ -2,16 +2,16 @@
 // (src/workers/service/issues.ts), merged by id (the earliest timestamp kept), less those since
 // resolved: an index now answers the key, or the collection is gone, as Qdrant clears them.
 
-import type { IssueRecord } from '../../shared/protocol.js';
+import type { IssueRecord } from '../../shared/shard-reports.js';
 import type { Engine } from '../engine.js';
 
-/** Whether an issue still stands: its collection exists and its key has no field index of the suggested type. */
+/** Whether an issue still stands: its collection exists and its key has no field index of a type it suggests. */
 function stands(engine: Engine, issue: IssueRecord): boolean {
   const [, collection, ...key] = issue.id.split('/');
   if (collection === undefined || !engine.exists(collection)) return false;
-  const field = key.join('/');
-  const wanted = issue.solution.immediate.action.body['field_schema'];
-  return engine.collection(collection).config.payload_schema[field]?.type !== wanted;
+  const have = engine.collection(collection).config.payload_schema[key.join('/')]?.type;
+  const fixes = 'immediate' in issue.solution ? [issue.solution.immediate] : issue.solution.immediate_choice;
+  return !fixes.some((f) => f.action.body['field_schema'] === have);
 }
 
 export async function doIssues(engine: Engine): Promise<{ issues: IssueRecord[] }> {

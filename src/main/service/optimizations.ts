@@ -7,7 +7,7 @@
 // collection's and the shard's numbers.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { ShardInfo } from '../../shared/protocol.js';
+import type { ShardInfo } from '../../shared/shard-reports.js';
 import type { Engine } from '../engine.js';
 
 const WITH = ['queued', 'completed', 'idle_segments'] as const;

@@ -35,6 +35,12 @@ export const WaitQuery = Type.Object({
   timeout: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 
+/** A read's query string: its read consistency (the service reads it: read-consistency.ts) and its timeout. */
+export const ReadQuery = Type.Object({
+  consistency: Type.Optional(Type.Union([Type.Integer(), Type.String()], { description: 'Replicas to read from: a number, or majority, quorum, all' })),
+  timeout: Type.Optional(Type.Integer({ minimum: 1, description: 'Seconds to wait for the result (408 after)' })),
+});
+
 const KeyList = Type.Union([Type.Array(Type.String()), Type.String()]);
 
 export const WithPayload = Type.Union([

@@ -13,12 +13,12 @@
 import { QuiverError, type WireError } from '../../shared/errors.js';
 import { isGrpcHandoff, type AnyHandoffRequest, type GrpcHandoffReply, type GrpcHandoffRequest, type HandoffReplyOf, type HandoffRequest } from '../../shared/coordination.js';
 import { POINT_CALLS } from './grpc-point-calls.js';
-import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
+import { GRPC_HANDOFF_METHODS, isReadMethod, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { handleRequest } from './rest-requests.js';
 import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../../shared/read-consistency.js';
-import { checkRequestTimeout } from '../service/strict-mode.js';
+import { checkRequestTimeout, readOperation, readWithin, timeoutSeconds } from '../service/request-timeout.js';
 
 interface Codec {
   decode(bytes: Buffer): unknown;
@@ -57,10 +57,13 @@ export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffReq
       throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const m = message as { collection_name?: string; timeout?: unknown };
-    checkRequestTimeout(engine, m.collection_name, m.timeout);
+    const seconds = timeoutSeconds(m.timeout);
+    checkRequestTimeout(engine, m.collection_name, seconds);
     // A read's read_consistency (cluster mode; read-consistency.ts): the engine reading at the log's end.
     const read = engineAt(engine, () => grpcReadLevel((message as { read_consistency?: GrpcReadConsistency | null }).read_consistency));
-    const reply = await POINT_CALLS[req.method](read, message as never);
+    // A read's timeout bounds its answer; a write's bounds wait=true (grpc-point-calls.ts).
+    const serve = (): Promise<object> => POINT_CALLS[req.method](read, message as never);
+    const reply = isReadMethod(req.method) ? await readWithin(seconds, readOperation(req.method), serve) : await serve();
     const bytes = codec.encode({ ...reply, time: (performance.now() - t0) / 1000 });
     // Its own exact-size buffer: protobufjs writes small messages into Node's shared pool, which
     // the reply's structured clone would otherwise copy whole.

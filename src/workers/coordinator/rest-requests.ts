@@ -14,7 +14,7 @@ import parseSecureJson from 'secure-json-parse';
 import { QuiverError } from '../../shared/errors.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
 import type { HandoffReply, HandoffRequest } from '../../shared/coordination.js';
-import { POINT_OPS, type HandoffRoute } from '../../shared/point-ops.js';
+import { isReadRoute, POINT_OPS, type HandoffRoute } from '../../shared/point-ops.js';
 import { failure, ok, toFailure } from '../../shared/envelope.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { doBatchUpdate } from '../service/batch.js';
@@ -28,8 +28,7 @@ import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
 import type { UpdateResult } from '../service/writes.js';
-import { RateLimitedError } from '../service/rate-limits.js';
-import { checkRequestTimeout } from '../service/strict-mode.js';
+import { batchWithin, checkRequestTimeout, readOperation, readWithin, timeoutSeconds, writeWithin } from '../service/request-timeout.js';
 
 /** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
 interface Call<B> {
@@ -56,23 +55,8 @@ function at(engine: PointEngine, query: Record<string, unknown>): PointEngine {
 
 const wait = (c: Call<unknown>): boolean => c.query.wait === true;
 
-/**
- * A write with wait=true and `timeout` seconds, as Qdrant answers it: its result when it is done
- * in time, else `wait_timeout` (no operation id) while the write goes on to complete.
- */
-async function waited(c: Call<unknown>, write: () => Promise<UpdateResult>): Promise<UpdateResult | { operation_id: null; status: 'wait_timeout' }> {
-  const secs = c.query.timeout;
-  if (!wait(c) || typeof secs !== 'number') return write();
-  const running = write();
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), secs * 1000)));
-  const first = await Promise.race([running, late]);
-  clearTimeout(timer);
-  if (first !== null) return first;
-  // Its outcome has no one to go to now: a failure is the write's own to log, not an unhandled rejection.
-  running.catch(() => undefined);
-  return { operation_id: null, status: 'wait_timeout' };
-}
+/** A write with wait=true and `timeout` seconds: its result in time, else `wait_timeout` (request-timeout.ts). */
+const waited = (c: Call<unknown>, write: () => Promise<UpdateResult>): Promise<UpdateResult> => writeWithin(wait(c), timeoutSeconds(c.query.timeout), write);
 
 const C = '/collections/:collection_name';
 /** Each hand-off route's service call; the registry (point-ops.ts) gives its schemas and kind. */
@@ -82,7 +66,9 @@ const ROUTES: { [R in HandoffRoute]: RouteRun } = {
   [`GET ${C}/points/:id`]: run(`GET ${C}/points/:id`, (e, c) => doGetPoint(at(e, c.query), c.name, String(c.params.id))),
   [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => waited(c, () => doDeletePoints(e, c.name, c.body, wait(c)))),
   [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => waited(c, () => doUpdateVectors(e, c.name, c.body, wait(c)))),
-  [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) => doBatchUpdate(e, c.name, c.body, wait(c))),
+  [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) =>
+    batchWithin(wait(c), timeoutSeconds(c.query.timeout), c.body.operations.length, (done) => doBatchUpdate(e, c.name, c.body, wait(c), done)),
+  ),
   [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => waited(c, () => doDeleteVectors(e, c.name, c.body, wait(c)))),
   [`POST ${C}/facet`]: run(`POST ${C}/facet`, (e, c) => doFacet(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/count`]: run(`POST ${C}/points/count`, (e, c) => doCount(at(e, c.query), c.name, c.body)),
@@ -150,12 +136,15 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     }
     const name = req.params.collection_name;
     if (typeof name !== 'string') throw QuiverError.internal('hand-off without a collection name');
-    checkRequestTimeout(engine, name, req.query.timeout);
-    const result = await ROUTES[req.route](engine, { name, params: req.params, query: req.query, body: value as never });
+    const seconds = timeoutSeconds(req.query.timeout);
+    checkRequestTimeout(engine, name, seconds);
+    const serve = (): Promise<unknown> => ROUTES[req.route](engine, { name, params: req.params, query: req.query, body: value as never });
+    // A read's timeout bounds its answer; a write's bounds wait=true (`waited`, in ROUTES).
+    const result = isReadRoute(req.route) ? await readWithin(seconds, readOperation(req.route), serve) : await serve();
     return { status: 200, body: JSON.stringify(ok(result, t0)) };
   } catch (err) {
     const f = toFailure(err);
-    const retryAfter = err instanceof RateLimitedError && err.retryAfterSeconds !== null ? { retryAfter: err.retryAfterSeconds } : {};
+    const retryAfter = err instanceof QuiverError && err.retryAfterSeconds !== undefined ? { retryAfter: err.retryAfterSeconds } : {};
     return { status: f.status, body: JSON.stringify(failure(f.message, t0)), failure: { message: f.message, internal: f.internal }, ...retryAfter };
   }
 }

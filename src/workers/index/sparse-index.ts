@@ -54,9 +54,16 @@ export class SparseIndex {
   readonly #postings = new Map<number, Posting>();
   readonly #df = new Map<number, number>();
   #gens = new Int32Array(1024);
+  /** Entries (index, value pairs) of the live vectors. */
+  #entries = 0;
 
   get size(): number {
     return this.#vectors.size;
+  }
+
+  /** Bytes of the live vectors' data: 4 per index and 4 per value (strict mode's vector storage size). */
+  get dataBytes(): number {
+    return this.#entries * 8;
   }
 
   /**
@@ -104,6 +111,7 @@ export class SparseIndex {
     this.remove(slot);
     const gen = this.#bump(slot);
     this.#vectors.set(slot, v);
+    this.#entries += v.indices.length;
     for (let i = 0; i < v.indices.length; i++) {
       const term = v.indices[i]!;
       let p = this.#postings.get(term);
@@ -117,6 +125,7 @@ export class SparseIndex {
     const old = this.#vectors.get(slot);
     if (old === undefined) return;
     this.#vectors.delete(slot);
+    this.#entries -= old.indices.length;
     this.#bump(slot);
     for (const term of old.indices) {
       const n = (this.#df.get(term) ?? 1) - 1;

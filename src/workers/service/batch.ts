@@ -22,9 +22,9 @@ function run(engine: PointEngine, name: string, op: UpdateOperation, wait: boole
   return doDeleteVectors(engine, name, op.delete_vectors, wait);
 }
 
-export async function doBatchUpdate(engine: PointEngine, name: string, req: UpdateOperations, wait: boolean): Promise<UpdateResult[]> {
+/** Runs the batch; each operation's result is pushed onto `results` as it is done (request-timeout.ts reads them early). */
+export async function doBatchUpdate(engine: PointEngine, name: string, req: UpdateOperations, wait: boolean, results: UpdateResult[] = []): Promise<UpdateResult[]> {
   engine.collection(name); // an unknown collection is a 404 even for an empty batch
-  const results: UpdateResult[] = [];
   for (const [i, op] of req.operations.entries()) {
     try {
       results.push(await run(engine, name, op, wait));

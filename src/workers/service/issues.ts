@@ -6,8 +6,8 @@
 // (src/main/service/issues.ts); DELETE /issues clears them.
 
 import type { Filter } from '../../shared/filter.js';
-import type { IssueRecord } from '../../shared/protocol.js';
-import type { CollectionMeta } from '../../shared/types.js';
+import type { IssueFix, IssueRecord } from '../../shared/shard-reports.js';
+import type { CollectionMeta, PayloadSchemaType } from '../../shared/types.js';
 import { unindexedKeys } from './strict-mode.js';
 
 const issues = new Map<string, IssueRecord>();
@@ -18,6 +18,14 @@ export function setSlowQuerySecs(secs: number): void {
   slowMs = secs * 1000;
 }
 
+/** The field index on `key` that would answer its filters. */
+function fixFor(collection: string, key: string, schema: PayloadSchemaType): IssueFix {
+  return {
+    message: `Create an index on field '${key}' of schema ${JSON.stringify(schema)} in collection '${collection}'. Check the documentation for more details: https://qdrant.tech/documentation/concepts/indexing/#payload-index`,
+    action: { method: 'PUT', uri: `/collections/${collection}/index`, headers: { 'content-type': 'application/json' }, body: { field_name: key, field_schema: schema } },
+  };
+}
+
 /** A read of `meta` with `filters` took `ms`: issues for its unindexed keys when that is slow. */
 export function noteRead(meta: CollectionMeta, filters: readonly (Filter | null)[], ms: number): void {
   if (ms < slowMs) return;
@@ -26,16 +34,12 @@ export function noteRead(meta: CollectionMeta, filters: readonly (Filter | null)
     for (const { key, types } of unindexedKeys(meta, f)) {
       const id = `UNINDEXED_FIELD/${meta.name}/${key}`;
       if (issues.has(id)) continue;
-      const schema = types[0]!;
+      // As Qdrant: a UUID index is never suggested; one fix is `immediate`, several a choice.
+      const fixes = types.filter((t) => t !== 'uuid').map((schema) => fixFor(meta.name, key, schema));
       issues.set(id, {
         id,
         description: `Unindexed field '${key}' might be slowing queries down in collection '${meta.name}'`,
-        solution: {
-          immediate: {
-            message: `Create an index on field '${key}' of schema ${JSON.stringify(schema)} in collection '${meta.name}'. Check the documentation for more details: https://qdrant.tech/documentation/concepts/indexing/#payload-index`,
-            action: { method: 'PUT', uri: `/collections/${meta.name}/index`, headers: { 'content-type': 'application/json' }, body: { field_name: key, field_schema: schema } },
-          },
-        },
+        solution: fixes.length === 1 ? { immediate: fixes[0]! } : { immediate_choice: fixes },
         timestamp: new Date().toISOString(),
       });
     }

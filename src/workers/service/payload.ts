@@ -8,7 +8,7 @@ import type { ClearPayload, DeletePayload, SetPayload } from '../../shared/schem
 import type { CollectionMeta } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { checkPayload } from './request-forms.js';
-import { StrictMode } from './strict-mode.js';
+import { StrictMode, storedBytes } from './strict-mode.js';
 import { perSelectedShard, pointSelection, type SelectionFields } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 
@@ -17,7 +17,10 @@ async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFi
   const strict = StrictMode.of(meta);
   strict?.filter(sel.filter, 'update');
   strict?.writeTokens(sel.ids?.length ?? 1);
-  if (change.kind === 'set' || change.kind === 'overwrite') strict?.memory();
+  if (change.kind === 'set' || change.kind === 'overwrite') {
+    strict?.memory();
+    if (strict?.countsBytes(true) === true) strict.storage(await storedBytes(engine, meta), true);
+  }
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);
   await perShard(perSelectedShard(engine, meta, sel, (shard, { ids, filter }) => engine.call(meta, shard, { op: 'payload', opId, wait, change, ids, filter })));

@@ -14,7 +14,7 @@ import { retrieveByIds } from './retrieve.js';
 import { perSelectedShard } from './selection.js';
 import { perShard, requireExisting, updateResult, type UpdateResult } from './writes.js';
 import { isInferenceInput } from './bm25.js';
-import { StrictMode } from './strict-mode.js';
+import { StrictMode, storedBytes } from './strict-mode.js';
 import { timedRead } from './issues.js';
 
 async function writePoints(
@@ -33,6 +33,7 @@ async function writePoints(
     strict.vectors(points);
     strict.memory();
     if (op === 'upsert' && strict.countsPoints) strict.points((await engine.fanOut(meta, { op: 'count', filter: null, exact: true })).reduce((a, b) => a + b, 0));
+    if (strict.countsBytes(false)) strict.storage(await storedBytes(engine, meta), false);
   }
   const opId = engine.nextOpId(meta.id);
   const parts: Promise<{ applied: number; error?: string }>[] = [];

@@ -21,18 +21,12 @@ export function setRateBuckets(sab: SharedArrayBuffer | ArrayBuffer): void {
 setRateBuckets(new SharedArrayBuffer(RATE_BUCKET_BYTES));
 
 /** A request refused by a rate limit: 429, with the seconds to wait when waiting can help. */
-export class RateLimitedError extends QuiverError {
-  readonly retryAfterSeconds: number | null;
-  constructor(message: string, retryAfterSeconds: number | null) {
-    super('RateLimited', message);
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
-}
+const rateLimited = (message: string, retryAfterSeconds?: number): QuiverError => new QuiverError('RateLimited', message, retryAfterSeconds);
 
-/** Takes `cost` tokens from the collection's `kind` bucket of `limit` a minute, or throws RateLimitedError. */
+/** Takes `cost` tokens from the collection's `kind` bucket of `limit` a minute, or throws RateLimited (429). */
 export function takeTokens(collection: number, kind: 'read' | 'write', limit: number, cost: number, now = Date.now()): void {
   const Kind = kind === 'read' ? 'Read' : 'Write';
-  if (cost > limit) throw new RateLimitedError(`Rate limiting exceeded: ${Kind} rate limit exceeded, request larger than rate limiter capacity, please try to split your request`, null);
+  if (cost > limit) throw rateLimited(`Rate limiting exceeded: ${Kind} rate limit exceeded, request larger than rate limiter capacity, please try to split your request`);
   const slot = (collection % RATE_SLOTS) * 2 + (kind === 'write' ? 1 : 0);
   const at = slot * 4;
   while (Atomics.compareExchange(locks, slot, 0, 1) !== 0) {
@@ -50,7 +44,7 @@ export function takeTokens(collection: number, kind: 'read' | 'write', limit: nu
     if (tokens < cost) {
       data[at + 2] = tokens;
       const seconds = ((cost - tokens) * 60) / limit;
-      throw new RateLimitedError(
+      throw rateLimited(
         `Rate limiting exceeded: ${Kind} rate limit exceeded: Operation requires ${cost} tokens but only ${tokens.toFixed(1)} were available. Retry after ${Math.ceil(seconds)}s`,
         Math.ceil(seconds),
       );

@@ -6,16 +6,38 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
-import type { PayloadSchemaType, StrictModeSettings, CollectionMeta } from '../../shared/types.js';
+import type { CollectionMeta, FieldIndexSchema, PayloadSchemaType, StrictModeSettings } from '../../shared/types.js';
+import { isUuid } from '../../shared/ids.js';
 import { freemem, totalmem } from 'node:os';
 import { takeTokens } from './rate-limits.js';
 import type { Expr, Formula } from './formula.js';
 import type { PointEngine } from '../../shared/point-engine.js';
+import type { StoredBytes } from '../../shared/shard-reports.js';
 
 const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request: ${message}`);
 
 function limitExceeded(value: number, limit: number, name: string): QuiverError {
   return bad(`Limit exceeded ${value} > ${limit} for "${name}". Help: Reduce the "${name}" parameter to or below ${limit}.`);
+}
+
+/** A decimal written out without an exponent ("9.5e-7" as "0.00000095"), as Rust prints floats. */
+function withoutExponent(s: string): string {
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = 1 + Number(m[4]);
+  const body = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return m[1] + body;
+}
+
+/** `x` as an f32 as Rust's Display writes it: the shortest decimal that reads back as the same f32. */
+export function rustF32(x: number): string {
+  const f = Math.fround(x);
+  for (let p = 1; p < 10; p++) {
+    const n = Number(f.toPrecision(p));
+    if (Math.fround(n) === f) return withoutExponent(String(n));
+  }
+  return withoutExponent(String(f));
 }
 
 /** The conditions of a filter, nested ones included (a nested condition's key prefixed to its inner keys). */
@@ -44,23 +66,43 @@ function sizeOf(c: Condition): number {
   return 1;
 }
 
-/** The field index types that answer a condition on a key (empty: it needs none). */
-function indexTypesFor(c: FieldCondition): PayloadSchemaType[] {
+/** Every field index type: any of them answers is_empty, is_null and values_count (Qdrant's rule). */
+const ANY_INDEX: PayloadSchemaType[] = ['bool', 'datetime', 'float', 'geo', 'integer', 'keyword', 'text', 'uuid'];
+
+/** What a condition needs of a key's index: the types that can answer it, and how it is asked. */
+interface IndexNeed {
+  types: PayloadSchemaType[];
+  use: 'match' | 'range' | 'any';
+}
+
+/** The types a string match needs: keyword, and uuid when every value is a UUID (Qdrant's inference). */
+const stringTypes = (values: unknown[]): PayloadSchemaType[] => (values.every((v) => typeof v === 'string' && isUuid(v)) ? ['keyword', 'uuid'] : ['keyword']);
+
+/** The field index types that answer a condition on a key (null: it needs none). */
+function indexNeedOf(c: FieldCondition): IndexNeed | null {
   const m = c.match;
   if (m !== undefined) {
-    if ('text' in m || 'phrase' in m || 'text_any' in m) return ['text'];
+    if ('text' in m || 'phrase' in m || 'text_any' in m) return { types: ['text'], use: 'match' };
     const values: unknown[] = 'value' in m ? [m.value] : 'any' in m ? m.any : 'except' in m ? m.except : [];
     const v = values[0];
-    if (typeof v === 'boolean') return ['bool'];
-    if (typeof v === 'number') return ['integer'];
-    return ['keyword', 'uuid'];
+    if (typeof v === 'boolean') return { types: ['bool'], use: 'match' };
+    if (typeof v === 'number') return { types: ['integer'], use: 'match' };
+    return { types: stringTypes(values), use: 'match' };
   }
   if (c.range !== undefined) {
     const r = c.range as Record<string, unknown>;
-    return Object.values(r).some((x) => typeof x === 'string') ? ['datetime'] : ['float', 'integer'];
+    return Object.values(r).some((x) => typeof x === 'string') ? { types: ['datetime'], use: 'range' } : { types: ['float', 'integer'], use: 'range' };
   }
-  if (c.geo_bounding_box !== undefined || c.geo_radius !== undefined || c.geo_polygon !== undefined) return ['geo'];
-  return [];
+  if (c.geo_bounding_box !== undefined || c.geo_radius !== undefined || c.geo_polygon !== undefined) return { types: ['geo'], use: 'any' };
+  if (c.values_count !== undefined || c.is_empty !== undefined || c.is_null !== undefined) return { types: ANY_INDEX, use: 'any' };
+  return null;
+}
+
+/** Whether the key's index answers the need: of one of its types, and an integer index with the lookup or range it asks for. */
+function answers(have: FieldIndexSchema | undefined, need: IndexNeed): boolean {
+  if (have === undefined || !need.types.includes(have.type)) return false;
+  if (have.type !== 'integer' || need.use === 'any') return true;
+  return have.params?.[need.use === 'match' ? 'lookup' : 'range'] !== false;
 }
 
 /**
@@ -70,12 +112,15 @@ function indexTypesFor(c: FieldCondition): PayloadSchemaType[] {
 export function unindexedKeys(meta: CollectionMeta, f: Filter): { key: string; types: PayloadSchemaType[] }[] {
   const out: { key: string; types: PayloadSchemaType[] }[] = [];
   for (const { c, prefix } of conditionsOf(f)) {
-    if (!('key' in c) || 'nested' in c) continue;
-    const types = indexTypesFor(c as FieldCondition);
-    if (types.length === 0) continue;
-    const key = `${prefix}${(c as FieldCondition).key}`;
-    const have = meta.config.payload_schema[key]?.type;
-    if (have === undefined || !types.includes(have)) out.push({ key, types });
+    let key: string;
+    let need: IndexNeed | null;
+    if ('is_empty' in c && typeof c.is_empty === 'object') [key, need] = [c.is_empty.key, { types: ANY_INDEX, use: 'any' }];
+    else if ('is_null' in c && typeof c.is_null === 'object') [key, need] = [c.is_null.key, { types: ANY_INDEX, use: 'any' }];
+    else if ('key' in c && !('nested' in c)) [key, need] = [(c as FieldCondition).key, indexNeedOf(c as FieldCondition)];
+    else continue;
+    if (need === null) continue;
+    const full = `${prefix}${key}`;
+    if (!answers(meta.config.payload_schema[full], need)) out.push({ key: full, types: need.types });
   }
   return out;
 }
@@ -182,8 +227,7 @@ export class StrictMode {
     walk(f.expr);
     for (const c of f.conditions) keys.push(...unindexedKeys(this.#meta, c));
     for (const { key, types } of keys) {
-      const have = this.#meta.config.payload_schema[key]?.type;
-      if (have === undefined || !types.includes(have)) {
+      if (!answers(this.#meta.config.payload_schema[key], { types, use: 'any' })) {
         throw bad(`Index required but not found for "${key}" of one of the following types: [${[...types].sort().join(', ')}]. Help: Create an index for this key or use a different formula expression.`);
       }
     }
@@ -223,6 +267,23 @@ export class StrictMode {
     return 1 + (filter === null ? 0 : [...conditionsOf(filter)].length);
   }
 
+  /** Whether a write of vectors (`payloadOnly` false) or payloads must first learn the collection's stored bytes. */
+  countsBytes(payloadOnly: boolean): boolean {
+    return this.#s.max_collection_payload_size_bytes !== undefined || (!payloadOnly && this.#s.max_collection_vector_size_bytes !== undefined);
+  }
+
+  /**
+   * A write against what the collection stores now (Qdrant checks before the write, so the write
+   * that crosses a limit is taken and the next refused): upserts and vector updates against both
+   * limits, payload writes (`payloadOnly`) against the payload limit.
+   */
+  storage(stored: StoredBytes, payloadOnly: boolean): void {
+    const maxVectors = this.#s.max_collection_vector_size_bytes;
+    if (!payloadOnly && maxVectors !== undefined && stored.vectors >= maxVectors) throw bad(`Max vector storage size limit of ${rustF32(maxVectors / 2 ** 20)}MB reached!`);
+    const maxPayload = this.#s.max_collection_payload_size_bytes;
+    if (maxPayload !== undefined && stored.payload >= maxPayload) throw bad(`Max payload storage size limit of ${rustF32(maxPayload / 2 ** 20)}MB reached!`);
+  }
+
   /** Whether writes that add points must first learn the collection's point count. */
   get countsPoints(): boolean {
     return this.#s.max_points_count !== undefined;
@@ -247,10 +308,8 @@ export class StrictMode {
   }
 }
 
-/** A request's `timeout` (REST query, gRPC field), if it has one, held to its collection's max_timeout. */
-export function checkRequestTimeout(engine: PointEngine, collection: string | undefined, timeout: unknown): void {
-  if (timeout === undefined || timeout === null || timeout === '' || collection === undefined) return;
-  const seconds = Number(timeout);
-  if (!Number.isFinite(seconds)) return;
-  StrictMode.of(engine.collection(collection))?.timeout(seconds);
+/** What the collection stores now, summed over its shards (one copy each). */
+export async function storedBytes(engine: PointEngine, meta: CollectionMeta): Promise<StoredBytes> {
+  const parts = await engine.fanOut(meta, { op: 'storedBytes' });
+  return { vectors: parts.reduce((n, p) => n + p.vectors, 0), payload: parts.reduce((n, p) => n + p.payload, 0) };
 }

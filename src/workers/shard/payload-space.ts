@@ -29,6 +29,9 @@ export class PayloadSpace {
   readonly #reader: PayloadReader;
   readonly #indexes = new Map<string, FieldIndex>();
   readonly #paths = new Map<string, PathPart[]>();
+  /** By slot, the bytes of the payload's JSON as stored (see sized), and their sum. */
+  #sizes = new Uint32Array(1024);
+  #bytes = 0;
 
   /** `onDisk`: payloads are read through `reader` rather than held (see the file comment). */
   constructor(reader: PayloadReader, onDisk = false) {
@@ -67,6 +70,24 @@ export class PayloadSpace {
     if (this.#payloads !== null) this.#payloads[slot] = null;
     else this.#staged.delete(slot);
     this.#reindex(slot, null);
+    this.sized(slot, 0);
+  }
+
+  /** The slot's payload is `bytes` of JSON as stored (a write's record, or a load's). */
+  sized(slot: number, bytes: number): void {
+    if (slot >= this.#sizes.length) {
+      if (bytes === 0) return;
+      const grown = new Uint32Array(Math.max(slot + 1, this.#sizes.length * 2));
+      grown.set(this.#sizes);
+      this.#sizes = grown;
+    }
+    this.#bytes += bytes - this.#sizes[slot]!;
+    this.#sizes[slot] = bytes;
+  }
+
+  /** Bytes of the live payloads' JSON: strict mode's payload storage size. */
+  get storedBytes(): number {
+    return this.#bytes;
   }
 
   /**

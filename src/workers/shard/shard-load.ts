@@ -9,7 +9,7 @@
 // only when a manifest was read, nothing was replayed and no graph was rebuilt.
 
 import type { ShardLoadPhases } from '../../shared/protocol.js';
-import { bytesU32, bytesVector, shardRange, storedPayload, type PointKey } from '../../shared/db.js';
+import { bytesU32, bytesVector, shardRange, storedPayload, storedPayloadBytes, type PointKey } from '../../shared/db.js';
 import { Stopwatch } from '../../shared/startup-clock.js';
 import type { Row } from './batch-rows.js';
 import type { GraphManifest, ManifestRead } from './graph-manifest.js';
@@ -189,6 +189,7 @@ function readRecords(
     // Payloads on disk with no field index to fill: the record keeps it, nothing is parsed.
     const payload = onDiskUnindexed ? null : storedPayload(value.p);
     const slot = s.apply(id, value.v, payload, row, false, fromSave);
+    s.payloads.sized(slot, storedPayloadBytes(value.p));
     const q = value.q ?? 0;
     if (q > s.seq) s.seq = q;
     if (slot < seen.length) seen[slot] = 1;

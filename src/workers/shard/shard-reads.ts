@@ -6,7 +6,8 @@
 //
 // Invariant: reads never change memory; they see every write at once, its LMDB commit or not.
 
-import { type CustomScore, type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type SearchSpec, type ShardInfo, type SparseVec } from '../../shared/protocol.js';
+import { type CustomScore, type FacetValue, type OrderBySpec, type OrderedRecord, type SearchSpec, type SparseVec } from '../../shared/protocol.js';
+import type { MemoryBytes, ShardInfo, StoredBytes } from '../../shared/shard-reports.js';
 import { missingRangeIndex } from '../../shared/shard-results.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
@@ -264,6 +265,15 @@ export class ShardReads {
       unsavedWrites: graphSaves.unsaved,
       memory: this.memory(),
     };
+  }
+
+  /** Bytes of the live vectors (each dense row 4 bytes a dimension) and payloads (see StoredBytes). */
+  storedBytes(): StoredBytes {
+    let vectors = 0;
+    for (const space of this.#s.spaces.values()) vectors += space.count() * space.dim * 4;
+    for (const index of this.#s.sparse.values()) vectors += index.dataBytes;
+    for (const space of this.#s.multiList) vectors += space.bytes;
+    return { vectors, payload: this.#s.payloads.storedBytes };
   }
 
   /** Estimated in-memory bytes by kind (see MemoryBytes). */

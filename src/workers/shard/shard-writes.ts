@@ -9,7 +9,7 @@
 // ends the thread (NotCommittedError), as memory is then ahead of the disk.
 
 import type { PointBatch, WriteCondition } from '../../shared/protocol.js';
-import { shardRange, vectorBytes, type StoredPoint } from '../../shared/db.js';
+import { shardRange, storedPayloadBytes, vectorBytes, type StoredPoint } from '../../shared/db.js';
 import type { Filter } from '../../shared/filter.js';
 import { pointNotFound } from '../../shared/ids.js';
 import type { PointId } from '../../shared/types.js';
@@ -59,7 +59,11 @@ export class ShardWrites {
 
   #persist(id: PointId, slot: number, seq: number): Promise<boolean> | null {
     const s = this.#s;
-    if (s.secondary) return null;
+    if (s.secondary) {
+      // A read copy keeps no record, but answers for the payload bytes too (strict mode).
+      s.payloads.sized(slot, storedPayloadBytes(s.payloads.get(slot)));
+      return null;
+    }
     const x: Record<string, Uint8Array> = {};
     const rows: Record<string, Float32Array> = {};
     // The vectors just written are at hand; others are read back from memory (from a graph, a
@@ -78,7 +82,9 @@ export class ShardWrites {
       if (b !== undefined) x[space.name] = b;
     }
     const payload = s.payloads.take(slot);
-    const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: payload === null ? null : JSON.stringify(payload), x };
+    const text = payload === null ? null : JSON.stringify(payload);
+    s.payloads.sized(slot, storedPayloadBytes(text));
+    const record: StoredPoint = { v: s.ids.versionOf(slot), q: seq, p: text, x };
     for (const [name, index] of s.sparse) {
       const v = index.get(slot);
       if (v !== undefined) (record.s ??= {})[name] = { i: vectorBytes(v.indices), v: vectorBytes(v.values) };

@@ -15,7 +15,8 @@
 // never writes LMDB or graph files; it reads the primary's newest intact save (checksummed, so a
 // save being replaced is never trusted) and replays the records written after it, as a primary does.
 
-import { type FacetValue, type MemoryBytes, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type ShardInfo, type WriteCondition } from '../../shared/protocol.js';
+import { type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type WriteCondition } from '../../shared/protocol.js';
+import type { MemoryBytes, ShardInfo, StoredBytes } from '../../shared/shard-reports.js';
 import { UNCONDITIONAL } from '../../shared/shard-results.js';
 import type { QuiverDb } from '../../shared/db.js';
 import type { Filter } from '../../shared/filter.js';
@@ -238,5 +239,10 @@ export class Shard {
   /** Estimated in-memory bytes by kind (see MemoryBytes). */
   memory(): MemoryBytes {
     return this.#reads.memory();
+  }
+
+  /** Bytes of its live vectors and payloads (see StoredBytes). */
+  storedBytes(): StoredBytes {
+    return this.#reads.storedBytes();
   }
 }

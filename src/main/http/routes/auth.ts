@@ -8,9 +8,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { AdminPasswordBody, AuthEnabledBody, CreateApiKeyBody, LoginBody, TokenIdParams } from '../../../shared/schemas/auth.js';
 import { authOf } from '../../auth/http.js';
-import { RateLimitedError, type AuthService } from '../../auth/service.js';
+import type { AuthService } from '../../auth/service.js';
 import { validatorCompiler } from '../../../shared/validation.js';
-import { ok, toFailure } from '../../../shared/envelope.js';
+import { ok, retryAfterFor, toFailure } from '../../../shared/envelope.js';
 
 export interface AuthMessage {
   status: 'success' | 'error';
@@ -31,7 +31,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     const f = toFailure(err);
     if (f.internal) req.log.error({ err }, f.message);
     else req.log.info({ status: f.status }, f.message);
-    if (err instanceof RateLimitedError) void reply.header('retry-after', String(err.retryAfterSeconds));
+    retryAfterFor(reply, f.status, err);
     void reply.code(f.status).send(authMessage('error', f.message));
   });
 

@@ -177,7 +177,8 @@ export function retrievedPointOut(p: PointRecord): RetrievedPoint {
 }
 
 export function updateResultOut(r: UpdateResult): UpdateResultOut {
-  return { operation_id: r.operation_id, status: r.status === 'completed' ? 'Completed' : 'Acknowledged' };
+  const status = r.status === 'completed' ? 'Completed' : r.status === 'wait_timeout' ? 'WaitTimeout' : 'Acknowledged';
+  return r.operation_id === null ? { status } : { operation_id: r.operation_id, status };
 }
 
 /** A facet value as FacetValue: strings, integers (int64 as a decimal string) and booleans. */
