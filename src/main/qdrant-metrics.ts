@@ -146,7 +146,9 @@ export class QdrantMetrics {
    */
   constructor(registry: client.Registry, engine: Engine, version: string, clusterMode: boolean) {
     const registers = [registry];
-    new client.Gauge({ name: 'app_info', help: 'information about qdrant server', labelNames: ['name', 'version'], registers }).set({ name: 'quiver', version }, 1);
+    // The Qdrant server it answers as: Qdrant's name and API version, as Qdrant's own checks and
+    // dashboards read them (Quiver's own name and version: quiver_info).
+    new client.Gauge({ name: 'app_info', help: 'information about qdrant server', labelNames: ['name', 'version'], registers }).set({ name: 'qdrant', version }, 1);
     new client.Gauge({ name: 'app_status_recovery_mode', help: 'features enabled in qdrant server', registers }).set(0);
     new client.Gauge({ name: 'cluster_enabled', help: 'is cluster support enabled', registers }).set(clusterMode ? 1 : 0);
     new client.Gauge({

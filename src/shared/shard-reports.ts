@@ -26,6 +26,10 @@ export interface ShardInfo {
   unsavedWrites: number;
   /** Estimated bytes held in memory, by kind (see MemoryBytes). */
   memory: MemoryBytes;
+  /** Bytes of its live vectors and payloads (see StoredBytes). */
+  stored: StoredBytes;
+  /** Wall ms its load from LMDB took in this thread (0: opened empty). */
+  loadMs: number;
 }
 
 /**

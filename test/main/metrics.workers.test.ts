@@ -97,7 +97,9 @@ describe('GET /metrics', () => {
 
     // The version GET / answers.
     const root = await call(server.url, 'GET', '/');
-    expect(sample(text, 'app_info', { name: 'quiver', version: root.body.version })).toBe(1);
+    // As Qdrant's own check reads it: app_info{name="qdrant",version="..."}.
+    expect(text).toContain(`app_info{name="qdrant",version="${root.body.version}"} 1`);
+    expect(sample(text, 'app_info', { name: 'qdrant', version: root.body.version })).toBe(1);
     expect(sample(text, 'cluster_enabled')).toBe(0);
     expect(sample(text, 'collections_total')).toBe(sample(text, 'quiver_collections'));
     expect(sample(text, 'collection_points', { id: 'qm' })).toBe(3);
@@ -190,13 +192,39 @@ describe('GET /metrics', () => {
     const t1 = (await call(server.url, 'GET', '/telemetry?details_level=1')).body.result;
     expect(t1.app.features).toMatchObject({ recovery_mode: false, gpu: false });
     expect(t1.app.runtime_features).toMatchObject({ all: false });
-    expect(t1.collections.collections.map((c: { id: string }) => c.id)).toContain('qm');
+    // Level 1: one aggregate per collection (Qdrant's key list, in its order).
+    const agg = t1.collections.collections.find((c: { params: { vectors: object } }) => 'a' in c.params.vectors);
+    expect(Object.keys(agg)).toEqual(['vectors', 'optimizers_status', 'params']);
+    expect(agg).toMatchObject({ vectors: 4, optimizers_status: 'ok', params: { shard_number: 1, vectors: { a: { size: 2 }, b: { size: 3 } } } });
     const count = t1.requests.rest.responses['POST /collections/{collection_name}/points/count']['200'];
     expect(count.count).toBeGreaterThanOrEqual(1);
     expect(count.avg_duration_micros).toBeGreaterThan(0);
     expect(count.last_responded.slice(0, 10)).toBe(new Date().toISOString().slice(0, 10));
     expect(t1.requests.grpc.responses['/qdrant.Points/Count']).toBeDefined();
     expect(t1.memory.resident_bytes).toBeGreaterThan(1e6);
+    // Levels 2 to 4, as Qdrant's own telemetry check reads them: keys and their order.
+    const qm = async (level: number) => {
+      const t = (await call(server.url, 'GET', `/telemetry?details_level=${level}`)).body.result;
+      return t.collections.collections.find((c: { id: string }) => c.id === 'qm');
+    };
+    const t2 = await qm(2);
+    expect(Object.keys(t2)).toEqual(['id', 'init_time_ms', 'config']);
+    expect(t2.config).toEqual((await call(server.url, 'GET', '/collections/qm')).body.result.config);
+    const t3 = await qm(3);
+    expect(Object.keys(t3)).toEqual(['id', 'init_time_ms', 'config', 'shards', 'transfers', 'resharding']);
+    const shard = t3.shards[0];
+    expect(Object.keys(shard)).toEqual(['id', 'key', 'local', 'remote', 'replicate_states']);
+    expect(Object.keys(shard.local)).toEqual([
+      'variant_name', 'status', 'total_optimized_points', 'vectors_size_bytes', 'payloads_size_bytes', 'num_points', 'num_vectors', 'num_vectors_by_name', 'optimizations', 'async_scorer',
+    ]);
+    // Two `a` rows of 2 float32 and two `b` rows of 3: 40 bytes; no payloads.
+    expect(shard.local).toMatchObject({ status: 'green', vectors_size_bytes: 40, payloads_size_bytes: 0, num_points: 3, num_vectors: 4, num_vectors_by_name: { a: 2, b: 2 } });
+    expect(Object.values(shard.replicate_states)).toEqual(['Active']);
+    const t4 = await qm(4);
+    const segment = t4.shards[0].local.segments[0];
+    expect(Object.keys(segment)).toEqual(['info', 'config', 'vector_index_searches', 'payload_field_indices']);
+    expect(segment.info).toMatchObject({ num_points: 3, num_vectors: 4, vectors_size_bytes: 40, vector_data: { a: { num_vectors: 2 }, b: { num_vectors: 2 } } });
+    expect(segment.config.vector_data.b).toMatchObject({ size: 3, distance: 'Euclid', index: { type: 'hnsw' } });
     // A negative level does not read (Qdrant's usize): 400.
     expect((await call(server.url, 'GET', '/telemetry?details_level=-1')).status).toBe(400);
   });

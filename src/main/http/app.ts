@@ -169,7 +169,7 @@ export async function buildApp(
     const f = toFailure(err);
     if (f.internal) req.log.error({ err }, f.message);
     else req.log.info({ status: f.status }, f.message);
-    retryAfterFor(reply, f.status);
+    retryAfterFor(reply, f.status, err);
     void reply.code(f.status).send(failure(f.message, req.t0 || performance.now()));
   });
 
@@ -185,7 +185,7 @@ export async function buildApp(
   await app.register(dashboardRoutes);
   await app.register(healthRoutes, { engine });
   await app.register(metricsRoutes, { metrics });
-  await app.register(telemetryRoutes, { engine, metrics, clusterMode: cluster !== null });
+  await app.register(telemetryRoutes, { engine, metrics, cluster });
   await app.register(issueRoutes, { engine });
   await app.register(clusterRoutes, { cluster, engine });
   await app.register(authRoutes, { auth });

@@ -296,6 +296,27 @@ function sparseOut(meta: CollectionMeta): { sparse_vectors?: Record<string, Spar
   return Object.keys(s).length === 0 ? {} : { sparse_vectors: s };
 }
 
+/** A collection's config as GET /collections/{name} (and /telemetry) reports it: Qdrant's defaults where a field was not given. */
+export function collectionConfigOut(meta: CollectionMeta): CollectionInfo['config'] {
+  return {
+    params: {
+      vectors: vectorsOut(meta),
+      ...sparseOut(meta),
+      shard_number: meta.config.shard_number,
+      replication_factor: meta.config.replication_factor ?? 1,
+      write_consistency_factor: meta.config.write_consistency_factor ?? 1,
+      on_disk_payload: meta.config.on_disk_payload,
+      ...(meta.config.payload !== undefined ? { payload: meta.config.payload } : {}),
+    },
+    hnsw_config: meta.config.hnsw_config,
+    optimizer_config: optimizersOut(meta.config.optimizers_config),
+    wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
+    quantization_config: meta.config.quantization_config ?? null,
+    ...(meta.config.metadata !== undefined ? { metadata: meta.config.metadata } : {}),
+    ...(meta.config.strict_mode_config !== undefined ? { strict_mode_config: meta.config.strict_mode_config } : {}),
+  };
+}
+
 export async function doGetCollection(engine: Engine, name: string): Promise<CollectionInfo> {
   const meta = engine.collection(name);
   const shards = await engine.fanOut(meta, { op: 'shardInfo' });
@@ -318,23 +339,7 @@ export async function doGetCollection(engine: Engine, name: string): Promise<Col
     indexed_vectors_count: indexed,
     points_count: points,
     segments_count: meta.config.shard_number,
-    config: {
-      params: {
-        vectors: vectorsOut(meta),
-        ...sparseOut(meta),
-        shard_number: meta.config.shard_number,
-        replication_factor: meta.config.replication_factor ?? 1,
-        write_consistency_factor: meta.config.write_consistency_factor ?? 1,
-        on_disk_payload: meta.config.on_disk_payload,
-        ...(meta.config.payload !== undefined ? { payload: meta.config.payload } : {}),
-      },
-      hnsw_config: meta.config.hnsw_config,
-      optimizer_config: optimizersOut(meta.config.optimizers_config),
-      wal_config: { ...WAL_DEFAULTS, ...meta.config.wal_config },
-      quantization_config: meta.config.quantization_config ?? null,
-      ...(meta.config.metadata !== undefined ? { metadata: meta.config.metadata } : {}),
-      ...(meta.config.strict_mode_config !== undefined ? { strict_mode_config: meta.config.strict_mode_config } : {}),
-    },
+    config: collectionConfigOut(meta),
     payload_schema: payloadSchema,
     memory: withTotal(sumMemory(shards.map((s) => s.memory))),
   };

@@ -234,7 +234,7 @@ export class ShardReads {
   }
 
   /** The shard's figures for shardInfo; `graphSaves`: the background saves so far and the writes none covers. */
-  info(worker: number, graphSaves: { saves: number; unsaved: number }): ShardInfo {
+  info(worker: number, graphSaves: { saves: number; unsaved: number }, loadMs: number): ShardInfo {
     const indexedVectors: Record<string, number> = {};
     const vectors: Record<string, number> = {};
     for (const space of this.#s.spaces.values()) {
@@ -264,6 +264,8 @@ export class ShardReads {
       graphSaves: graphSaves.saves,
       unsavedWrites: graphSaves.unsaved,
       memory: this.memory(),
+      stored: this.storedBytes(),
+      loadMs,
     };
   }
 

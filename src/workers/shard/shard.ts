@@ -52,6 +52,8 @@ export class Shard {
   readonly #saves: ShardSaves;
   readonly #reads: ShardReads;
   readonly #writes: ShardWrites;
+  /** Wall ms of the last load (telemetry's init time). */
+  #loadMs = 0;
 
   constructor(meta: CollectionMeta, shard: number, db: QuiverDb, indexDir: string, options: ShardOptions = {}) {
     this.collection = meta.id;
@@ -153,7 +155,10 @@ export class Shard {
    * points read so far, now and then (start-up progress).
    */
   load(onPoints?: (n: number) => void): ShardLoad {
-    return loadShard(this.#s, this.#saves, onPoints);
+    const t0 = performance.now();
+    const out = loadShard(this.#s, this.#saves, onPoints);
+    this.#loadMs = performance.now() - t0;
+    return out;
   }
 
   /**
@@ -162,8 +167,11 @@ export class Shard {
    * replay onto a saved graph (after kill -9) are added in the background once it resolves
    * (VectorSpace.replay: searched exactly until then; no save before; see caughtUp).
    */
-  loadAsync(onPoints?: (n: number) => void): Promise<ShardLoad> {
-    return loadShardAsync(this.#s, this.#saves, onPoints);
+  async loadAsync(onPoints?: (n: number) => void): Promise<ShardLoad> {
+    const t0 = performance.now();
+    const out = await loadShardAsync(this.#s, this.#saves, onPoints);
+    this.#loadMs = performance.now() - t0;
+    return out;
   }
 
   // ---- writes (shard-writes.ts) -------------------------------------------------------------
@@ -233,7 +241,7 @@ export class Shard {
   }
 
   info(worker: number): ShardInfo {
-    return this.#reads.info(worker, this.#saves.graphSaves);
+    return this.#reads.info(worker, this.#saves.graphSaves, this.#loadMs);
   }
 
   /** Estimated in-memory bytes by kind (see MemoryBytes). */

@@ -205,6 +205,19 @@ describe('a 3-node cluster answers as a single node does', () => {
       for (const x of s.replicas) expect(x.state).toBe('Active');
     }
     expect(body.result.cluster).toMatchObject({ enabled: true, number_of_peers: 3 });
+
+    // The node's own telemetry at level 3: each shard's replica set as this node sees it, its own
+    // copy `local` (when it holds one) and the others `remote`, every replica's state by peer.
+    const t = (await (await fetch(`${cluster.nodes[0]!.url}/telemetry?details_level=3`)).json()) as {
+      result: { collections: { collections: { id: string; shards: { id: number; local: { num_points: number } | null; remote: { peer_id: number }[]; replicate_states: Record<string, string> }[] }[] } };
+    };
+    const mine = t.result.collections.collections.find((c) => c.id === C)!;
+    expect(mine.shards.map((s) => s.id)).toEqual([0, 1, 2]);
+    for (const s of mine.shards) {
+      expect(Object.values(s.replicate_states)).toEqual(['Active', 'Active']);
+      expect(s.remote.length + (s.local === null ? 0 : 1)).toBe(2);
+    }
+    expect(mine.shards.some((s) => s.local !== null)).toBe(true);
   });
 });
 

@@ -13,12 +13,14 @@ import { mallocTrim } from '../../../shared/malloc-trim.js';
 import { withTotal } from '../../service/collections.js';
 import { QDRANT_API_VERSION, QUIVER_VERSION } from '../../version.js';
 import type { Metrics } from '../../metrics.js';
+import type { ClusterView } from '../../cluster/view.js';
+import { collectionsTelemetry } from '../../service/collections-telemetry.js';
 
 // GET /telemetry: Qdrant's telemetry document as far as Quiver can fill it, by Qdrant's
 // `details_level`: at 0 the id, app name, version (GET /'s), start time, system, the collection
-// count and whether cluster mode is on; from 1 also the feature flags, the collections with their
-// configuration, the requests served (Qdrant's per-endpoint, per-status statistics) and the
-// memory figures (qdrant-process.ts's mapping). Quiver's own beside them: which hnswlib-node build
+// count and whether cluster mode is on; from 1 also the feature flags, the collections (by level:
+// collections-telemetry.ts), the requests served (Qdrant's per-endpoint, per-status statistics)
+// and the memory figures (qdrant-process.ts's mapping). Quiver's own beside them: which hnswlib-node build
 // the workers loaded, and the process's memory (the collections' estimates summed by kind, RssAnon,
 // each thread's V8 heap: issue 14, what an operator needs to tell graphs from JavaScript garbage).
 
@@ -88,7 +90,7 @@ const RUNTIME_FEATURES = {
   serverless_compatible: false,
 };
 
-export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; metrics: Metrics; clusterMode: boolean }> = async (app, { engine, metrics, clusterMode }) => {
+export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; metrics: Metrics; cluster: ClusterView | null }> = async (app, { engine, metrics, cluster }) => {
   // Fixed for the life of the process, as Qdrant's per-run id and start time are.
   const id = randomUUID();
   const startup = new Date().toISOString();
@@ -119,8 +121,8 @@ export const telemetryRoutes: FastifyPluginAsyncTypebox<{ engine: Engine; metric
           system,
           hnsw_build: b === null ? null : { kind: b.kind, description: b.description, flags: b.flags, fallback_reason: b.fallbackReason },
         },
-        collections: { number_of_collections: collections.length, ...(level >= 1 ? { collections: collections.map((m) => ({ id: m.name, config: m.config })) } : {}) },
-        cluster: { enabled: clusterMode },
+        collections: { number_of_collections: collections.length, ...(level >= 1 && engine.ready ? { collections: await collectionsTelemetry(engine, cluster, level) } : {}) },
+        cluster: { enabled: cluster !== null },
         ...(level >= 1
           ? {
               requests: metrics.responses(),
