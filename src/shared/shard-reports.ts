@@ -74,11 +74,12 @@ export interface IssueRecord {
 }
 
 /**
- * Bytes a shard stores, as strict mode's collection size limits count them: `vectors` the data
- * of its live vectors (dense and multivector rows at their datatype's width, sparse vectors at
- * 8 bytes an entry), `payload` the JSON of its live payloads.
+ * What a shard stores, as strict mode's collection size limits count it: its live `points`,
+ * `vectors` the bytes of their vectors' data (dense and multivector rows at their datatype's
+ * width, sparse vectors at 8 bytes an entry), `payload` the bytes of their payloads' JSON.
  */
 export interface StoredBytes {
+  points: number;
   vectors: number;
   payload: number;
 }

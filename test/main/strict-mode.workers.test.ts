@@ -115,6 +115,8 @@ describe('strict mode', () => {
     // max_points_count 5: refused once the collection holds 5.
     expect((await put('/collections/sm/points?wait=true', { points: points([4, 5]) })).status).toBe(200);
     refused(await put('/collections/sm/points?wait=true', { points: points([6]) }), 'Bad request: Max points count limit of 5 reached!');
+    // As in Qdrant, an update of vectors is held to it too (its size check counts points).
+    refused(await put('/collections/sm/points/vectors?wait=true', { points: [{ id: 1, vector: { d: [0, 1] } }] }), 'Bad request: Max points count limit of 5 reached!');
     expect(await count()).toBe(5);
   });
 

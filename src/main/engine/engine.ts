@@ -16,7 +16,7 @@
 
 import type { CatalogEntry, QuiverDb } from '../../shared/db.js';
 import type { HnswBuild, ResultOf, WorkerReply } from '../../shared/protocol.js';
-import type { IssueRecord, MemoryBytes, ThreadMemory } from '../../shared/shard-reports.js';
+import type { IssueRecord, MemoryBytes, ShardInfo, ThreadMemory } from '../../shared/shard-reports.js';
 import type { CatalogSnapshot, RoutedCall } from '../../shared/coordination.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { CollectionConfig, CollectionMeta, FieldIndexSchema, PointId } from '../../shared/types.js';
@@ -255,6 +255,11 @@ export class Engine implements PointEngine {
   /** Every copy of every shard, with its state and (for Active ones) its point count. */
   copies(meta: CollectionMeta): Promise<CopyInfo[]> {
     return this.#replicas.copies(meta);
+  }
+
+  /** Each shard's figures from this node's own copy (telemetry's `local`). */
+  localInfo(meta: CollectionMeta): Promise<ShardInfo[]> {
+    return this.#replicas.localInfo(meta);
   }
 
   /** Cluster mode: the shards this node's workers follow; answers their positions by "<id>/<shard>". */

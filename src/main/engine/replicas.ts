@@ -19,6 +19,7 @@
 import { copyWorker, effectiveReplicas, replicaTable, type ReplicaTable, type ShardCopy } from '../../shared/placement.js';
 import { ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';
+import type { ShardInfo } from '../../shared/shard-reports.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 import type { Catalog } from './catalog.js';
 import type { EngineEvents } from './events.js';
@@ -303,6 +304,17 @@ export class Replicas {
         const points = c.state === 'Active' ? this.router.callOn(c.worker, meta, shard, { op: 'count', filter: null, exact: false }) : Promise.resolve(0);
         out.push(points.then((n) => ({ shard, copy, worker: c.worker, state: c.state, points: n })));
       });
+    });
+    return Promise.all(out);
+  }
+
+  /** Each shard's figures from this node's first Active copy of it (a shard with none here is left out). */
+  async localInfo(meta: CollectionMeta): Promise<ShardInfo[]> {
+    await Promise.allSettled([...this.#transitions]);
+    const out: Promise<ShardInfo>[] = [];
+    this.table(meta).shards.forEach((copies, shard) => {
+      const c = copies.find((x) => x.state === 'Active');
+      if (c !== undefined) out.push(this.router.callOn(c.worker, meta, shard, { op: 'shardInfo' }));
     });
     return Promise.all(out);
   }

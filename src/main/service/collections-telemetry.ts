@@ -3,8 +3,10 @@
 // also its shards (one replica set each: this node's copy as `local`, the others as `remote`,
 // every replica's state by peer), transfers and resharding (none); from 4 each local shard's one
 // segment (a shard stands for a segment, as in GET /collections/{name}/optimizations). Figures
-// come from the shards (ShardInfo): points, vectors by name, stored bytes, memory, load time.
+// come from this node's own copies (ShardInfo): points, vectors by name, stored bytes, memory,
+// load time; a shard it holds no Active copy of has no `local`.
 
+import { QuiverError } from '../../shared/errors.js';
 import type { ShardInfo } from '../../shared/shard-reports.js';
 import { MEMORY_KINDS } from '../../shared/shard-results.js';
 import type { CollectionMeta } from '../../shared/types.js';
@@ -85,7 +87,8 @@ function localShard(meta: CollectionMeta, s: ShardInfo, level: number): Record<s
 /** One collection's telemetry at `level` (1 or more). */
 async function collectionTelemetry(engine: Engine, cluster: ClusterView | null, meta: CollectionMeta, level: number): Promise<Record<string, unknown>> {
   const config = collectionConfigOut(meta);
-  const infos = await engine.fanOut(meta, { op: 'shardInfo' });
+  // This node's own copies: in cluster mode a shard it holds no Active copy of has no figures here.
+  const infos = await engine.localInfo(meta);
   if (level === 1) return { vectors: sum(infos.map((s) => sum(Object.values(s.vectors)))), optimizers_status: 'ok', params: config.params };
   const out: Record<string, unknown> = { id: meta.name, init_time_ms: Math.round(Math.max(0, ...infos.map((s) => s.loadMs))), config };
   if (level < 3) return out;
@@ -116,9 +119,12 @@ export async function collectionsTelemetry(engine: Engine, cluster: ClusterView 
   if (level < 1) return undefined;
   const out: Record<string, unknown>[] = [];
   for (const meta of engine.list()) {
-    // A collection dropped meanwhile is left out.
-    const t = await collectionTelemetry(engine, cluster, meta, level).catch(() => null);
-    if (t !== null) out.push(t);
+    try {
+      out.push(await collectionTelemetry(engine, cluster, meta, level));
+    } catch (err) {
+      // A collection dropped meanwhile is left out; any other failure is the request's.
+      if (!(err instanceof QuiverError && err.code === 'NotFound')) throw err;
+    }
   }
   return out;
 }

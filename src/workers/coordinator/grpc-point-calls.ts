@@ -75,7 +75,7 @@ import {
 } from '../../shared/grpc/messages/points.js';
 import { queryIn, searchIn } from '../../shared/grpc/messages/query.js';
 import type { UpdateResult } from '../../shared/types.js';
-import { batchWithin, timeoutSeconds, writeWithin } from '../service/request-timeout.js';
+import { timeoutSeconds, waitDeadline, writeWithin } from '../service/request-timeout.js';
 
 /** One method: the decoded request (as LOADER_OPTIONS decodes it) to the reply without `time`. */
 export type PointCall = (engine: PointEngine, req: never) => Promise<object>;
@@ -115,11 +115,12 @@ const wait = (r: { wait?: boolean }): boolean => r.wait === true;
 type Updated = PointsOperationResponse;
 /** A write's message: wait=true with its `timeout` answers `wait_timeout` when not done in time (request-timeout.ts). */
 type Write = { wait?: boolean; timeout?: string };
-const waited = (r: Write, write: () => Promise<UpdateResult>): Promise<UpdateResult> => writeWithin(wait(r), timeoutSeconds(r.timeout), write);
+const deadline = (r: Write): number | null => waitDeadline(wait(r), timeoutSeconds(r.timeout));
+const waited = (e: PointEngine, r: Write, write: (e: PointEngine) => Promise<UpdateResult>): Promise<UpdateResult> => writeWithin(e, deadline(r), write);
 
 export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
   Upsert: call<UpsertPoints__Output, PointsOperationResponse>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doUpsert(e, name(r), check.upsert(upsertIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doUpsert(e, name(r), check.upsert(upsertIn(r)), wait(r)))),
   })),
   Get: call<GetPoints__Output, GetResponse>(async (e, r) => ({ result: (await doRetrieve(e, name(r), check.retrieve(retrieveIn(r)))).map(retrievedPointOut) })),
   Search: call<SearchPoints__Output, SearchResponse>(async (e, r) => ({ result: (await doSearch(e, name(r), check.search(searchIn(r)))).map(scoredPointOut) })),
@@ -134,17 +135,16 @@ export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
     const { searches } = check.queryBatch({ searches: r.query_points.map(queryIn) });
     return { result: (await doQueryBatch(e, name(r), searches)).map((b) => ({ result: b.points.map(scoredPointOut) })) };
   }),
-  Delete: call<DeletePoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await waited(r, () => doDeletePoints(e, name(r), check.selector(deletePointsIn(r)), wait(r)))) })),
+  Delete: call<DeletePoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await waited(e, r, (e) => doDeletePoints(e, name(r), check.selector(deletePointsIn(r)), wait(r)))) })),
   UpdateVectors: call<UpdatePointVectors__Output, Updated>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doUpdateVectors(e, name(r), check.vectors(updateVectorsIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doUpdateVectors(e, name(r), check.vectors(updateVectorsIn(r)), wait(r)))),
   })),
   UpdateBatch: call<UpdateBatchPoints__Output, UpdateBatchResponse>(async (e, r) => {
     const req = check.batch({ operations: r.operations.map(batchOperationIn) });
-    const results = await batchWithin(wait(r), timeoutSeconds(r.timeout), req.operations.length, (done) => doBatchUpdate(e, name(r), req, wait(r), done));
-    return { result: results.map(updateResultOut) };
+    return { result: (await doBatchUpdate(e, name(r), req, wait(r), deadline(r))).map(updateResultOut) };
   }),
   DeleteVectors: call<DeletePointVectors__Output, Updated>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doDeleteVectors(e, name(r), check.deleteVectors(deleteVectorsIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doDeleteVectors(e, name(r), check.deleteVectors(deleteVectorsIn(r)), wait(r)))),
   })),
   // read_consistency: grpc-requests.ts hands every call the engine its level asks for.
   SearchMatrixPairs: call<SearchMatrixPoints__Output, SearchMatrixPairsResponse>(async (e, r) => ({
@@ -154,14 +154,14 @@ export const POINT_CALLS: Record<GrpcHandoffMethod, PointCall> = {
     result: matrixOffsetsOut(await doMatrixOffsets(e, name(r), check.matrix(matrixIn(r)))),
   })),
   Facet: call<FacetCounts__Output, FacetResponse>(async (e, r) => ({ hits: (await doFacet(e, name(r), check.facet(facetIn(r)))).hits.map(facetHitOut) })),
-  SetPayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await waited(r, () => doSetPayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r)))) })),
+  SetPayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({ result: updateResultOut(await waited(e, r, (e) => doSetPayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r)))) })),
   OverwritePayload: call<SetPayloadPoints__Output, Updated>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doOverwritePayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doOverwritePayload(e, name(r), check.setPayload(setPayloadIn(r)), wait(r)))),
   })),
   DeletePayload: call<DeletePayloadPoints__Output, Updated>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doDeletePayload(e, name(r), check.deletePayload(deletePayloadIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doDeletePayload(e, name(r), check.deletePayload(deletePayloadIn(r)), wait(r)))),
   })),
   ClearPayload: call<ClearPayloadPoints__Output, Updated>(async (e, r) => ({
-    result: updateResultOut(await waited(r, () => doClearPayload(e, name(r), check.clearPayload(clearPayloadIn(r)), wait(r)))),
+    result: updateResultOut(await waited(e, r, (e) => doClearPayload(e, name(r), check.clearPayload(clearPayloadIn(r)), wait(r)))),
   })),
 };

@@ -28,7 +28,7 @@ import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
 import type { UpdateResult } from '../service/writes.js';
-import { batchWithin, checkRequestTimeout, readOperation, readWithin, timeoutSeconds, writeWithin } from '../service/request-timeout.js';
+import { checkRequestTimeout, readOperation, readWithin, timeoutSeconds, waitDeadline, writeWithin } from '../service/request-timeout.js';
 
 /** What a route's service call gets: path parameters (checked by the main thread), query string and body. */
 interface Call<B> {
@@ -55,21 +55,20 @@ function at(engine: PointEngine, query: Record<string, unknown>): PointEngine {
 
 const wait = (c: Call<unknown>): boolean => c.query.wait === true;
 
-/** A write with wait=true and `timeout` seconds: its result in time, else `wait_timeout` (request-timeout.ts). */
-const waited = (c: Call<unknown>, write: () => Promise<UpdateResult>): Promise<UpdateResult> => writeWithin(wait(c), timeoutSeconds(c.query.timeout), write);
+/** When a write's wait=true ends (its `timeout`; null: never): past it, `wait_timeout` (request-timeout.ts). */
+const deadline = (c: Call<unknown>): number | null => waitDeadline(wait(c), timeoutSeconds(c.query.timeout));
+const waited = (e: PointEngine, c: Call<unknown>, write: (e: PointEngine) => Promise<UpdateResult>): Promise<UpdateResult> => writeWithin(e, deadline(c), write);
 
 const C = '/collections/:collection_name';
 /** Each hand-off route's service call; the registry (point-ops.ts) gives its schemas and kind. */
 const ROUTES: { [R in HandoffRoute]: RouteRun } = {
-  [`PUT ${C}/points`]: run(`PUT ${C}/points`, (e, c) => waited(c, () => doUpsert(e, c.name, c.body, wait(c)))),
+  [`PUT ${C}/points`]: run(`PUT ${C}/points`, (e, c) => waited(e, c, (e) => doUpsert(e, c.name, c.body, wait(c)))),
   [`POST ${C}/points`]: run(`POST ${C}/points`, (e, c) => doRetrieve(at(e, c.query), c.name, c.body)),
   [`GET ${C}/points/:id`]: run(`GET ${C}/points/:id`, (e, c) => doGetPoint(at(e, c.query), c.name, String(c.params.id))),
-  [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => waited(c, () => doDeletePoints(e, c.name, c.body, wait(c)))),
-  [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => waited(c, () => doUpdateVectors(e, c.name, c.body, wait(c)))),
-  [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) =>
-    batchWithin(wait(c), timeoutSeconds(c.query.timeout), c.body.operations.length, (done) => doBatchUpdate(e, c.name, c.body, wait(c), done)),
-  ),
-  [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => waited(c, () => doDeleteVectors(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/delete`]: run(`POST ${C}/points/delete`, (e, c) => waited(e, c, (e) => doDeletePoints(e, c.name, c.body, wait(c)))),
+  [`PUT ${C}/points/vectors`]: run(`PUT ${C}/points/vectors`, (e, c) => waited(e, c, (e) => doUpdateVectors(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/batch`]: run(`POST ${C}/points/batch`, (e, c) => doBatchUpdate(e, c.name, c.body, wait(c), deadline(c))),
+  [`POST ${C}/points/vectors/delete`]: run(`POST ${C}/points/vectors/delete`, (e, c) => waited(e, c, (e) => doDeleteVectors(e, c.name, c.body, wait(c)))),
   [`POST ${C}/facet`]: run(`POST ${C}/facet`, (e, c) => doFacet(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/count`]: run(`POST ${C}/points/count`, (e, c) => doCount(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/scroll`]: run(`POST ${C}/points/scroll`, (e, c) => doScroll(at(e, c.query), c.name, c.body)),
@@ -79,10 +78,10 @@ const ROUTES: { [R in HandoffRoute]: RouteRun } = {
   [`POST ${C}/points/search/matrix/offsets`]: run(`POST ${C}/points/search/matrix/offsets`, (e, c) => doMatrixOffsets(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query`]: run(`POST ${C}/points/query`, (e, c) => doQuery(at(e, c.query), c.name, c.body)),
   [`POST ${C}/points/query/batch`]: run(`POST ${C}/points/query/batch`, (e, c) => doQueryBatch(at(e, c.query), c.name, c.body.searches)),
-  [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => waited(c, () => doSetPayload(e, c.name, c.body, wait(c)))),
-  [`PUT ${C}/points/payload`]: run(`PUT ${C}/points/payload`, (e, c) => waited(c, () => doOverwritePayload(e, c.name, c.body, wait(c)))),
-  [`POST ${C}/points/payload/delete`]: run(`POST ${C}/points/payload/delete`, (e, c) => waited(c, () => doDeletePayload(e, c.name, c.body, wait(c)))),
-  [`POST ${C}/points/payload/clear`]: run(`POST ${C}/points/payload/clear`, (e, c) => waited(c, () => doClearPayload(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/payload`]: run(`POST ${C}/points/payload`, (e, c) => waited(e, c, (e) => doSetPayload(e, c.name, c.body, wait(c)))),
+  [`PUT ${C}/points/payload`]: run(`PUT ${C}/points/payload`, (e, c) => waited(e, c, (e) => doOverwritePayload(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/payload/delete`]: run(`POST ${C}/points/payload/delete`, (e, c) => waited(e, c, (e) => doDeletePayload(e, c.name, c.body, wait(c)))),
+  [`POST ${C}/points/payload/clear`]: run(`POST ${C}/points/payload/clear`, (e, c) => waited(e, c, (e) => doClearPayload(e, c.name, c.body, wait(c)))),
 };
 
 // Compiled once per thread, at first use of each route.

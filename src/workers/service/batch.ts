@@ -10,6 +10,7 @@ import { doClearPayload, doDeletePayload, doOverwritePayload, doSetPayload } fro
 import { doDeletePoints, doUpdateVectors, doUpsert } from './points.js';
 import { doDeleteVectors } from './vectors.js';
 import type { UpdateResult } from './writes.js';
+import { writeWithin } from './request-timeout.js';
 
 function run(engine: PointEngine, name: string, op: UpdateOperation, wait: boolean): Promise<UpdateResult> {
   if ('upsert' in op) return doUpsert(engine, name, op.upsert, wait);
@@ -22,12 +23,16 @@ function run(engine: PointEngine, name: string, op: UpdateOperation, wait: boole
   return doDeleteVectors(engine, name, op.delete_vectors, wait);
 }
 
-/** Runs the batch; each operation's result is pushed onto `results` as it is done (request-timeout.ts reads them early). */
-export async function doBatchUpdate(engine: PointEngine, name: string, req: UpdateOperations, wait: boolean, results: UpdateResult[] = []): Promise<UpdateResult[]> {
+/**
+ * Runs the batch, one operation after another. With a wait `deadline` (request-timeout.ts), an
+ * operation not done by then answers wait_timeout once it has been sent, and the next is sent.
+ */
+export async function doBatchUpdate(engine: PointEngine, name: string, req: UpdateOperations, wait: boolean, deadline: number | null = null): Promise<UpdateResult[]> {
   engine.collection(name); // an unknown collection is a 404 even for an empty batch
+  const results: UpdateResult[] = [];
   for (const [i, op] of req.operations.entries()) {
     try {
-      results.push(await run(engine, name, op, wait));
+      results.push(await writeWithin(engine, deadline, (e) => run(e, name, op, wait)));
     } catch (err) {
       if (!(err instanceof QuiverError)) throw err;
       const done = i === 0 ? 'nothing was applied' : i === 1 ? 'operation 0 was applied' : `operations 0 to ${i - 1} were applied`;

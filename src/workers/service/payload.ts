@@ -19,7 +19,7 @@ async function apply(engine: PointEngine, meta: CollectionMeta, req: SelectionFi
   strict?.writeTokens(sel.ids?.length ?? 1);
   if (change.kind === 'set' || change.kind === 'overwrite') {
     strict?.memory();
-    if (strict?.countsBytes(true) === true) strict.storage(await storedBytes(engine, meta), true);
+    if (strict?.countsStorage(true) === true) strict.storage(await storedBytes(engine, meta), true);
   }
   if (sel.ids !== null) await requireExisting(engine, meta, sel.ids);
   const opId = engine.nextOpId(meta.id);

@@ -28,12 +28,12 @@ async function writePoints(
   // Strict mode, before anything is written (strict-mode.ts).
   const strict = StrictMode.of(meta);
   if (strict !== null) {
+    // In Qdrant's order: the batch size, the collection's size, the vectors' own limits.
     strict.writeBatch(points.length, op === 'upsert' ? 'upsert limit' : 'update limit');
     strict.writeTokens(points.length);
+    if (strict.countsStorage(false)) strict.storage(await storedBytes(engine, meta), false);
     strict.vectors(points);
     strict.memory();
-    if (op === 'upsert' && strict.countsPoints) strict.points((await engine.fanOut(meta, { op: 'count', filter: null, exact: true })).reduce((a, b) => a + b, 0));
-    if (strict.countsBytes(false)) strict.storage(await storedBytes(engine, meta), false);
   }
   const opId = engine.nextOpId(meta.id);
   const parts: Promise<{ applied: number; error?: string }>[] = [];

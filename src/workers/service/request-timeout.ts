@@ -1,11 +1,14 @@
 // A request's own `timeout` (seconds: the REST query parameter, the gRPC field), as Qdrant applies
-// it: a read that is not answered in time is a 408 ("Timeout: Timeout error: ..."); a write with wait=true
-// that is not done in time answers `wait_timeout` and goes on to complete. Strict mode's
+// it: a read not answered in time is a 408 ("Timeout: Timeout error: ..."); a write with
+// wait=true not done in time answers `wait_timeout` and goes on to complete. Strict mode's
 // max_timeout holds it first (strict-mode.ts). A read that runs over is not interrupted: its
 // shard work is synchronous in the workers, so its result is dropped when it comes.
 //
-// Invariant: a write answered `wait_timeout` is never abandoned, and a batch's operations still
-// run one after another in their order (the batch goes on in the background, as one chain).
+// Invariants: a write answers `wait_timeout` only once it has been sent to its shards (it has its
+// operation id, so a request sent after the answer is ordered after it; a refusal before then is
+// the request's answer, as Qdrant checks a write before its log takes it); a batch answers once
+// every operation has been sent, in order, each done in time with its result, the rest with
+// `wait_timeout`.
 
 import { QuiverError } from '../../shared/errors.js';
 import type { UpdateResult } from '../../shared/types.js';
@@ -15,12 +18,15 @@ import { StrictMode } from './strict-mode.js';
 /** What a write answers when wait=true ran past its timeout. */
 export const WAIT_TIMEOUT: UpdateResult = { operation_id: null, status: 'wait_timeout' };
 
-/** A request's timeout in seconds (null: none given); a value that is not a whole number of seconds, 1 or more, is a 400. */
+/** The longest delay a Node timer keeps (longer ones fire at once): a timeout past it is no timeout. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A request's timeout in seconds (null: none given, or too long to ever fire); 0 or a value that is not a whole number is refused. */
 export function timeoutSeconds(raw: unknown): number | null {
   if (raw === undefined || raw === null || raw === '') return null;
   const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 1) throw QuiverError.badInput(`Bad request: timeout must be a whole number of seconds, 1 or more; got ${JSON.stringify(raw)}`);
-  return n;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw QuiverError.unprocessable(`Validation error: [timeout: value ${String(raw)} invalid, must be a whole number, 1 or larger]`);
+  return n * 1000 > MAX_TIMER_MS ? null : n;
 }
 
 /** The request's timeout held to its collection's strict mode max_timeout. */
@@ -29,10 +35,10 @@ export function checkRequestTimeout(engine: PointEngine, collection: string | un
   StrictMode.of(engine.collection(collection))?.timeout(seconds);
 }
 
-/** Resolves with `run`'s value, or with null once `seconds` pass first (`run` goes on; its failure then is its own). */
-async function raced<T>(seconds: number, run: Promise<T>): Promise<{ value: T } | null> {
+/** Resolves with `run`'s value, or with null once `ms` pass first (`run` goes on; its failure then is its own). */
+async function raced<T>(ms: number, run: Promise<T>): Promise<{ value: T } | null> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), seconds * 1000)));
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), Math.max(0, ms))));
   const settled = run.then((value) => ({ value }));
   try {
     const first = await Promise.race([settled, late]);
@@ -46,27 +52,63 @@ async function raced<T>(seconds: number, run: Promise<T>): Promise<{ value: T } 
 /** A read answered within `seconds` (null: no timeout), else a 408 naming `operation` as Qdrant does. */
 export async function readWithin<T>(seconds: number | null, operation: string, read: () => Promise<T>): Promise<T> {
   if (seconds === null) return read();
-  const done = await raced(seconds, read());
+  const done = await raced(seconds * 1000, read());
   if (done === null) throw new QuiverError('Timeout', `Timeout: Timeout error: Operation '${operation}' timed out after ${seconds}s`);
   return done.value;
 }
 
-/** A write with wait=true and `seconds`: its result when done in time, else WAIT_TIMEOUT while it goes on. */
-export async function writeWithin(wait: boolean, seconds: number | null, write: () => Promise<UpdateResult>): Promise<UpdateResult> {
-  if (!wait || seconds === null) return write();
-  return (await raced(seconds, write()))?.value ?? WAIT_TIMEOUT;
+/**
+ * The engine a write runs on, telling when the write is sent: its operation id is taken, and the
+ * point services post its shard calls in the same turn (points.ts, payload.ts, vectors.ts).
+ */
+class DispatchWatch implements PointEngine {
+  readonly #base: PointEngine;
+  readonly dispatched: Promise<void>;
+  #mark: () => void = () => undefined;
+  readonly atLogEnd?: () => PointEngine;
+  readonly operationId?: (opId: number) => number;
+
+  constructor(base: PointEngine) {
+    this.#base = base;
+    this.dispatched = new Promise((resolve) => (this.#mark = resolve));
+    if (base.atLogEnd !== undefined) this.atLogEnd = () => base.atLogEnd!();
+    if (base.operationId !== undefined) this.operationId = (opId) => base.operationId!(opId);
+  }
+
+  requireReady(): void {
+    this.#base.requireReady();
+  }
+  collection(name: string): ReturnType<PointEngine['collection']> {
+    return this.#base.collection(name);
+  }
+  nextOpId(collection: number): number {
+    const id = this.#base.nextOpId(collection);
+    this.#mark();
+    return id;
+  }
+  call: PointEngine['call'] = (meta, shard, req, transfer) => this.#base.call(meta, shard, req, transfer);
+  fanOut: PointEngine['fanOut'] = (meta, req) => this.#base.fanOut(meta, req);
+  partition: PointEngine['partition'] = (meta, ids) => this.#base.partition(meta, ids);
+}
+
+/** When a write's wait ends: `seconds` from now (null: no timeout, or no wait). */
+export function waitDeadline(wait: boolean, seconds: number | null): number | null {
+  return !wait || seconds === null ? null : performance.now() + seconds * 1000;
 }
 
 /**
- * A batch of writes with wait=true and `seconds`: the operations run in order as one chain; those
- * done in time answer their results, the rest WAIT_TIMEOUT (they still run, in order).
+ * A write with wait=true and a deadline (waitDeadline): its result when done in time, else, once
+ * it has been sent, WAIT_TIMEOUT while it goes on. A refusal before it is sent is the answer.
  */
-export async function batchWithin(wait: boolean, seconds: number | null, ops: number, run: (done: UpdateResult[]) => Promise<UpdateResult[]>): Promise<UpdateResult[]> {
-  const done: UpdateResult[] = [];
-  if (!wait || seconds === null) return run(done);
-  const all = await raced(seconds, run(done));
-  if (all !== null) return all.value;
-  return Array.from({ length: ops }, (_, i) => done[i] ?? WAIT_TIMEOUT);
+export async function writeWithin(engine: PointEngine, deadline: number | null, write: (engine: PointEngine) => Promise<UpdateResult>): Promise<UpdateResult> {
+  if (deadline === null) return write(engine);
+  const watch = new DispatchWatch(engine);
+  const running = write(watch);
+  const done = running.then((value) => ({ value }));
+  const sent = await Promise.race([done, watch.dispatched.then(() => null)]);
+  if (sent !== null) return sent.value;
+  done.catch(() => undefined);
+  return (await raced(deadline - performance.now(), running))?.value ?? WAIT_TIMEOUT;
 }
 
 /** The operation a read's 408 names, after Qdrant's wording (a search, a facet, a scroll, a count, a retrieve). */

@@ -225,11 +225,12 @@ export class StrictMode {
       else if ('arg' in e) walk(e.arg);
     };
     walk(f.expr);
-    for (const c of f.conditions) keys.push(...unindexedKeys(this.#meta, c));
-    for (const { key, types } of keys) {
-      if (!answers(this.#meta.config.payload_schema[key], { types, use: 'any' })) {
-        throw bad(`Index required but not found for "${key}" of one of the following types: [${[...types].sort().join(', ')}]. Help: Create an index for this key or use a different formula expression.`);
-      }
+    // A variable, datetime key or geo target: any index of its types; a condition: as a filter's.
+    const missing = keys.filter(({ key, types }) => !answers(this.#meta.config.payload_schema[key], { types, use: 'any' }));
+    for (const c of f.conditions) missing.push(...unindexedKeys(this.#meta, c));
+    const [first] = missing;
+    if (first !== undefined) {
+      throw bad(`Index required but not found for "${first.key}" of one of the following types: [${[...first.types].sort().join(', ')}]. Help: Create an index for this key or use a different formula expression.`);
     }
   }
 
@@ -267,32 +268,26 @@ export class StrictMode {
     return 1 + (filter === null ? 0 : [...conditionsOf(filter)].length);
   }
 
-  /** Whether a write of vectors (`payloadOnly` false) or payloads must first learn the collection's stored bytes. */
-  countsBytes(payloadOnly: boolean): boolean {
-    return this.#s.max_collection_payload_size_bytes !== undefined || (!payloadOnly && this.#s.max_collection_vector_size_bytes !== undefined);
+  /** Whether a write of vectors (`payloadOnly` false) or payloads must first learn what the collection stores. */
+  countsStorage(payloadOnly: boolean): boolean {
+    const s = this.#s;
+    return s.max_collection_payload_size_bytes !== undefined || (!payloadOnly && (s.max_collection_vector_size_bytes !== undefined || s.max_points_count !== undefined));
   }
 
   /**
-   * A write against what the collection stores now (Qdrant checks before the write, so the write
-   * that crosses a limit is taken and the next refused): upserts and vector updates against both
-   * limits, payload writes (`payloadOnly`) against the payload limit.
+   * A write against what the collection stores now, as Qdrant checks its size limits: before the
+   * write (the write that crosses a limit is taken, the next refused), vectors, then payload,
+   * then points, for upserts and vector updates; payload writes (`payloadOnly`) against the
+   * payload limit alone.
    */
   storage(stored: StoredBytes, payloadOnly: boolean): void {
-    const maxVectors = this.#s.max_collection_vector_size_bytes;
+    const s = this.#s;
+    const maxVectors = s.max_collection_vector_size_bytes;
     if (!payloadOnly && maxVectors !== undefined && stored.vectors >= maxVectors) throw bad(`Max vector storage size limit of ${rustF32(maxVectors / 2 ** 20)}MB reached!`);
-    const maxPayload = this.#s.max_collection_payload_size_bytes;
+    const maxPayload = s.max_collection_payload_size_bytes;
     if (maxPayload !== undefined && stored.payload >= maxPayload) throw bad(`Max payload storage size limit of ${rustF32(maxPayload / 2 ** 20)}MB reached!`);
-  }
-
-  /** Whether writes that add points must first learn the collection's point count. */
-  get countsPoints(): boolean {
-    return this.#s.max_points_count !== undefined;
-  }
-
-  /** A write that adds points, given the collection's points now. */
-  points(current: number): void {
-    const max = this.#s.max_points_count;
-    if (max !== undefined && current >= max) throw bad(`Max points count limit of ${max} reached!`);
+    const maxPoints = s.max_points_count;
+    if (!payloadOnly && maxPoints !== undefined && stored.points >= maxPoints) throw bad(`Max points count limit of ${maxPoints} reached!`);
   }
 
   /** A write that uses memory (not a delete), against the share of the machine's memory in use. */
@@ -311,5 +306,5 @@ export class StrictMode {
 /** What the collection stores now, summed over its shards (one copy each). */
 export async function storedBytes(engine: PointEngine, meta: CollectionMeta): Promise<StoredBytes> {
   const parts = await engine.fanOut(meta, { op: 'storedBytes' });
-  return { vectors: parts.reduce((n, p) => n + p.vectors, 0), payload: parts.reduce((n, p) => n + p.payload, 0) };
+  return { points: parts.reduce((n, p) => n + p.points, 0), vectors: parts.reduce((n, p) => n + p.vectors, 0), payload: parts.reduce((n, p) => n + p.payload, 0) };
 }

@@ -275,7 +275,7 @@ export class ShardReads {
     for (const space of this.#s.spaces.values()) vectors += space.count() * space.dim * 4;
     for (const index of this.#s.sparse.values()) vectors += index.dataBytes;
     for (const space of this.#s.multiList) vectors += space.bytes;
-    return { vectors, payload: this.#s.payloads.storedBytes };
+    return { points: this.#s.ids.live, vectors, payload: this.#s.payloads.storedBytes };
   }
 
   /** Estimated in-memory bytes by kind (see MemoryBytes). */

@@ -194,11 +194,9 @@ export class VectorSpace {
     return this.#present[slot] === 1;
   }
 
-  /** How many slots hold a vector (one pass over a byte per slot: for info and scrapes). */
+  /** How many slots hold a vector (kept as presence changes). */
   count(): number {
-    let n = 0;
-    for (let i = 0; i < this.#present.length; i++) n += this.#present[i]!;
-    return n;
+    return this.#live;
   }
 
   /** Slots below `limit` that hold a vector, ascending. */

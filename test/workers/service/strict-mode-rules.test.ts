@@ -50,15 +50,20 @@ describe('strict mode rules', () => {
 
   it('refuses a write once the collection stores its limit, in MB as Qdrant prints them', () => {
     const strict = StrictMode.of(meta({}, { enabled: true, max_collection_vector_size_bytes: 1000, max_collection_payload_size_bytes: 2 ** 20 }))!;
-    expect(strict.countsBytes(true)).toBe(true);
-    expect(() => strict.storage({ vectors: 999, payload: 0 }, false)).not.toThrow();
-    expect(() => strict.storage({ vectors: 1000, payload: 0 }, false)).toThrow('Bad request: Max vector storage size limit of 0.0009536743MB reached!');
+    expect(strict.countsStorage(true)).toBe(true);
+    expect(() => strict.storage({ points: 0, vectors: 999, payload: 0 }, false)).not.toThrow();
+    expect(() => strict.storage({ points: 0, vectors: 1000, payload: 2 ** 20 }, false)).toThrow('Bad request: Max vector storage size limit of 0.0009536743MB reached!');
     // A payload write is held to the payload limit alone.
-    expect(() => strict.storage({ vectors: 1000, payload: 0 }, true)).not.toThrow();
-    expect(() => strict.storage({ vectors: 0, payload: 2 ** 20 }, true)).toThrow('Bad request: Max payload storage size limit of 1MB reached!');
+    expect(() => strict.storage({ points: 0, vectors: 1000, payload: 0 }, true)).not.toThrow();
+    expect(() => strict.storage({ points: 0, vectors: 0, payload: 2 ** 20 }, true)).toThrow('Bad request: Max payload storage size limit of 1MB reached!');
     const vectorsOnly = StrictMode.of(meta({}, { enabled: true, max_collection_vector_size_bytes: 1 }))!;
-    expect(vectorsOnly.countsBytes(true)).toBe(false);
-    expect(vectorsOnly.countsBytes(false)).toBe(true);
+    expect(vectorsOnly.countsStorage(true)).toBe(false);
+    expect(vectorsOnly.countsStorage(false)).toBe(true);
+    // Points last, and for vector writes only.
+    const points = StrictMode.of(meta({}, { enabled: true, max_points_count: 3, max_collection_payload_size_bytes: 10 }))!;
+    expect(() => points.storage({ points: 3, vectors: 0, payload: 10 }, false)).toThrow('Max payload storage size limit');
+    expect(() => points.storage({ points: 3, vectors: 0, payload: 0 }, false)).toThrow('Bad request: Max points count limit of 3 reached!');
+    expect(() => points.storage({ points: 3, vectors: 0, payload: 0 }, true)).not.toThrow();
     expect(StrictMode.of(meta({}, { enabled: false, max_collection_vector_size_bytes: 1 }))).toBeNull();
   });
 

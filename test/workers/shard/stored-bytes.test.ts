@@ -17,19 +17,19 @@ const json = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
 describe('stored bytes', () => {
   it('follow the payloads through upserts, payload operations and deletes, and survive a reload', async () => {
     fx = shardFixture(metaOf(4));
-    expect(fx.shard.storedBytes()).toEqual({ vectors: 0, payload: 0 });
+    expect(fx.shard.storedBytes()).toEqual({ points: 0, vectors: 0, payload: 0 });
     const a = { city: 'Zürich', n: 1 };
     const b = { tags: ['x', 'y'] };
     await fx.shard.upsert(batch([1, 2, 3], [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0]], [a, b, null]), 1, true);
     // Three dense rows of 4 float32; 'Zürich' counts its two-byte ü.
-    expect(fx.shard.storedBytes()).toEqual({ vectors: 3 * 16, payload: json(a) + json(b) });
+    expect(fx.shard.storedBytes()).toEqual({ points: 3, vectors: 3 * 16, payload: json(a) + json(b) });
     await fx.shard.updatePayload({ kind: 'set', payload: { more: 'text' }, key: null }, [3], null, 2, true);
     await fx.shard.updatePayload({ kind: 'clear' }, [2], null, 3, true);
     expect(fx.shard.storedBytes().payload).toBe(json(a) + json({ more: 'text' }));
     await fx.shard.delete([1], null, 4, true);
-    expect(fx.shard.storedBytes()).toEqual({ vectors: 2 * 16, payload: json({ more: 'text' }) });
+    expect(fx.shard.storedBytes()).toEqual({ points: 2, vectors: 2 * 16, payload: json({ more: 'text' }) });
     const { shard } = fx.reopen();
-    expect(shard.storedBytes()).toEqual({ vectors: 2 * 16, payload: json({ more: 'text' }) });
+    expect(shard.storedBytes()).toEqual({ points: 2, vectors: 2 * 16, payload: json({ more: 'text' }) });
   });
 
   it('count sparse vectors at 8 bytes an entry, and only vectors a point has', async () => {
