@@ -208,8 +208,27 @@ export interface SparseVector {
 /** A vector a request gives to search with: dense, a multivector's rows, or sparse. */
 export type QueryVector = readonly number[] | readonly (readonly number[])[] | SparseVector;
 
-/** A vector as returned to clients: a plain array for an unnamed collection, a map of names otherwise. */
-export type VectorOutput = number[] | number[][] | Record<string, number[] | number[][] | SparseVector>;
+/** A sparse vector as the shards return it (float32 values, as stored). */
+export interface SparseVectorOut {
+  indices: Uint32Array;
+  values: Float32Array;
+}
+
+/**
+ * A vector as returned to clients: a bare dense vector (or a multivector's rows) when it is the
+ * unnamed one alone, a map of names otherwise. Values stay float32 from the shards to the edge:
+ * REST writes each as its shortest decimal (src/shared/response-json.ts), gRPC sends the floats.
+ */
+export type VectorOutput = Float32Array | Float32Array[] | Record<string, Float32Array | Float32Array[] | SparseVectorOut>;
+
+/** Vector `name` of a point as returned (a bare output is the one vector selected), as plain numbers to compute with. */
+export function vectorOf(v: VectorOutput | null | undefined, name: string): number[] | number[][] | SparseVector | undefined {
+  const one = v === null || v === undefined ? undefined : v instanceof Float32Array || Array.isArray(v) ? v : v[name];
+  if (one === undefined) return undefined;
+  if (one instanceof Float32Array) return Array.from(one);
+  if (Array.isArray(one)) return one.map((row) => Array.from(row));
+  return { indices: Array.from(one.indices), values: Array.from(one.values) };
+}
 
 /** What a request wants back of each point's payload and vectors, after the REST/gRPC forms are normalised. */
 export type PayloadSelector =

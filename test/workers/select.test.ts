@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { selectPayload, selectVector } from '../../src/workers/shard/select.js';
+import { responseJson } from '../../src/shared/response-json.js';
 import type { Payload } from '../../src/shared/types.js';
 import { rng } from '../helpers/random.js';
 
@@ -192,8 +193,8 @@ describe('selectVector', () => {
 
   it('an unnamed collection answers a plain array', () => {
     const read = (name: string): Float32Array | undefined => (name === '' ? f32(1, 2, 3) : undefined);
-    expect(selectVector([''], { kind: 'all' }, read)).toEqual([1, 2, 3]);
-    expect(selectVector([''], { kind: 'names', names: [''] }, read)).toEqual([1, 2, 3]);
+    expect(selectVector([''], { kind: 'all' }, read)).toEqual(f32(1, 2, 3));
+    expect(selectVector([''], { kind: 'names', names: [''] }, read)).toEqual(f32(1, 2, 3));
   });
 
   // As Qdrant: anything but "the unnamed dense vector alone" is a map, an empty one included.
@@ -212,23 +213,30 @@ describe('selectVector', () => {
   it('the unnamed vector beside a sparse one is bare only when it is all that is selected and present', () => {
     const sparse = { indices: Uint32Array.from([3]), values: f32(0.5) };
     const both = (name: string) => (name === '' ? f32(1, 2) : sparse);
-    expect(selectVector(['', 'sp'], { kind: 'all' }, both)).toEqual({ '': [1, 2], sp: { indices: [3], values: [0.5] } });
-    expect(selectVector(['', 'sp'], { kind: 'names', names: [''] }, both)).toEqual([1, 2]);
-    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? f32(1, 2) : undefined))).toEqual([1, 2]);
-    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? undefined : sparse))).toEqual({ sp: { indices: [3], values: [0.5] } });
+    expect(selectVector(['', 'sp'], { kind: 'all' }, both)).toEqual({ '': f32(1, 2), sp: { indices: Uint32Array.from([3]), values: f32(0.5) } });
+    expect(selectVector(['', 'sp'], { kind: 'names', names: [''] }, both)).toEqual(f32(1, 2));
+    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? f32(1, 2) : undefined))).toEqual(f32(1, 2));
+    expect(selectVector(['', 'sp'], { kind: 'all' }, (name) => (name === '' ? undefined : sparse))).toEqual({ sp: { indices: Uint32Array.from([3]), values: f32(0.5) } });
   });
 
   it('a named collection answers a map of the selected names it has', () => {
     const store: Record<string, Float32Array> = { image: f32(1, 0), text: f32(0, 1, 0) };
     const read = (name: string): Float32Array | undefined => store[name];
-    expect(selectVector(['image', 'text', 'audio'], { kind: 'all' }, read)).toEqual({ image: [1, 0], text: [0, 1, 0] });
-    expect(selectVector(['image', 'text'], { kind: 'names', names: ['text'] }, read)).toEqual({ text: [0, 1, 0] });
+    expect(selectVector(['image', 'text', 'audio'], { kind: 'all' }, read)).toEqual({ image: f32(1, 0), text: f32(0, 1, 0) });
+    expect(selectVector(['image', 'text'], { kind: 'names', names: ['text'] }, read)).toEqual({ text: f32(0, 1, 0) });
     expect(selectVector(['image', 'text'], { kind: 'names', names: ['audio'] }, read)).toEqual({});
     expect(selectVector(['image', 'text'], { kind: 'none' }, read)).toBeUndefined();
   });
 
   it('a collection with one named (non-default) vector still answers a map', () => {
-    expect(selectVector(['image'], { kind: 'all' }, () => f32(5))).toEqual({ image: [5] });
+    expect(selectVector(['image'], { kind: 'all' }, () => f32(5))).toEqual({ image: f32(5) });
+  });
+
+  it('answers copies: a vector read from memory the shard reuses is not shared with the answer', () => {
+    const stored = f32(1, 2);
+    const out = selectVector([''], { kind: 'all' }, () => stored) as Float32Array;
+    stored[0] = 9;
+    expect(out).toEqual(f32(1, 2));
   });
 
   it('a named collection never asks for names that were not selected', () => {
@@ -240,10 +248,21 @@ describe('selectVector', () => {
     expect(asked).toEqual(['b']);
   });
 
+});
+
+// How REST writes a vector the shards return (float32 values): response-json.ts.
+describe('vectors in a REST response', () => {
+  const printed = (stored: Float32Array): number[] => (JSON.parse(responseJson({ result: [{ id: 1, payload: { vector: 'kept' }, vector: stored }] })) as { result: { vector: number[] }[] }).result[0]!.vector;
+
+  it('a payload key named vector is left as it is; a payload string never reads as a vector', () => {
+    const text = responseJson({ result: [{ id: 1, payload: { vector: 'x', s: '\u0000' }, vector: Float32Array.of(0.5) }] });
+    expect(JSON.parse(text)).toEqual({ result: [{ id: 1, payload: { vector: 'x', s: '\u0000' }, vector: [0.5] }] });
+  });
+
   it('prints float32 values as their shortest round-tripping decimals', () => {
     const inputs = [0.1, 0.2, 0.3, 1 / 3, -0.7, 1e-7, 123.456, 1.17549435e-38, 1e-45, 16777216.5];
     const stored = Float32Array.from(inputs);
-    const out = selectVector([''], { kind: 'all' }, () => stored) as number[];
+    const out = printed(stored);
     expect(out).toEqual([0.1, 0.2, 0.3, 0.33333334, -0.7, 1e-7, 123.456, 1.1754944e-38, 1e-45, 16777216]);
     // Not the widened doubles.
     expect(out[0]).not.toBe(stored[0]);
@@ -254,8 +273,9 @@ describe('selectVector', () => {
 
   it('keeps integers, zero, infinities and NaN as they are', () => {
     const stored = Float32Array.from([0, -0, 1, -2, 16777216, Infinity, -Infinity, NaN]);
-    const out = selectVector([''], { kind: 'all' }, () => stored) as number[];
-    expect(out).toEqual([0, -0, 1, -2, 16777216, Infinity, -Infinity, NaN]);
+    const out = printed(stored);
+    // JSON holds no infinities or NaN: written as JSON.stringify writes them (null); -0 as 0.
+    expect(out).toEqual([0, 0, 1, -2, 16777216, null, null, null]);
   });
 
   it('random float32 values print short and round-trip exactly', () => {
@@ -273,8 +293,7 @@ describe('selectVector', () => {
       bits[i] = ((sign << 31) | (exp << 23) | (next() & 0x7fffff)) >>> 0;
     }
     const stored = new Float32Array(bits.buffer);
-    const out = selectVector(['v'], { kind: 'all' }, () => stored) as Record<string, number[]>;
-    const vs = out.v!;
+    const vs = printed(stored);
     for (let i = 0; i < vs.length; i++) {
       const v = vs[i]!;
       if (Math.fround(v) !== stored[i]) expect(`${i}: ${v} reads back as ${Math.fround(v)}`).toBe(`${i}: ${stored[i]}`);
@@ -292,7 +311,7 @@ describe('selectVector', () => {
   // 3.4028235e38 and 1.2345e20 (shortest decimals that read back to the same float32).
   it('prints large float32 values with their shortest digits too', () => {
     const stored = Float32Array.of(3.4028234663852886e38, 1.2345e20, -9.87654e30);
-    const out = selectVector([''], { kind: 'all' }, () => stored) as number[];
+    const out = printed(stored);
     out.forEach((v, i) => expect(Math.fround(v)).toBe(stored[i]));
     expect(out).toEqual([3.4028235e38, 1.2345e20, -9.87654e30]);
   });
@@ -301,7 +320,7 @@ describe('selectVector', () => {
   // decimal can miss while its neighbour hits: 2^-96 once printed as 1.26217745e-29 (9 digits)
   // where 1.2621775e-29 (8 digits) reads back to the same float32, as Qdrant prints it.
   it('prints 2^-96 with its shortest digits', () => {
-    const out = selectVector([''], { kind: 'all' }, () => Float32Array.of(2 ** -96)) as number[];
+    const out = printed(Float32Array.of(2 ** -96));
     expect(Math.fround(1.2621775e-29)).toBe(2 ** -96);
     expect(out).toEqual([1.2621775e-29]);
   });
@@ -316,7 +335,7 @@ describe('selectVector', () => {
       bits[0] = Math.floor(random() * 2 ** 32);
       if (Number.isFinite(f[0]!)) values.push(f[0]!);
     }
-    const out = selectVector([''], { kind: 'all' }, () => Float32Array.from(values)) as number[];
+    const out = printed(Float32Array.from(values));
     out.forEach((v, i) => {
       expect(Math.fround(v)).toBe(values[i]);
       // Never longer than the 9 digits that always suffice for a float32.

@@ -37,10 +37,10 @@ describe('ShardHost background saves', () => {
     const third = host.handle({ op: 'delete', collection: meta.id, shard: 0, opId: 3, wait: false, ids: [1], filter: null }); // held, after the second
     const fourth = host.handle(upsert(2, [1, 1], 4));
     // Reads are not held: the first write is visible, the held ones not yet.
-    expect(await host.handle(retrieve)).toEqual([{ id: 1, vector: [1, 0] }]);
+    expect(await host.handle(retrieve)).toEqual([{ id: 1, vector: Float32Array.of(1, 0) }]);
     await Promise.all([first, second, third, fourth]);
     // Applied in arrival order: the delete came after the second upsert.
-    expect(await host.handle(retrieve)).toEqual([{ id: 2, vector: [1, 1] }]);
+    expect(await host.handle(retrieve)).toEqual([{ id: 2, vector: Float32Array.of(1, 1) }]);
     // The save's checksums and manifest are written after the held writes run again.
     await vi.waitFor(async () => expect((await host.handle({ op: 'shardInfo', collection: meta.id, shard: 0 })).graphSaves).toBeGreaterThanOrEqual(1));
     await host.handle({ op: 'saveIndexes' });

@@ -16,6 +16,7 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../shared/json.js';
 import type { HandoffReply, HandoffRequest } from '../../shared/coordination.js';
 import { isReadRoute, POINT_OPS, type HandoffRoute } from '../../shared/point-ops.js';
 import { failure, ok, toFailure } from '../../shared/envelope.js';
+import { responseJson } from '../../shared/response-json.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { doBatchUpdate } from '../service/batch.js';
 import { doFacet } from '../service/facet.js';
@@ -140,7 +141,8 @@ export async function handleRequest(engine: PointEngine, req: HandoffRequest): P
     const serve = (): Promise<unknown> => ROUTES[req.route](engine, { name, params: req.params, query: req.query, body: value as never });
     // A read's timeout bounds its answer; a write's bounds wait=true (`waited`, in ROUTES).
     const result = isReadRoute(req.route) ? await readWithin(seconds, readOperation(req.route), serve) : await serve();
-    return { status: 200, body: JSON.stringify(ok(result, t0)) };
+    // Points' vectors come as float32 arrays: written at their shortest (response-json.ts).
+    return { status: 200, body: responseJson(ok(result, t0)) };
   } catch (err) {
     const f = toFailure(err);
     const retryAfter = err instanceof QuiverError && err.retryAfterSeconds !== undefined ? { retryAfter: err.retryAfterSeconds } : {};

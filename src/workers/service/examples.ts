@@ -7,7 +7,7 @@ import { QuiverError } from '../../shared/errors.js';
 import { parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { CustomScore, SparseVec } from '../../shared/protocol.js';
 import type { PointEngine } from '../../shared/point-engine.js';
-import { isMulti, type CollectionMeta, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
+import { isMulti, vectorOf, type CollectionMeta, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
 import { embedDocument, isInferenceInput } from './bm25.js';
 import { planNearest, type NearestRequest, type PlannedSearch } from './nearest.js';
 import { checkMulti, checkSparse, checkVector, readsAsMulti } from './request-forms.js';
@@ -154,7 +154,7 @@ async function resolveExamples(
     const id = parsePointId(e);
     const rec = byId.get(id);
     if (rec === undefined) throw pointNotFound(id);
-    const v = Array.isArray(rec.vector) ? rec.vector : rec.vector?.[lookup.vector];
+    const v = vectorOf(rec.vector, lookup.vector);
     // A point without the vector: recommend does without it, as Qdrant's; the others need it.
     if (v === undefined) {
       if (dropMissing) return null;

@@ -9,7 +9,7 @@ import type { Filter } from '../../shared/filter.js';
 import { comparePointIds } from '../../shared/ids.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchMatrixRequest } from '../../shared/schemas/points.js';
-import { DEFAULT_VECTOR, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, vectorOf, type PointId, type QueryVector, type SparseVector } from '../../shared/types.js';
 import { metricFor, sparseDot } from '../index/distance.js';
 import { multiScore } from '../index/multi-space.js';
 import { parseFilter } from './filter-parse.js';
@@ -52,7 +52,7 @@ export async function doMatrixOffsets(engine: PointEngine, name: string, req: Se
   if (points.length < 2) return { offsets_row: [], offsets_col: [], scores: [], ids: [] };
   const ids = points.map((p) => p.id);
   const vectors = points.map((p) => {
-    const v = Array.isArray(p.vector) ? p.vector : p.vector?.[using];
+    const v = vectorOf(p.vector, using);
     if (v === undefined) throw QuiverError.internal(`sampled point ${p.id} came back without vector '${using}'`);
     return v as QueryVector;
   });

@@ -8,7 +8,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import { comparePointIds, parsePointId, pointNotFound } from '../../shared/ids.js';
 import type { QueryRequest } from '../../shared/schemas/search.js';
-import { DEFAULT_VECTOR, isMulti, type CollectionMeta, type PointId, type PointRecord, type QueryVector, type ScoredPoint, type SparseVector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, isMulti, vectorOf, type CollectionMeta, type PointId, type PointRecord, type QueryVector, type ScoredPoint, type SparseVector } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { parseFilter } from './filter-parse.js';
 import { checkResultWindow } from './limits.js';
@@ -108,8 +108,7 @@ async function resolveVector(engine: PointEngine, q: unknown, lookup: Lookup): P
     const id = parsePointId(q);
     const [rec] = await retrieveByIds(engine, lookup.meta, [id], { kind: 'none' }, { kind: 'names', names: [lookup.vector] });
     if (rec === undefined) throw pointNotFound(id);
-    const v = rec.vector;
-    const vec = Array.isArray(v) ? v : v?.[lookup.vector];
+    const vec = vectorOf(rec.vector, lookup.vector);
     if (vec === undefined) throw QuiverError.badInput(`Point ${id} has no vector '${lookup.vector}'`);
     return { vector: vec, exclude: lookup.same ? [id] : [] };
   }
@@ -318,7 +317,7 @@ async function diversify(
   const distance = meta.config.vectors[using]?.distance ?? 'sparse';
   const lowerIsBetter = distance === 'Euclid' || distance === 'Manhattan';
   const candidates = found.flatMap((pt) => {
-    const v = Array.isArray(pt.vector) ? pt.vector : pt.vector?.[using];
+    const v = vectorOf(pt.vector, using);
     // Not a multivector's rows: mmr on one is refused above.
     return v === undefined ? [] : [{ id: pt.id, relevance: lowerIsBetter ? -pt.score : pt.score, vector: v as number[] | SparseVector }];
   });

@@ -1,10 +1,9 @@
 // Projection of payloads and vectors by the request's selectors (with_payload, with_vector).
 
-import { float32ArrayToNumbers } from '../../shared/float.js';
 import { setOwn } from '../../shared/json.js';
 import type { SparseVec } from '../../shared/protocol.js';
 import { parsePath } from './filter-eval.js';
-import { DEFAULT_VECTOR, type SparseVector, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
+import { DEFAULT_VECTOR, type SparseVectorOut, type JsonValue, type Payload, type PayloadSelector, type VectorOutput, type VectorSelector } from '../../shared/types.js';
 
 /** One step of a selector path: a key, an array index (`[n]`), or every element (`[]`, as WILDCARD). */
 type Step = string | number;
@@ -102,15 +101,16 @@ export function selectVector(
   read: (name: string) => Float32Array | Float32Array[] | SparseVec | undefined,
 ): VectorOutput | undefined {
   if (sel.kind === 'none') return undefined;
-  const out: Record<string, number[] | number[][] | SparseVector> = {};
+  const out: Record<string, Float32Array | Float32Array[] | SparseVectorOut> = {};
   for (const name of names) {
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
     const v = read(name);
-    if (v instanceof Float32Array) out[name] = float32ArrayToNumbers(v);
-    else if (Array.isArray(v)) out[name] = v.map(float32ArrayToNumbers);
-    else if (v !== undefined) out[name] = { indices: Array.from(v.indices), values: float32ArrayToNumbers(v.values) };
+    // Copies: what is read may be a view of memory the shard reuses or shares between threads.
+    if (v instanceof Float32Array) out[name] = v.slice();
+    else if (Array.isArray(v)) out[name] = v.map((row) => row.slice());
+    else if (v !== undefined) out[name] = { indices: v.indices.slice(), values: v.values.slice() };
   }
   const keys = Object.keys(out);
   const only = keys.length === 1 && keys[0] === DEFAULT_VECTOR ? out[DEFAULT_VECTOR] : undefined;
-  return Array.isArray(only) ? only : out;
+  return only instanceof Float32Array || Array.isArray(only) ? only : out;
 }

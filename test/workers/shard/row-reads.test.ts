@@ -21,11 +21,11 @@ describe('rows read back for exact scoring and with_vector', () => {
     expect(Array.from(bytesVector(fx.db.points.get(KEY(1))!.x['']!))).toEqual([1, 0]);
 
     const hits = fx.shard.search(spec([0, 1], { exact: true, withVector: { kind: 'all' } }));
-    expect(hits.map((h) => [h.id, h.score, h.vector])).toEqual([
+    expect(hits.map((h) => [h.id, h.score, Array.from(h.vector as Float32Array)])).toEqual([
       [1, 1, [0, 1]],
       [2, 0.5, [0.5, 0.5]],
     ]);
-    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [0, 1] }]);
+    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(0, 1) }]);
     // Candidates named by id (re-ranking) are scored from the same rows.
     expect(fx.shard.search(spec([0, 1], { only: [1] })).map((h) => h.score)).toEqual([1]);
 
@@ -35,7 +35,7 @@ describe('rows read back for exact scoring and with_vector', () => {
       [1, 1],
       [2, 0.5],
     ]);
-    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [0, 1] }]);
+    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(0, 1) }]);
   });
 
   it('unflushed writes of other kinds keep the right row: a payload change, a vector update, a slot reused after a delete', async () => {
@@ -48,7 +48,7 @@ describe('rows read back for exact scoring and with_vector', () => {
       fx.shard.upsert(batch([5], [[-1, 2]]), 5, false),
     ];
     const read = (): unknown =>
-      fx.shard.search(spec([1, 1], { exact: true, withVector: { kind: 'all' }, withPayload: { kind: 'none' } })).map((h) => [h.id, h.score, h.vector]);
+      fx.shard.search(spec([1, 1], { exact: true, withVector: { kind: 'all' }, withPayload: { kind: 'none' } })).map((h) => [h.id, h.score, Array.from(h.vector as Float32Array)]);
     const expected = [
       [1, 7, [3, 4]],
       [5, 1, [-1, 2]],
@@ -64,9 +64,9 @@ describe('rows read back for exact scoring and with_vector', () => {
     const first = fx.shard.upsert(batch([1], [[0, 1]]), 2, false);
     const second = fx.shard.upsert(batch([1], [[2, 2]]), 3, false);
     await first;
-    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [2, 2] }]);
+    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(2, 2) }]);
     await second;
-    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [2, 2] }]);
+    expect(fx.shard.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(2, 2) }]);
   });
 
   it('a secondary copy does not take a record its primary wrote at another version: it keeps its own row', async () => {
@@ -76,11 +76,11 @@ describe('rows read back for exact scoring and with_vector', () => {
     copy.load();
     // The primary commits a write the copy has not applied yet.
     await fx.shard.upsert(batch([1], [[0, 1]]), 2, true);
-    expect(copy.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [1, 0] }]);
+    expect(copy.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(1, 0) }]);
     expect(copy.search(spec([1, 0], { exact: true })).map((h) => h.score)).toEqual([1]);
     // Applied on the copy ahead of a record the primary has not written: its own row again.
     await copy.upsert(batch([1], [[3, 0]]), 3, false);
-    expect(copy.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: [3, 0] }]);
+    expect(copy.retrieve([1], { kind: 'none' }, { kind: 'all' })).toEqual([{ id: 1, vector: Float32Array.of(3, 0) }]);
     copy.dispose();
   });
 });

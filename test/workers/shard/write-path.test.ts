@@ -14,8 +14,8 @@ describe('replay guard', () => {
     const res = await fx.shard.upsert(batch([1, 2], [[0, 1], [0, 1]], [{ v: 'old' }, { v: 'old' }]), 5, true);
     expect(res).toEqual({ applied: 1 });
     expect(fx.shard.retrieve([1, 2], { kind: 'all' }, { kind: 'all' })).toEqual([
-      { id: 1, payload: { v: 'new' }, vector: [1, 0] },
-      { id: 2, payload: { v: 'old' }, vector: [0, 1] },
+      { id: 1, payload: { v: 'new' }, vector: Float32Array.of(1, 0) },
+      { id: 2, payload: { v: 'old' }, vector: Float32Array.of(0, 1) },
     ]);
   });
 
@@ -33,7 +33,7 @@ describe('replay guard', () => {
     expect(await fx.shard.updatePayload({ kind: 'clear' }, [1], null, 5, true)).toBe(0);
     expect(await fx.shard.updateVectors(batch([1], [[0, 1]]), 6, true)).toBe(0);
     expect(await fx.shard.deleteVectors([''], [1], null, 7, true)).toBe(0);
-    expect(fx.shard.retrieve([1], { kind: 'all' }, { kind: 'all' })).toEqual([{ id: 1, payload: { v: 'new' }, vector: [1, 0] }]);
+    expect(fx.shard.retrieve([1], { kind: 'all' }, { kind: 'all' })).toEqual([{ id: 1, payload: { v: 'new' }, vector: Float32Array.of(1, 0) }]);
   });
 
   it('the same operation applied twice (a retry) applies again: only older ones are skipped', async () => {
@@ -66,7 +66,7 @@ describe('versions and persistence', () => {
     await fx.shard.upsert(batch([1], [[1, 0]], [{ a: 1 }]), 1, true);
     await expect(fx.shard.updatePayload({ kind: 'clear' }, [1, 9], null, 2, true)).rejects.toMatchObject({ code: 'NotFound' });
     await expect(fx.shard.updateVectors(batch([1, 9], [[0, 1], [0, 1]]), 2, true)).rejects.toMatchObject({ code: 'NotFound' });
-    expect(fx.shard.retrieve([1], { kind: 'all' }, { kind: 'all' })).toEqual([{ id: 1, payload: { a: 1 }, vector: [1, 0] }]);
+    expect(fx.shard.retrieve([1], { kind: 'all' }, { kind: 'all' })).toEqual([{ id: 1, payload: { a: 1 }, vector: Float32Array.of(1, 0) }]);
   });
 
   it('conditional upserts skip without error: insert_only, update_only, update_filter', async () => {

@@ -3,7 +3,7 @@
 
 import { QuiverError } from '../../errors.js';
 import type { VectorStruct } from '../../schemas/points.js';
-import type { JsonValue, Payload, PointId, SparseVector, VectorOutput } from '../../types.js';
+import type { JsonValue, Payload, PointId, SparseVector, SparseVectorOut, VectorOutput } from '../../types.js';
 import type { PointId as PointIdOut, PointId__Output } from '../generated/qdrant/PointId.js';
 import type { Value, Value__Output } from '../generated/qdrant/Value.js';
 import type { Vector__Output } from '../generated/qdrant/Vector.js';
@@ -135,19 +135,18 @@ export function vectorsIn(v: Vectors__Output | undefined): VectorStruct {
  * A multivector comes in both of Qdrant's forms: multi_dense, and the deprecated flat data with
  * vectors_count, which Qdrant's own server still fills and older clients read.
  */
-function vectorOut(v: number[] | number[][] | SparseVector): VectorOutputOut {
-  if (!Array.isArray(v)) return { sparse: { indices: v.indices, values: v.values } };
-  if (!isRows(v)) return { dense: { data: v } };
-  return { multi_dense: { vectors: v.map((data) => ({ data })) }, data: v.flat(), vectors_count: v.length };
-}
-
-function isRows(v: number[] | number[][]): v is number[][] {
-  return Array.isArray(v[0]);
+function vectorOut(v: Float32Array | Float32Array[] | SparseVectorOut): VectorOutputOut {
+  // The float32 values go out as stored (their doubles are exact); protobufjs wants plain arrays.
+  const floats = (f: Float32Array): number[] => Array.from(f);
+  if (v instanceof Float32Array) return { dense: { data: floats(v) } };
+  if (!Array.isArray(v)) return { sparse: { indices: Array.from(v.indices), values: floats(v.values) } };
+  const rows = v.map(floats);
+  return { multi_dense: { vectors: rows.map((data) => ({ data })) }, data: rows.flat(), vectors_count: v.length };
 }
 
 export function vectorsOut(v: VectorOutput | null | undefined): VectorsOutput | undefined {
   if (v === null || v === undefined) return undefined;
-  if (Array.isArray(v)) return { vector: vectorOut(v) };
+  if (v instanceof Float32Array || Array.isArray(v)) return { vector: vectorOut(v) };
   const vectors: Record<string, VectorOutputOut> = {};
   for (const [name, data] of Object.entries(v)) vectors[name] = vectorOut(data);
   return { vectors: { vectors } };
