@@ -6,6 +6,7 @@ import type { AuthService } from './auth/service.js';
 import { loadHnswlib } from '../workers/index/hnswlib-loader.js';
 import { clusterEnabled, clusterNats, ConfigError, type Config } from './config.js';
 import type { ClusterNode } from './cluster/node.js';
+import { checkPorts, FreshDataDir, listenFailure } from './startup-checks.js';
 import { lockDataDir, type DataDirLock } from './data-lock.js';
 import type { Engine, EngineEvents } from './engine.js';
 import type { GrpcServer } from './grpc/server.js';
@@ -60,15 +61,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   // Process-wide, before the worker threads allocate anything (see malloc-trim.ts).
   fixMmapThreshold();
+  const nats = clusterNats(config);
+  // Before anything is opened or created: a data dir this process cannot use, or a port taken,
+  // stops start-up with one line (startup-checks.ts).
+  const fresh = new FreshDataDir(config.data_dir);
+  await checkPorts(config, nats === null ? null : config.cluster.port);
   // Before LMDB opens: a second server on this dir stops here, naming the first one's pid.
   const lock = await lockDataDir(config.data_dir);
-  const nats = clusterNats(config);
+  fresh.locked();
   let writeLog: WriteLog | null = null;
   if (nats !== null) {
     // Cluster mode: its modules load only here. An unreachable NATS stops start-up, named.
     try {
       writeLog = await openWriteLog(nats, config.cluster.stream_replicas);
     } catch (err) {
+      fresh.takeBack();
       await lock.release();
       throw err;
     }
@@ -94,6 +101,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     // A setting only start-up can check (the auth secrets) failed: the workers stop with it.
     await dispatcher.close().catch(() => undefined);
     await writeLog?.close().catch(() => undefined);
+    // A start that never served leaves nothing behind in a dir it created or found empty.
+    fresh.takeBack();
     await lock.release();
     throw err;
   }
@@ -263,13 +272,19 @@ async function serve(
     engine.workerRestarted(worker);
     app.log.error({ worker }, 'shard worker ended; a new thread reloads its shards from LMDB');
   });
-  await app.listen({ host: config.host, port: config.rest_port });
+  // A port taken since checkPorts stops start-up the same way.
+  await app.listen({ host: config.host, port: config.rest_port }).catch((err: unknown) => {
+    throw listenFailure(err, 'REST (SERVICE_REST_PORT)', config.host, config.rest_port) ?? err;
+  });
   clock.mark('rest listening');
   dispatcher.markListening();
   const address = app.server.address();
   const restPort = typeof address === 'object' && address !== null ? address.port : config.rest_port;
   app.log.info({ rest_port: restPort, workers: config.workers, data_dir: config.data_dir }, 'REST listening');
-  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators, cluster);
+  const grpc = await startGrpcServer(config, engine, auth, app.log, metrics, coordinators, cluster).catch(async (err: unknown) => {
+    await app.close();
+    throw listenFailure(err, 'gRPC (SERVICE_GRPC_PORT)', config.host, config.grpc_port) ?? err;
+  });
   app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
   clock.mark('grpc listening');
   if (cluster !== null) {

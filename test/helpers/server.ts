@@ -11,7 +11,7 @@ import { rng } from './random.js';
 
 export { rng };
 
-const ENTRY = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'main', 'index.js');
+export const ENTRY = resolve(import.meta.dirname, '..', '..', 'dist', 'src', 'main', 'index.js');
 
 export interface TestServer {
   url: string;
