@@ -1,4 +1,7 @@
 // `quiver import FILE --collection NAME`: upserts the points of a JSONL/CSV file in batches.
+// A line that is not a point, or a point the server refuses (a batch refused for its points is
+// split in halves until the refused ones stand alone), is named and skipped; the rest are
+// imported, and the run ends with how many were skipped (exit 1 when any was).
 //
 // Each batch is sent with wait=true, so an acknowledged batch is on disk; after each one a state
 // file (FILE.quiver-import.json, or --state) records the byte offset and line just past it, with
@@ -115,48 +118,70 @@ export async function runImport(client: QuiverClient, fileArg: string, opts: Imp
   let points = state?.points ?? 0;
   const size = statSync(file).size;
   const bar = progress(`import ${opts.collection}`, size, state?.offset ?? 0, points);
-  let batch: SourceRecord[] = [];
+  type Good = Extract<SourceRecord, { point: PointLine }>;
+  let batch: Good[] = [];
+  // The last record read (a skipped one included): the state records the file read up to it.
+  let tail: SourceRecord | null = null;
+  const skipped: number[] = [];
   let checked = false;
+  const skip = (line: number, why: string): void => {
+    skipped.push(line);
+    bar.note(`${why}: skipped`);
+  };
+
+  // Sends `recs`; a refusal that is about the points (400, 413, 422) is narrowed down by halves
+  // to the points the server refuses alone, each skipped with its line named; the rest are sent.
+  const send = async (recs: Good[]): Promise<void> => {
+    try {
+      await withRetry(() => client.upsert(opts.collection, { points: recs.map((r) => r.point) }, true));
+      points += recs.length;
+    } catch (e) {
+      if (!(e instanceof QuiverClientError)) throw e;
+      const first = recs[0]!;
+      if (e.status !== 400 && e.status !== 413 && e.status !== 422) {
+        throw new CliError(`lines ${first.line}-${recs[recs.length - 1]!.line}: the server answered ${e.status}: ${e.message}`);
+      }
+      if (recs.length === 1) return skip(first.line, `${file}:${first.line}: the server refused the point (${e.status}: ${e.message})`);
+      const half = Math.ceil(recs.length / 2);
+      await send(recs.slice(0, half));
+      await send(recs.slice(half));
+    }
+  };
 
   const flush = async (): Promise<void> => {
-    if (batch.length === 0) return;
-    const first = batch[0]!;
-    if (!checked) {
-      checked = true;
-      if (opts.create && (await ensureCollection(client, opts.collection, first.point, distance))) log(`created collection '${opts.collection}'`);
-    }
-    try {
-      await withRetry(() => client.upsert(opts.collection, { points: batch.map((r) => r.point) }, true));
-    } catch (e) {
-      if (e instanceof QuiverClientError) {
-        throw new CliError(`lines ${first.line}-${batch[batch.length - 1]!.line}: the server answered ${e.status}: ${e.message}`);
+    if (tail === null) return;
+    if (batch.length > 0) {
+      if (!checked) {
+        checked = true;
+        if (opts.create && (await ensureCollection(client, opts.collection, batch[0]!.point, distance))) log(`created collection '${opts.collection}'`);
       }
-      throw e;
+      await send(batch);
     }
-    const last = batch[batch.length - 1]!;
-    points += batch.length;
     saveState(statePath, {
       version: 1,
       file,
       collection: opts.collection,
-      offset: last.end,
-      line: last.line + 1,
+      offset: tail.end,
+      line: tail.line + 1,
       points,
-      last_start: last.start,
-      last_sha256: sha256(readRange(file, last.start, last.end)),
+      last_start: tail.start,
+      last_sha256: sha256(readRange(file, tail.start, tail.end)),
     });
-    bar.update(last.end, points);
+    bar.update(tail.end, points);
     batch = [];
+    tail = null;
   };
 
   try {
     for await (const rec of readRecords(file, format, state?.offset ?? 0, state?.line ?? 1)) {
-      batch.push(rec);
+      tail = rec;
+      if (rec.point === null) skip(rec.line, rec.bad);
+      else batch.push(rec);
       if (batch.length >= opts.batchSize) await flush();
     }
     await flush();
   } catch (e) {
-    // Points read before a bad record are still sent, so a resume starts at the bad record.
+    // The file cannot be read on: points read before it are still sent, so a resume starts there.
     if (e instanceof BadRecordError) {
       await flush();
       bar.stop();
@@ -167,5 +192,8 @@ export async function runImport(client: QuiverClient, fileArg: string, opts: Imp
   }
   bar.stop();
   rmSync(statePath, { force: true });
-  log(`imported ${points} points into '${opts.collection}'`);
+  if (skipped.length === 0) return log(`imported ${points} points into '${opts.collection}'`);
+  // Done, less the lines named above: a failure's exit code, so a script sees it.
+  const lines = skipped.length <= 10 ? skipped.join(', ') : `${skipped.slice(0, 10).join(', ')}, ...`;
+  throw new CliError(`imported ${points} points into '${opts.collection}'; skipped ${skipped.length} bad line${skipped.length === 1 ? '' : 's'} (${lines}), each named above`);
 }

@@ -7,6 +7,8 @@ import { SingleBar, Presets } from 'cli-progress';
 export interface Progress {
   /** `done` in the unit of `total` (bytes for import, points for export); `points` so far. */
   update(done: number, points: number): void;
+  /** A line of its own (a skipped record), which the bar does not draw over. */
+  note(message: string): void;
   stop(): void;
 }
 
@@ -45,6 +47,10 @@ export function progress(label: string, total: number, startDone = 0, startPoint
         }
         bar.update(Math.min(done, total), { points, rate: Math.round(rate(points)), left: eta(remaining(done)) });
       },
+      note(message) {
+        // Clears the bar's line; its next update draws it again below.
+        stream.write(`${started ? '\r\x1b[K' : ''}${message}\n`);
+      },
       stop() {
         if (started) bar.stop();
       },
@@ -69,6 +75,9 @@ export function progress(label: string, total: number, startDone = 0, startPoint
         last = now;
         line();
       }
+    },
+    note(message) {
+      stream.write(`${message}\n`);
     },
     stop() {
       if (started && printed !== lastDone) line();

@@ -26,8 +26,7 @@ export interface PointLine {
   payload?: Payload;
 }
 
-export interface SourceRecord {
-  point: PointLine;
+interface Placed {
   /** 1-based line of the record's first line in the file. */
   line: number;
   /** Byte offsets: the record is [start, end), its line break included. */
@@ -35,8 +34,21 @@ export interface SourceRecord {
   end: number;
 }
 
-/** A record that is not a point; the message names the file and line. */
+/** A point read from the file, or a record that is not one (`bad`: why, naming file and line), which a reader skips. */
+export type SourceRecord = (Placed & { point: PointLine; bad?: undefined }) | (Placed & { point: null; bad: string });
+
+/** A file that cannot be read on (not a format, no header, a CSV row the parser cannot split); the message names file and line. */
 export class BadRecordError extends Error {}
+
+/** A record yielded whole or as bad: the message of a BadRecordError `toPoint` or a cell raised. */
+function record(placed: Placed, read: () => PointLine): SourceRecord {
+  try {
+    return { ...placed, point: read() };
+  } catch (e) {
+    if (!(e instanceof BadRecordError)) throw e;
+    return { ...placed, point: null, bad: e.message };
+  }
+}
 
 export function formatOf(file: string, explicit: string | undefined): Format {
   const f = (explicit ?? (/\.csv$/i.test(file) ? 'csv' : 'jsonl')).toLowerCase();
@@ -87,13 +99,15 @@ async function* jsonlRecords(file: string, offset: number, firstLine: number): A
   for await (const { text, start, end } of lines(file, offset)) {
     line++;
     if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (e) {
-      throw new BadRecordError(`${file}:${line}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-    }
-    yield { point: toPoint(value, `${file}:${line}`), line, start, end };
+    yield record({ line, start, end }, () => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (e) {
+        throw new BadRecordError(`${file}:${line}: not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+      }
+      return toPoint(value, `${file}:${line}`);
+    });
   }
 }
 
@@ -121,28 +135,53 @@ async function* csvRecords(file: string, offset: number, firstLine: number): Asy
   }
   const from = Math.max(offset, header.bytes);
   const base = offset > 0 ? firstLine : 2;
+  // A row the parser cannot read (more or fewer cells than the header, a stray quote) is a record
+  // to skip, not the end of the file: the parser reports it and reads on. Lines are the parser's
+  // count from `from` (base + count - 1), so a skipped row's lines are counted too.
+  const skips: { line: number; message: string }[] = [];
   const parser = createReadStream(file, { start: from }).pipe(
-    parse({ columns: header.columns, info: true, raw: true, skip_empty_lines: true }),
+    parse({ columns: header.columns, info: true, raw: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true }),
   );
-  let line = base;
+  let lastSkip = 0;
+  parser.on('skip', (err: Error & { lines?: number }) => {
+    const line = base + (err.lines ?? 1) - 1;
+    // After a stray quote the parser may report the same line again (an unclosed quote): once is enough.
+    if (line !== lastSkip) skips.push({ line, message: err.message });
+    lastSkip = line;
+  });
+  // A skipped row has no exact bytes: it is placed at the end of the record before it (a resume re-reads it).
+  let lastEnd = from;
+  const skipped = function* (before: number): Generator<SourceRecord> {
+    while (skips.length > 0 && skips[0]!.line < before) {
+      const s = skips.shift()!;
+      yield { point: null, bad: `${file}:${s.line}: ${s.message}`, line: s.line, start: lastEnd, end: lastEnd };
+    }
+  };
   try {
-    for await (const row of parser as AsyncIterable<{ record: Record<string, string>; raw: string; info: { bytes: number; lines: number } }>) {
+    for await (const row of parser as AsyncIterable<{ record: Record<string, string>; raw: string; info: { bytes: number; lines: number; error?: { code: string; record?: unknown[] } } }>) {
       const end = from + row.info.bytes;
       const start = end - Buffer.byteLength(row.raw);
+      // The row's first line: the parser's count at its end, less the line breaks inside it.
+      const line = base + row.info.lines - (row.raw.match(/\n/g)?.length ?? 1);
+      yield* skipped(line);
       const where = `${file}:${line}`;
       const r = row.record;
-      const idCell = r.id ?? '';
-      const id: PointId = /^\d+$/.test(idCell) ? Number(idCell) : idCell;
-      const value: Record<string, unknown> = { id, vector: parseJsonCell(r.vector, 'vector', where) };
-      if (r.payload !== undefined && r.payload !== '') value.payload = parseJsonCell(r.payload, 'payload', where);
-      // The next record starts after this one's line breaks (quoted cells may hold some too).
-      const next = line + (row.raw.match(/\n/g)?.length ?? 0);
-      yield { point: toPoint(value, where), line, start, end };
-      line = next;
+      const cells = row.info.error?.code === 'CSV_RECORD_INCONSISTENT_COLUMNS' ? (row.info.error.record?.length ?? 0) : null;
+      yield record({ line, start, end }, () => {
+        if (cells !== null) throw new BadRecordError(`${where}: ${cells} cells where the header names ${header.columns.length}`);
+        const idCell = r.id ?? '';
+        const id: PointId = /^\d+$/.test(idCell) ? Number(idCell) : idCell;
+        const value: Record<string, unknown> = { id, vector: parseJsonCell(r.vector, 'vector', where) };
+        if (r.payload !== undefined && r.payload !== '') value.payload = parseJsonCell(r.payload, 'payload', where);
+        return toPoint(value, where);
+      });
+      lastEnd = end;
     }
+    yield* skipped(Number.POSITIVE_INFINITY);
   } catch (e) {
     if (e instanceof BadRecordError) throw e;
-    throw new BadRecordError(`${file}:${line}: ${e instanceof Error ? e.message : String(e)}`);
+    const at = typeof (e as { lines?: unknown }).lines === 'number' ? base + (e as { lines: number }).lines - 1 : base;
+    throw new BadRecordError(`${file}:${at}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

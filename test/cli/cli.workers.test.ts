@@ -1,6 +1,7 @@
 // The `quiver` binary against a real server: import (JSONL, CSV, --create, interruption and
 // resume), export round trip, collections/info, and bad input with exit code and message.
 
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, type AddressInfo } from 'node:net';
@@ -135,36 +136,54 @@ describe('quiver import / export', () => {
     expect((await client.count('resume', { exact: true })).count).toBe(3000);
   });
 
-  it('stops at a bad line after importing the lines before it, and resumes there once fixed', async () => {
+  it('skips a bad line, naming it, imports the rest, and says how many it skipped', async () => {
     const file = join(dir, 'bad.jsonl');
     const good = (id: number): string => JSON.stringify({ id, vector: [id, 1, 2] });
-    writeFileSync(file, `${good(1)}\n${good(2)}\n{"id": 3, "vector": [1, 2\n${good(4)}\n`);
-    const r = await runCli(['import', file, '-c', 'badline', '--create'], env);
+    // Line 3 is not JSON, line 5 not a point, line 6 a point the server refuses (2 dimensions, not 3).
+    const lines = [good(1), good(2), '{"id": 3, "vector": [1, 2', good(4), '{"id": -1, "vector": [1, 2, 3]}', JSON.stringify({ id: 9, vector: [1, 2] }), good(10)];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const r = await runCli(['import', file, '-c', 'badline', '--create', '--batch-size', '4'], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`quiver: ${file}:3: not valid JSON .*the points before it are imported, and a new run resumes here`));
-    expect((await client.count('badline', { exact: true })).count).toBe(2);
-    // Fixing line 3 leaves the acknowledged part unchanged: the next run resumes at line 3.
-    writeFileSync(file, `${good(1)}\n${good(2)}\n${good(3)}\n${good(4)}\n`);
-    const again = await runCli(['import', file, '-c', 'badline'], env);
-    expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('resuming at line 3 (2 points already imported)');
-    expect((await client.count('badline', { exact: true })).count).toBe(4);
+    expect(r.stderr).toMatch(new RegExp(`${file}:3: not valid JSON \\(.*\\): skipped`));
+    expect(r.stderr).toContain(`${file}:5: 'id' must be an unsigned integer or a UUID string: skipped`);
+    // The server refused the batch of lines 1, 2, 4 and 6: narrowed down to line 6 alone.
+    expect(r.stderr).toMatch(new RegExp(`${file}:6: the server refused the point \\(400: .*[Dd]imension.*\\): skipped`));
+    expect(r.stderr).toContain("quiver: imported 4 points into 'badline'; skipped 3 bad lines (3, 5, 6), each named above");
+    const ids = (await client.scroll('badline', { limit: 10 })).points.map((p) => p.id);
+    expect(ids).toEqual([1, 2, 4, 10]);
+    expect(existsSync(`${file}.quiver-import.json`)).toBe(false);
+    // A clean file imports with exit 0.
+    writeFileSync(file, `${good(11)}\n`);
+    const clean = await runCli(['import', file, '-c', 'badline'], env);
+    expect(clean.code, clean.stderr).toBe(0);
+    expect(clean.stderr).toContain("imported 1 points into 'badline'");
+  });
 
-    // A line that is JSON but not a point, and a record the server refuses (wrong dimension).
-    writeFileSync(file, `${good(1)}\n{"id": -1, "vector": [1, 2, 3]}\n`);
-    const neg = await runCli(['import', file, '-c', 'badline', '--restart'], env);
-    expect(neg.code).toBe(1);
-    expect(neg.stderr).toContain(`${file}:2: 'id' must be an unsigned integer or a UUID string`);
-    writeFileSync(file, `${JSON.stringify({ id: 9, vector: [1, 2] })}\n`);
-    const dim = await runCli(['import', file, '-c', 'badline', '--restart'], env);
-    expect(dim.code).toBe(1);
-    expect(dim.stderr).toMatch(/quiver: lines 1-1: the server answered 400: .*[Dd]imension/);
+  it('skips CSV rows it cannot read (a cell too many, a stray quote) and bad cells, naming their lines, and imports the rest', async () => {
+    const file = join(dir, 'broken.csv');
+    writeFileSync(file, 'id,vector\n1,"[1,2]"\n2,"[2,2]"\n3,"[3,2]",extra\n4,"[4,2"\n5,"[5,2]"x\n6,"[6,2]"\n');
+    const r = await runCli(['import', file, '-c', 'brokencsv', '--create', '--batch-size', '1'], env);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:4: 3 cells where the header names 2: skipped`);
+    expect(r.stderr).toContain(`${file}:5: the vector cell is not valid JSON: skipped`);
+    expect(r.stderr).toMatch(new RegExp(`${file}:6: .*[Qq]uote.*: skipped`));
+    expect(r.stderr).toMatch(/quiver: imported \d points into 'brokencsv'; skipped \d bad lines \(4, 5, 6.*\), each named above/);
+    // The rows before the trouble are in; every row not imported was named.
+    const ids = (await client.scroll('brokencsv', { limit: 10 })).points.map((p) => p.id);
+    expect(ids.slice(0, 2)).toEqual([1, 2]);
+    const named = [...r.stderr.matchAll(new RegExp(`${file}:(\\d+):`, 'g'))].map((m) => Number(m[1]));
+    for (let line = 2; line <= 7; line++) expect(ids.includes(line - 1) || named.includes(line), `line ${line}`).toBe(true);
   });
 
   it('refuses a state file of a file that changed before the resume point', async () => {
     const file = join(dir, 'changed.jsonl');
-    writeFileSync(file, `${JSON.stringify({ id: 1, vector: [1, 2] })}\n{oops\n`);
-    expect((await runCli(['import', file, '-c', 'changed', '--create'], env)).code).toBe(1);
+    const lines = [JSON.stringify({ id: 1, vector: [1, 2] }), JSON.stringify({ id: 2, vector: [1, 2] })];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    // The state an import interrupted after line 1 leaves (its format: src/cli/import.ts).
+    const end = Buffer.byteLength(`${lines[0]}\n`);
+    const state = { version: 1, file, collection: 'changed', offset: end, line: 2, points: 1, last_start: 0, last_sha256: createHash('sha256').update(`${lines[0]}\n`).digest('hex') };
+    await client.createCollection('changed', { vectors: { size: 2, distance: 'Dot' } });
+    writeFileSync(`${file}.quiver-import.json`, JSON.stringify(state));
     writeFileSync(file, `${JSON.stringify({ id: 7, vector: [3, 4] })}\n${JSON.stringify({ id: 8, vector: [3, 4] })}\n`);
     const r = await runCli(['import', file, '-c', 'changed'], env);
     expect(r.code).toBe(1);

@@ -36,16 +36,20 @@ describe('JSONL records', () => {
     expect(rest.map((r) => [r.point.id, r.line, r.start])).toEqual([[2, 3, recs[1]!.start], ['u-3', 4, recs[2]!.start]]);
   });
 
-  it('names file and line of a bad record', async () => {
+  it('names file and line of a bad record, and reads on past it', async () => {
     const file = join(dir, 'b.jsonl');
     for (const [line, msg] of [
       ['[1,2]', 'expected a JSON object {id, vector, payload}'],
       ['{"id":1.5,"vector":[1]}', "'id' must be an unsigned integer or a UUID string"],
       ['{"id":1,"vector":"x"}', "'vector' must be a list of numbers or an object of named vectors"],
       ['{"id":1,"vector":[1],"payload":[1]}', "'payload' must be an object"],
+      ['{"id":1,', 'not valid JSON ('],
     ] as const) {
-      writeFileSync(file, `{"id":0,"vector":[0]}\n${line}\n`);
-      await expect(all(file, 'jsonl')).rejects.toThrow(`${file}:2: ${msg}`);
+      writeFileSync(file, `{"id":0,"vector":[0]}\n${line}\n{"id":3,"vector":[3]}\n`);
+      const recs = await all(file, 'jsonl');
+      expect(recs.map((r) => r.point?.id ?? null)).toEqual([0, null, 3]);
+      expect(recs[1]!.bad).toContain(`${file}:2: ${msg}`);
+      expect(recs[2]!.line).toBe(3);
     }
   });
 });
@@ -60,12 +64,21 @@ describe('CSV records', () => {
     expect(rest.map((r) => [r.point.id, r.line, r.start])).toEqual([['abc', 4, recs[1]!.start], [5, 5, recs[2]!.start]]);
   });
 
-  it('names file and line of a bad cell or row', async () => {
+  it('names file and line of a bad cell or a row the parser cannot read: records to skip, the reading goes on', async () => {
     const file = join(dir, 'b.csv');
-    writeFileSync(file, 'id,vector\n1,"[1"\n');
-    await expect(all(file, 'csv')).rejects.toThrow(`${file}:2: the vector cell is not valid JSON`);
-    writeFileSync(file, 'id,vector\n1,"[1]"\n2,"[2]",extra\n');
-    await expect(all(file, 'csv')).rejects.toThrow(`${file}:3: `);
+    writeFileSync(file, 'id,vector\n1,"[1"\n2,"[2]"\n');
+    const recs = await all(file, 'csv');
+    expect(recs.map((r) => [r.line, r.bad ?? null, r.point?.id ?? null])).toEqual([
+      [2, `${file}:2: the vector cell is not valid JSON`, null],
+      [3, null, 2],
+    ]);
+    // A row with a cell too many, a stray quote: records to skip, named by line.
+    writeFileSync(file, 'id,vector\n1,"[1]"\n2,"[2]",extra\n3,"[3]"\n');
+    expect((await all(file, 'csv')).map((r) => r.bad ?? r.point?.id)).toEqual([1, `${file}:3: 3 cells where the header names 2`, 3]);
+    writeFileSync(file, 'id,vector\n1,"[1]"\n2,"[\n2]"\n3,"[3]"x\n');
+    const quoted = await all(file, 'csv');
+    expect(quoted.map((r) => [r.line, r.point?.id ?? null])).toEqual([[2, 1], [3, 2], [5, null]]);
+    expect(quoted[2]!.bad).toMatch(new RegExp(`^${file}:5: Invalid Closing Quote`));
     writeFileSync(file, '');
     await expect(all(file, 'csv')).rejects.toThrow('empty CSV file');
   });
