@@ -168,3 +168,20 @@ export function float32ArrayJson(v: Float32Array): string {
   text[at++] = 93; // ']'
   return latin1.decode(text.subarray(0, at));
 }
+
+// ---- Rust's Display of an f32 (messages that quote Qdrant's) ----------------------------------
+
+/** A decimal written out without an exponent ("9.5e-7" as "0.00000095"), as Rust prints floats. */
+function withoutExponent(s: string): string {
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (m === null) return s;
+  const digits = m[2]! + (m[3] ?? '');
+  const point = 1 + Number(m[4]);
+  const body = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return m[1] + body;
+}
+
+/** `x` as an f32 as Rust's Display writes it: its shortest decimal (float32ToNumber), with no exponent. */
+export function rustF32(x: number): string {
+  return withoutExponent(String(float32ToNumber(Math.fround(x))));
+}

@@ -8,6 +8,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
 import type { CollectionMeta, FieldIndexSchema, PayloadSchemaType, StrictModeSettings } from '../../shared/types.js';
 import { isUuid } from '../../shared/ids.js';
+import { rustF32 } from '../../shared/float.js';
 import { freemem, totalmem } from 'node:os';
 import { takeTokens } from './rate-limits.js';
 import type { Expr, Formula } from './formula.js';
@@ -18,26 +19,6 @@ const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request:
 
 function limitExceeded(value: number, limit: number, name: string): QuiverError {
   return bad(`Limit exceeded ${value} > ${limit} for "${name}". Help: Reduce the "${name}" parameter to or below ${limit}.`);
-}
-
-/** A decimal written out without an exponent ("9.5e-7" as "0.00000095"), as Rust prints floats. */
-function withoutExponent(s: string): string {
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
-  if (m === null) return s;
-  const digits = m[2]! + (m[3] ?? '');
-  const point = 1 + Number(m[4]);
-  const body = point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? digits + '0'.repeat(point - digits.length) : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  return m[1] + body;
-}
-
-/** `x` as an f32 as Rust's Display writes it: the shortest decimal that reads back as the same f32. */
-export function rustF32(x: number): string {
-  const f = Math.fround(x);
-  for (let p = 1; p < 10; p++) {
-    const n = Number(f.toPrecision(p));
-    if (Math.fround(n) === f) return withoutExponent(String(n));
-  }
-  return withoutExponent(String(f));
 }
 
 /** The conditions of a filter, nested ones included (a nested condition's key prefixed to its inner keys). */

@@ -5,7 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { CollectionMeta, FieldIndexSchema, StrictModeSettings } from '../../../src/shared/types.js';
-import { rustF32, StrictMode, unindexedKeys } from '../../../src/workers/service/strict-mode.js';
+import { rustF32 } from '../../../src/shared/float.js';
+import { StrictMode, unindexedKeys } from '../../../src/workers/service/strict-mode.js';
 import { metaOf } from '../shard/helpers.js';
 
 function meta(schema: Record<string, FieldIndexSchema> = {}, strict: StrictModeSettings = { enabled: true }): CollectionMeta {
