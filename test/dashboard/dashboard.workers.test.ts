@@ -3,23 +3,18 @@
 // collection, add and browse points with a filter and pages, query, manage an API key and switch
 // auth, all through the page. Screenshots go to test/artifacts/ (git-ignored).
 
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, apiKeyHeader, createKey, login, setEnabled } from '../helpers/auth.js';
-import { call, removeDir, startServer, type TestServer } from '../helpers/server.js';
+import { ADMIN_PASSWORD, apiKeyHeader, createKey } from '../helpers/auth.js';
+import { ARTIFACTS, CHROMIUM, haveChromium, message as messageOf, startDashboard, type Dashboard } from '../helpers/browser.js';
+import { call, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = resolve(import.meta.dirname, '..', 'artifacts');
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`dashboard browser test skipped: ${CHROMIUM} is missing (bash .ci/install-chromium.sh installs it on Debian as root)`);
 
 let server: TestServer;
-let browser: BrowserContext;
+let dashboard: Dashboard | undefined;
 let page: Page;
-let profile = '';
 let readKey = '';
 
 async function shot(name: string): Promise<void> {
@@ -27,10 +22,8 @@ async function shot(name: string): Promise<void> {
 }
 
 /** The message bar once it says something matching. */
-async function message(pattern: RegExp): Promise<string> {
-  const bar = page.locator('#message');
-  await expect.poll(async () => (await bar.isVisible()) ? await bar.textContent() : '', { timeout: 10_000 }).toMatch(pattern);
-  return (await bar.textContent()) ?? '';
+function message(pattern: RegExp): Promise<string> {
+  return messageOf(page, pattern);
 }
 
 async function rows(table: string): Promise<string[]> {
@@ -39,32 +32,13 @@ async function rows(table: string): Promise<string[]> {
 
 describe.skipIf(!haveChromium)('dashboard in Chromium, auth on', () => {
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    server = await startServer({ shards: 2, env: { SERVICE_ADMIN_PASSWORD: ADMIN_PASSWORD } });
-    const jwt = await login(server.url, ADMIN_PASSWORD);
-    await setEnabled(server.url, jwt, true);
-    readKey = (await createKey(server.url, jwt, { name: 'reader', permission: 'read' })).api_key;
-    profile = mkdtempSync(join(tmpdir(), 'quiver-chromium-'));
-    // A new empty profile (playwright takes it as the persistent context's directory, not as an arg).
-    browser = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      // These keep Chromium off the network and the GPU; playwright adds --headless itself.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
-    page = browser.pages()[0] ?? (await browser.newPage());
-    // Deletions ask for confirmation; the test says yes.
-    page.on('dialog', (d) => void d.accept());
+    dashboard = await startDashboard();
+    ({ server, page } = dashboard);
+    readKey = (await createKey(server.url, dashboard.jwt, { name: 'reader', permission: 'read' })).api_key;
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    if (profile !== '') rmSync(profile, { recursive: true, force: true });
-    if (server !== undefined) {
-      await server.stop();
-      removeDir(server.dataDir);
-    }
+    await dashboard?.stop();
   });
 
   it('opens at /dashboard and asks for a credential', async () => {
