@@ -80,7 +80,13 @@ try {
   const telemetry = await call('GET', '/telemetry');
   const kind = telemetry.body?.result?.app?.hnsw_build?.kind;
   if (kind !== 'native') fail(`the run stage loaded the ${kind} hnswlib build, not the native one: ${JSON.stringify(telemetry.body?.result?.app?.hnsw_build)}`);
-  console.log(`production path: the Dockerfile's run stage (${run.join(', ')}) serves, with the native hnswlib build`);
+  // The dashboard's script is the build's bundle, the map's PCA library inside it: the run stage
+  // has no dev dependencies to import it from.
+  const dashboard = await fetch(`${url}/dashboard/app.js`);
+  const script = await dashboard.text();
+  if (dashboard.status !== 200) fail(`/dashboard/app.js answered ${dashboard.status}: ${script.slice(0, 200)}`);
+  if (!script.includes('getExplainedVariance') || /\bfrom\s*['"]ml-pca['"]/.test(script)) fail('/dashboard/app.js is not the bundle with ml-pca inside');
+  console.log(`production path: the Dockerfile's run stage (${run.join(', ')}) serves, with the native hnswlib build and the dashboard bundle`);
 } catch (e) {
   console.error(`production path: ${e instanceof Error ? e.message : String(e)}`);
   process.exitCode = 1;
