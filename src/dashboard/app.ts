@@ -3,12 +3,12 @@
 // api.ts (the credential, in memory only), one module per tab, and the map's PCA library.
 
 import { createKey, probeAuth, refreshKeys, setAuth } from './access.js';
-import { ApiError, attempt, held, hold, onClick, onSubmit, api } from './api.js';
+import { api, ApiError, attempt, held, hold, onClick, onSubmit } from './api.js';
 import { createCollection, refreshCollections } from './collections.js';
 import { clearHistory, send } from './console.js';
 import { loadDetail } from './detail.js';
 import { $, show } from './dom.js';
-import { drawMap, wireMap } from './map.js';
+import { clearMap, drawMap, wireMap } from './map.js';
 import { nextPage, scroll, upsertPoints } from './points.js';
 import { runQuery } from './query.js';
 import { choose, openTab, whenOpened, type Tab } from './tabs.js';
@@ -34,7 +34,8 @@ async function signIn(kind: string, value: string): Promise<void> {
 function signOut(): void {
   hold(null);
   renderSession();
-  for (const id of ['collections-table', 'points-table', 'query-table', 'keys-table', 'map-points']) $(id).querySelector('tbody')?.replaceChildren();
+  for (const id of ['collections-table', 'points-table', 'query-table', 'keys-table']) $(id).querySelector('tbody')?.replaceChildren();
+  clearMap();
   $('new-key').hidden = true;
   $('detail-body').hidden = true;
   $('console-response').textContent = '';

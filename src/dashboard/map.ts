@@ -146,6 +146,16 @@ export async function drawMap(): Promise<void> {
   show('ok', `Map of ${rows.length} points from ${name}.`);
 }
 
+/** Forgets the map (at sign-out): its points, canvas, legend and list. */
+export function clearMap(): void {
+  placed = [];
+  const c = canvas();
+  c.getContext('2d')?.clearRect(0, 0, c.width, c.height);
+  $('map-legend').replaceChildren();
+  fillTable('map-points', []);
+  $('map-tip').hidden = true;
+}
+
 /** The drawn point under the cursor, if any (the last drawn wins, as on screen). */
 function hit(ev: MouseEvent): Placed | null {
   let best: Placed | null = null;

@@ -6,6 +6,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PCA } from 'ml-pca';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { float32ToNumber } from '../../src/shared/float.js';
@@ -44,6 +45,14 @@ async function shot(name: string): Promise<void> {
 function message(pattern: RegExp): Promise<string> {
   return messageOf(page, pattern);
 }
+
+/** Whether every pixel of the map's canvas is transparent. */
+const canvasBlank = (): Promise<boolean> =>
+  page.locator('#map-canvas').evaluate((el) => {
+    // Runs in the page; the tests compile without the DOM types.
+    const c = el as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    return c.getContext('2d').getImageData(0, 0, c.width, c.height).data.every((v) => v === 0);
+  });
 
 const dataIds = (selector: string): Promise<(string | null)[]> => page.locator(selector).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
 
@@ -224,6 +233,21 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
         expect(p.color).toBe(colours.get(p.category));
         expect(p.x >= 0 && p.x < 720 && p.y >= 0 && p.y < 480).toBe(true);
       }
+      // The positions are the first two principal components of the stored vectors, scaled to the
+      // canvas (y up): each axis follows the component computed here with the same library.
+      const stored = POINTS.map((p) => f32(p.vector));
+      const scores = new PCA(stored).predict(stored, { nComponents: 2 }).to2DArray();
+      const byId = new Map(points.map((p) => [p.id, p]));
+      const correlation = (a: number[], b: number[]): number => {
+        const mean = (v: number[]): number => v.reduce((s, x) => s + x, 0) / v.length;
+        const [ma, mb] = [mean(a), mean(b)];
+        const cov = a.reduce((s, x, i) => s + (x - ma) * ((b[i] ?? 0) - mb), 0);
+        return cov / Math.sqrt(a.reduce((s, x) => s + (x - ma) ** 2, 0) * b.reduce((s, x) => s + (x - mb) ** 2, 0));
+      };
+      const xs = POINTS.map((p) => byId.get(p.id)?.x ?? 0);
+      const ys = POINTS.map((p) => byId.get(p.id)?.y ?? 0);
+      expect(correlation(xs, scores.map((s) => s[0] ?? 0))).toBeGreaterThan(0.999);
+      expect(correlation(ys, scores.map((s) => s[1] ?? 0))).toBeLessThan(-0.999);
       // Three clusters in 6-D stay three apart in 2-D: each group's points sit far closer to their
       // own centre than the centres sit to each other.
       const centre = (g: string): [number, number] => {
@@ -306,5 +330,16 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
       for (const v of px) expect(near(v, rgbOf(colour)), v.join()).toBe(true);
       writeFileSync(join(ARTIFACTS, 'dashboard-tools-7-map-one-colour.png'), await page.locator('#map-canvas').screenshot());
     });
+  });
+
+  it('signing out leaves none of the data on the page', async () => {
+    await page.click('#logout');
+    await message(/Signed out/);
+    expect(await page.locator('#map-legend li').count()).toBe(0);
+    expect(await page.locator('#map-points tbody tr').count()).toBe(0);
+    expect(await canvasBlank()).toBe(true);
+    expect(await page.locator('#detail-body').isHidden()).toBe(true);
+    expect(await page.locator('#console-history li').count()).toBe(0);
+    expect(await page.locator('#console-response').textContent()).toBe('');
   });
 });
