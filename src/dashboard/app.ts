@@ -86,6 +86,13 @@ function start(): void {
   onClick('map-draw', 'Map', drawMap);
   wireMap();
   onSubmit('console-form', 'Console', send);
+  // Enter in the body makes a new line; Ctrl+Enter (Cmd+Enter) sends, as in other consoles.
+  $('console-body').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      $<HTMLFormElement>('console-form').requestSubmit();
+    }
+  });
   onClick('console-clear', 'History', async () => clearHistory());
   onClick('auth-enable', 'Enable auth', () => setAuth(true));
   onClick('auth-disable', 'Disable auth', () => setAuth(false));
