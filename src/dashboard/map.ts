@@ -119,7 +119,13 @@ export async function drawMap(): Promise<void> {
   if (name === '') throw new Error('no collection selected');
   const limit = Math.max(2, Number($<HTMLInputElement>('map-sample').value) || 500);
   const using = $<HTMLInputElement>('map-using').value.trim();
-  const res = await data<{ points: Point[] }>('POST', `/collections/${enc(name)}/points/scroll`, { limit, with_payload: true, with_vector: using === '' ? true : [using] });
+  // A random sample (Qdrant's `sample: random` query), not the first points by id.
+  const res = await data<{ points: Point[] }>('POST', `/collections/${enc(name)}/points/query`, {
+    query: { sample: 'random' },
+    limit,
+    with_payload: true,
+    with_vector: using === '' ? true : [using],
+  });
   const sample = res.points.map((p) => ({ p, v: vectorOf(p, using) })).filter((s): s is { p: Point; v: number[] } => s.v !== null);
   const dims = sample[0]?.v.length ?? 0;
   const rows = sample.filter((s) => s.v.length === dims);
@@ -141,7 +147,7 @@ export async function drawMap(): Promise<void> {
   pick.value = fields.includes(keep) ? keep : NONE_FIELD;
   draw();
   const share = explained.map((e, i) => `PC${i + 1} ${(e * 100).toFixed(0)}%`).join(', ');
-  $('map-info').textContent = `${name}: ${rows.length} points of ${dims} dimensions, by PCA (${share} of the variance).`;
+  $('map-info').textContent = `${name}: a random ${rows.length} points of ${dims} dimensions, by PCA (${share} of the variance).`;
   $('map-info').dataset.points = String(rows.length);
   show('ok', `Map of ${rows.length} points from ${name}.`);
 }

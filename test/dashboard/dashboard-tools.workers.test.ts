@@ -220,7 +220,7 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
       expect(await page.inputValue('#map-collection')).toBe(NAME);
       await page.click('#map-draw');
       await message(/Map of 30 points from tools/);
-      expect(await page.locator('#map-info').textContent()).toMatch(/^tools: 30 points of 6 dimensions, by PCA \(PC1 \d+%, PC2 \d+% of the variance\)\.$/);
+      expect(await page.locator('#map-info').textContent()).toMatch(/^tools: a random 30 points of 6 dimensions, by PCA \(PC1 \d+%, PC2 \d+% of the variance\)\.$/);
       expect(await page.locator('#map-color option').allTextContents()).toEqual(['(one colour)', 'group', 'n']);
       await page.selectOption('#map-color', 'group');
       const legend = await page.locator('#map-legend li').evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-category'), li.getAttribute('data-color'), li.textContent]));
@@ -331,6 +331,15 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
       for (const v of px) expect(near(v, rgbOf(colour)), v.join()).toBe(true);
       writeFileSync(join(ARTIFACTS, 'dashboard-tools-7-map-one-colour.png'), await page.locator('#map-canvas').screenshot());
     });
+  });
+
+  it('a smaller sample draws that many points, picked at random', async () => {
+    await page.fill('#map-sample', '12');
+    await page.click('#map-draw');
+    await message(/Map of 12 points from tools/);
+    const ids = await page.locator('#map-points tbody tr').evaluateAll((trs) => trs.map((t) => Number(t.getAttribute('data-id'))));
+    expect(new Set(ids).size).toBe(12);
+    for (const id of ids) expect(id >= 1 && id <= 30).toBe(true);
   });
 
   it('signing out leaves none of the data on the page', async () => {
