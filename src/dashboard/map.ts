@@ -188,9 +188,12 @@ export function wireMap(): void {
     }
     tip.replaceChildren(h('strong', {}, `id ${String(p.point.id)}`), h('span', { class: 'muted' }, ` · ${p.category}`), h('pre', {}, JSON.stringify(p.point.payload ?? {}, null, 2)));
     tip.dataset.id = String(p.point.id);
-    tip.style.left = `${p.x + 12}px`;
-    tip.style.top = `${p.y + 12}px`;
     tip.hidden = false;
+    // Beside the point, on whichever side keeps the tip over the canvas.
+    const left = p.x + 12 + tip.offsetWidth > c.clientWidth ? p.x - 12 - tip.offsetWidth : p.x + 12;
+    const top = p.y + 12 + tip.offsetHeight > c.clientHeight ? p.y - 12 - tip.offsetHeight : p.y + 12;
+    tip.style.left = `${Math.max(0, left)}px`;
+    tip.style.top = `${Math.max(0, top)}px`;
   });
   c.addEventListener('mouseleave', () => {
     tip.hidden = true;

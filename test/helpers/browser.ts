@@ -62,8 +62,8 @@ export interface Dashboard {
 }
 
 /** The real server with the admin password set and auth on, and a browser for its dashboard. */
-export async function startDashboard(): Promise<Dashboard> {
-  const server = await startServer({ shards: 2, env: { SERVICE_ADMIN_PASSWORD: ADMIN_PASSWORD } });
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  const server = await startServer({ shards: 2, env: { SERVICE_ADMIN_PASSWORD: ADMIN_PASSWORD, ...env } });
   const jwt = await login(server.url, ADMIN_PASSWORD);
   await setEnabled(server.url, jwt, true);
   const browser = await launch();
