@@ -46,15 +46,38 @@ function message(pattern: RegExp): Promise<string> {
   return messageOf(page, pattern);
 }
 
+/** The map's canvas in the page, typed here: the tests compile without the DOM types. */
+type PageCanvas = { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+
 /** Whether every pixel of the map's canvas is transparent. */
 const canvasBlank = (): Promise<boolean> =>
   page.locator('#map-canvas').evaluate((el) => {
-    // Runs in the page; the tests compile without the DOM types.
-    const c = el as unknown as { width: number; height: number; getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
+    const c = el as unknown as PageCanvas;
     return c.getContext('2d').getImageData(0, 0, c.width, c.height).data.every((v) => v === 0);
   });
 
 const dataIds = (selector: string): Promise<(string | null)[]> => page.locator(selector).evaluateAll((els) => els.map((e) => e.getAttribute('data-id')));
+
+interface Drawn {
+  id: number;
+  x: number;
+  y: number;
+  category: string;
+  color: string;
+}
+
+/** The projected points as the page lists them. */
+const drawn = (): Promise<Drawn[]> =>
+  page.locator('#map-points tbody tr').evaluateAll((trs) =>
+    trs.map((t) => ({ id: Number(t.getAttribute('data-id')), x: Number(t.getAttribute('data-x')), y: Number(t.getAttribute('data-y')), category: t.getAttribute('data-category') ?? '', color: t.getAttribute('data-color') ?? '' })),
+  );
+
+/** The canvas's own pixels at the given CSS positions, read back in the page. */
+const canvasPixels = (at: { x: number; y: number }[]): Promise<number[][]> =>
+  page.locator('#map-canvas').evaluate((el, points) => {
+    const ctx = (el as unknown as PageCanvas).getContext('2d');
+    return points.map((p) => [...ctx.getImageData(p.x, p.y, 1, 1).data].slice(0, 3));
+  }, at);
 
 describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
   beforeAll(async () => {
@@ -193,25 +216,6 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
   });
 
   describe('the map', () => {
-    interface Drawn {
-      id: number;
-      x: number;
-      y: number;
-      category: string;
-      color: string;
-    }
-    const drawn = (): Promise<Drawn[]> =>
-      page.locator('#map-points tbody tr').evaluateAll((trs) =>
-        trs.map((t) => ({ id: Number(t.getAttribute('data-id')), x: Number(t.getAttribute('data-x')), y: Number(t.getAttribute('data-y')), category: t.getAttribute('data-category') ?? '', color: t.getAttribute('data-color') ?? '' })),
-      );
-    /** The canvas's own pixels at the given CSS positions, read back in the page. */
-    const canvasPixels = (at: { x: number; y: number }[]): Promise<number[][]> =>
-      page.locator('#map-canvas').evaluate((el, points) => {
-        // Runs in the page; the tests compile without the DOM types, so the canvas is typed here.
-        const c = el as unknown as { getContext(k: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } } };
-        const ctx = c.getContext('2d');
-        return points.map((p) => [...ctx.getImageData(p.x, p.y, 1, 1).data].slice(0, 3));
-      }, at);
     let points: Drawn[] = [];
 
     it('projects a sample by PCA and colours it by the payload field picked', async () => {
@@ -340,6 +344,36 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
     const ids = await page.locator('#map-points tbody tr').evaluateAll((trs) => trs.map((t) => Number(t.getAttribute('data-id'))));
     expect(new Set(ids).size).toBe(12);
     for (const id of ids) expect(id >= 1 && id <= 30).toBe(true);
+  });
+
+  it('maps a named vector of a collection with several: in 2-D, PCA keeps the distances', async () => {
+    const txt = [[0, 0], [3, 0], [0, 4], [6, 8], [-5, 2], [1, -7]];
+    const points = txt.map((v, i) => ({ id: i + 1, vector: { img: [1, i, 0], txt: v }, payload: { k: i % 2 === 0 ? 'even' : 'odd' } }));
+    expect((await call(server.url, 'PUT', '/collections/named', { vectors: { img: { size: 3, distance: 'Euclid' }, txt: { size: 2, distance: 'Euclid' } } }, writer)).status).toBe(200);
+    expect((await call(server.url, 'PUT', '/collections/named/points?wait=true', { points }, writer)).status).toBe(200);
+    await page.click('nav button[data-tab="collections"]');
+    await page.click('#refresh-collections');
+    await page.locator('#collections-table tr[data-name="named"] button', { hasText: 'Map' }).click();
+    await page.fill('#map-sample', '100');
+    await page.fill('#map-using', 'txt');
+    await page.click('#map-draw');
+    await message(/Map of 6 points from named/);
+    expect(await page.locator('#map-info').textContent()).toMatch(/^named: a random 6 points of 2 dimensions, by PCA/);
+    const at = new Map((await drawn()).map((p) => [p.id, p]));
+    // A rotation (and a flip) scaled to the canvas: every distance in the same ratio, to the pixel.
+    const scale = Math.hypot((at.get(4)?.x ?? 0) - (at.get(1)?.x ?? 0), (at.get(4)?.y ?? 0) - (at.get(1)?.y ?? 0)) / 10;
+    for (let i = 1; i <= 6; i++) {
+      for (let j = i + 1; j <= 6; j++) {
+        const [a, b] = [txt[i - 1] ?? [], txt[j - 1] ?? []];
+        const want = Math.hypot((a[0] ?? 0) - (b[0] ?? 0), (a[1] ?? 0) - (b[1] ?? 0)) * scale;
+        const got = Math.hypot((at.get(i)?.x ?? 0) - (at.get(j)?.x ?? 0), (at.get(i)?.y ?? 0) - (at.get(j)?.y ?? 0));
+        expect(Math.abs(got - want), `points ${i} and ${j}`).toBeLessThan(2);
+      }
+    }
+    await page.fill('#map-using', 'audio');
+    await page.click('#map-draw');
+    await message(/^Map: .*audio/);
+    await page.fill('#map-using', '');
   });
 
   it('signing out leaves none of the data on the page', async () => {
