@@ -1,5 +1,9 @@
 // Vectors are stored as float32; clients expect them back as the shortest decimal that reads
-// back to the same float32 (0.1, not 0.10000000149011612), as Qdrant prints them.
+// back to the same float32 (0.1, not 0.10000000149011612), as Qdrant prints them: of the shortest,
+// the nearest, and of two nearest (a float32 exactly halfway, such as 3.86328125 at 8 digits),
+// the one with the even last digit, as Rust's float printing and C++'s std::to_chars choose.
+
+import { loadSmallAddon } from './native-addon.js';
 
 /** The smallest normal float32, 2^-126: below it the rounding interval is wider (subnormals). */
 const MIN_NORMAL = 2 ** -126;
@@ -29,13 +33,13 @@ export function float32ToNumber(x: number): number {
     // answers most floats; 7 to 9 digits the rest, the nearest first (9 always reads back). Up to
     // nine calls per float made a 5,000 x 128 scroll take two seconds.
     for (let p = 6; p <= 9; p++) {
-      const y = Number(x.toPrecision(p));
+      const y = nearestDecimal(x, p);
       if (Math.fround(y) === x) return y;
     }
     return x;
   }
   for (let p = 1; p <= 9; p++) {
-    const y = Number(x.toPrecision(p));
+    const y = nearestDecimal(x, p);
     if (Math.fround(y) === x) return y;
     if (lopsided) {
       let best: number | null = null;
@@ -46,6 +50,31 @@ export function float32ToNumber(x: number): number {
     }
   }
   return x;
+}
+
+/**
+ * The p-significant-digit decimal nearest to x, a tie to the even last digit (toPrecision rounds
+ * a tie away from zero). A tie needs x's exact expansion to end in a 5 at digit p + 1, so only
+ * then is the equality checked exactly, in integers.
+ */
+function nearestDecimal(x: number, p: number): number {
+  const rounded = Number(x.toPrecision(p));
+  const [mantissa = '0', exponent = '0'] = x.toExponential(p).split('e');
+  if (!mantissa.endsWith('5')) return rounded;
+  const longer = BigInt(mantissa.replace('-', '').replace('.', ''));
+  const scale = Number(exponent) - p;
+  // x = m * 2^e exactly (float32 fields); the tie is m * 2^e = longer * 10^scale.
+  scratch[0] = Math.abs(x);
+  const bits = scratchBits[0]!;
+  const field = bits >>> 23;
+  const m = BigInt(field === 0 ? bits & 0x7fffff : (bits & 0x7fffff) | 0x800000);
+  const e = (field === 0 ? 1 : field) - 150;
+  const lhs = m * 2n ** BigInt(Math.max(e, 0)) * 10n ** BigInt(Math.max(-scale, 0));
+  const rhs = longer * 10n ** BigInt(Math.max(scale, 0)) * 2n ** BigInt(Math.max(-e, 0));
+  if (lhs !== rhs) return rounded;
+  const below = longer / 10n;
+  const even = below % 2n === 0n ? below : below + 1n;
+  return (x < 0 ? -1 : 1) * Number(`${even}e${scale + 1}`);
 }
 
 /** 10^0 .. 10^22: the powers of ten a double holds exactly. */
@@ -102,7 +131,19 @@ function pDigitNeighbours(x: number, p: number): number[] {
 
 // ---- JSON text of a whole float32 array (REST responses: response-json.ts) ----------------------
 
-/** Bytes of the text being written (grown as needed; one thread writes one array at a time). */
+/**
+ * The addon src/native/build-float-text.mjs builds (float-text.cc): the same text, written with
+ * std::to_chars, about three times faster. Null where it was not built: the JavaScript below.
+ */
+const nativeWrite = ((): ((values: Float32Array, out: Uint8Array, at: number) => number) | null => {
+  const addon = loadSmallAddon('QUIVER_FLOAT_TEXT_DIR', 'float-text', 'float_text');
+  return typeof addon?.writeArrayJson === 'function' ? (addon.writeArrayJson as (values: Float32Array, out: Uint8Array, at: number) => number) : null;
+})();
+
+/** Whether float32ArrayJson writes with the native addon (telemetry reports it). */
+export const FLOAT_TEXT_NATIVE = nativeWrite !== null;
+
+/** Bytes of float32ArrayJson's text (grown as needed; one thread writes one array at a time). */
 let text = new Uint8Array(4096);
 const latin1 = new TextDecoder('latin1');
 
@@ -112,7 +153,7 @@ const latin1 = new TextDecoder('latin1');
  * 1e-6 up to 1e9, that scaledDigits decides (its digits written out directly instead of
  * formatted by Number's toString). -1: not that case.
  */
-function writeShortest(x: number, at: number): number {
+function writeShortest(x: number, out: Uint8Array, at: number): number {
   const ax = Math.abs(x);
   if (!(ax >= 1e-6 && ax < 1e9) || Number.isInteger(ax) || powerOfTwo(x)) return -1;
   const found = scaledDigits(ax);
@@ -127,46 +168,68 @@ function writeShortest(x: number, at: number): number {
   while (digits < 10 && d >= POW10[digits]!) digits++;
   // The decimal point falls after `before` digits; at or before the first, "0." and zeros lead.
   const before = digits - k;
-  if (x < 0) text[at++] = 45; // '-'
+  if (x < 0) out[at++] = 45; // '-'
   if (before <= 0) {
-    text[at++] = 48; // '0'
-    text[at++] = 46; // '.'
-    for (let z = 0; z < -before; z++) text[at++] = 48;
+    out[at++] = 48; // '0'
+    out[at++] = 46; // '.'
+    for (let z = 0; z < -before; z++) out[at++] = 48;
   }
   const end = at + digits + (before > 0 ? 1 : 0);
   for (let i = end - 1; i >= at; i--) {
     if (before > 0 && i === at + before) {
-      text[i] = 46;
+      out[i] = 46;
       continue;
     }
-    text[i] = 48 + (d % 10);
+    out[i] = 48 + (d % 10);
     d = Math.floor(d / 10);
   }
   return end;
 }
 
+/** The most bytes writeFloat32ArrayJson writes for an array of n values. */
+export function float32ArrayJsonBytes(n: number): number {
+  // A value and its comma take at most 23 bytes: "-100000000000000000000" (1e20: JavaScript writes
+  // up to 21 digits out in full); brackets around. As float-text.cc checks it.
+  return 2 + 24 * n;
+}
+
 /**
- * The JSON array of a float32 array's values at their shortest decimals: the same text as
- * JSON.stringify of float32ToNumber of each (non-finite values as null), written byte by byte
- * for the common values, which formats them about twice as fast.
+ * Writes the JSON array of a float32 array's values at their shortest decimals into `out` from
+ * `at` (which must have float32ArrayJsonBytes(v.length) bytes of room) and answers where it
+ * ends: the same text as JSON.stringify of float32ToNumber of each (non-finite values as null).
  */
+export function writeFloat32ArrayJson(v: Float32Array, out: Uint8Array, at: number): number {
+  return nativeWrite !== null ? nativeWrite(v, out, at) : portableWrite(v, out, at);
+}
+
+/** writeFloat32ArrayJson's text as a string. */
 export function float32ArrayJson(v: Float32Array): string {
-  if (text.length < v.length * 24 + 2) text = new Uint8Array(v.length * 24 + 2);
-  let at = 0;
-  text[at++] = 91; // '['
+  if (text.length < float32ArrayJsonBytes(v.length)) text = new Uint8Array(float32ArrayJsonBytes(v.length));
+  return latin1.decode(text.subarray(0, writeFloat32ArrayJson(v, text, 0)));
+}
+
+/** float32ArrayJson without the addon (exported for the test that holds the two to one text). */
+export function portableFloat32ArrayJson(v: Float32Array): string {
+  if (text.length < float32ArrayJsonBytes(v.length)) text = new Uint8Array(float32ArrayJsonBytes(v.length));
+  return latin1.decode(text.subarray(0, portableWrite(v, text, 0)));
+}
+
+/** writeFloat32ArrayJson in JavaScript: the common values byte by byte (writeShortest), about twice as fast as formatting numbers. */
+function portableWrite(v: Float32Array, out: Uint8Array, at: number): number {
+  out[at++] = 91; // '['
   for (let i = 0; i < v.length; i++) {
-    if (i > 0) text[at++] = 44; // ','
+    if (i > 0) out[at++] = 44; // ','
     const x = v[i]!;
-    const end = writeShortest(x, at);
+    const end = writeShortest(x, out, at);
     if (end >= 0) {
       at = end;
       continue;
     }
     const s = JSON.stringify(Number.isFinite(x) ? float32ToNumber(x) : null);
-    for (let c = 0; c < s.length; c++) text[at++] = s.charCodeAt(c);
+    for (let c = 0; c < s.length; c++) out[at++] = s.charCodeAt(c);
   }
-  text[at++] = 93; // ']'
-  return latin1.decode(text.subarray(0, at));
+  out[at++] = 93; // ']'
+  return at;
 }
 
 // ---- Rust's Display of an f32 (messages that quote Qdrant's) ----------------------------------

@@ -5,16 +5,7 @@
 // arenas were free, and malloc_trim gave 72 MiB of RssAnon back. Absent (not built, not glibc),
 // mallocTrim is null and nothing else changes.
 
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
+import { loadSmallAddon } from './native-addon.js';
 
 interface Addon {
   trim: () => boolean;
@@ -23,18 +14,11 @@ interface Addon {
 }
 
 function load(): Addon | null {
-  const dir = process.env.QUIVER_MALLOC_TRIM_DIR ? resolve(process.env.QUIVER_MALLOC_TRIM_DIR) : join(projectRoot(), 'native', 'malloc-trim');
-  const file = join(dir, 'build', 'Release', 'malloc_trim.node');
-  if (!existsSync(file)) return null;
-  try {
-    const addon = createRequire(import.meta.url)(file) as { trim?: unknown; mmapThreshold?: unknown };
-    if (typeof addon.trim !== 'function') return null;
-    const out: Addon = { trim: addon.trim as () => boolean };
-    if (typeof addon.mmapThreshold === 'function') out.mmapThreshold = addon.mmapThreshold as (bytes: number) => boolean;
-    return out;
-  } catch {
-    return null;
-  }
+  const addon = loadSmallAddon('QUIVER_MALLOC_TRIM_DIR', 'malloc-trim', 'malloc_trim');
+  if (addon === null || typeof addon.trim !== 'function') return null;
+  const out: Addon = { trim: addon.trim as () => boolean };
+  if (typeof addon.mmapThreshold === 'function') out.mmapThreshold = addon.mmapThreshold as (bytes: number) => boolean;
+  return out;
 }
 
 const addon = load();

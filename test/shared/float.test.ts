@@ -1,23 +1,46 @@
-// float32ToNumber against a slow reference: for p = 1..9 significant digits, the p-digit decimal
-// nearest x (a tie broken as toPrecision breaks it) and one unit either side; the first p where
-// one reads back to x, the closest such.
+// float32ToNumber against a slow reference in exact integer arithmetic: for p = 1..9 significant
+// digits, the p-digit decimal nearest x and one unit either side; the first p where one reads back
+// to x, the closest such, and of two equally close the one with the even last digit (as Rust's
+// ryu and C++'s std::to_chars choose; toPrecision would round such a tie away from zero).
 // The fast paths (six digits first; scaling by exact powers of ten instead of toPrecision) are
 // checked to give the same numbers on random bit patterns (normals, subnormals, powers of two), on
-// the decimals clients send most, on embedding-sized values and next to every power of ten.
+// the decimals clients send most, on embedding-sized values and next to every power of ten; the
+// array text, with the native addon and without, to be JSON.stringify's of those numbers.
 
 import { describe, expect, it } from 'vitest';
-import { float32ArrayJson, float32ToNumber } from '../../src/shared/float.js';
+import { float32ArrayJson, float32ArrayJsonBytes, float32ToNumber, FLOAT_TEXT_NATIVE, portableFloat32ArrayJson, writeFloat32ArrayJson } from '../../src/shared/float.js';
 import { rng } from '../helpers/server.js';
+
+/** x (a float32) as m * 2^e exactly. */
+function exactly(x: number): { m: bigint; e: number } {
+  const bits = new Uint32Array(Float32Array.of(Math.abs(x)).buffer)[0]!;
+  const field = bits >>> 23;
+  return { m: BigInt(field === 0 ? bits & 0x7fffff : (bits & 0x7fffff) | 0x800000), e: (field === 0 ? 1 : field) - 150 };
+}
+
+/** |d * 10^s - |x||, scaled by a common factor that depends only on (x, s): comparable across d. */
+function distance(d: bigint, s: number, x: { m: bigint; e: number }): bigint {
+  const lhs = d * 10n ** BigInt(Math.max(s, 0)) * 2n ** BigInt(Math.max(-x.e, 0));
+  const rhs = x.m * 2n ** BigInt(Math.max(x.e, 0)) * 10n ** BigInt(Math.max(-s, 0));
+  return lhs > rhs ? lhs - rhs : rhs - lhs;
+}
 
 function reference(x: number): number {
   if (!Number.isFinite(x) || (Number.isInteger(x) && Math.abs(x) < 2 ** 24)) return x;
+  const exact = exactly(x);
   for (let p = 1; p <= 9; p++) {
     const [mantissa = '0', exponent = '0'] = x.toExponential(p - 1).split('e');
     const sign = mantissa.startsWith('-') ? -1 : 1;
     const digits = BigInt(mantissa.replace('-', '').replace('.', ''));
     const scale = Number(exponent) - (p - 1);
-    const hits = [digits, digits - 1n, digits + 1n].map((d) => sign * Number(`${d}e${scale}`)).filter((z) => Math.fround(z) === x);
-    if (hits.length > 0) return hits.sort((a, b) => Math.abs(a - x) - Math.abs(b - x))[0]!;
+    const hits = [digits, digits - 1n, digits + 1n].filter((d) => Math.fround(sign * Number(`${d}e${scale}`)) === x);
+    if (hits.length === 0) continue;
+    hits.sort((a, b) => {
+      const da = distance(a, scale, exact);
+      const db = distance(b, scale, exact);
+      return da !== db ? (da < db ? -1 : 1) : Number(a % 2n) - Number(b % 2n);
+    });
+    return sign * Number(`${hits[0]!}e${scale}`);
   }
   return x;
 }
@@ -74,16 +97,33 @@ describe('float32ToNumber', () => {
     expect(float32ToNumber(Math.fround(-0.000998664))).toBe(-0.000998664);
   });
 
-  it('float32ArrayJson writes what JSON.stringify writes of the shortest numbers, byte for byte', () => {
+  it('breaks a tie between two nearest decimals to the even last digit', () => {
+    // Each float32 here lies exactly halfway between two shortest candidates.
+    expect(float32ToNumber(Math.fround(3.86328125))).toBe(3.8632812);
+    expect(float32ToNumber(Math.fround(-3983832.25))).toBe(-3983832.2);
+    expect(float32ToNumber(2 ** -12)).toBe(0.00024414062);
+    expect(float32ToNumber(Math.fround(1191793.25))).toBe(1191793.2);
+  });
+
+  it(`float32ArrayJson writes what JSON.stringify writes of the shortest numbers, byte for byte (${FLOAT_TEXT_NATIVE ? 'native addon and JavaScript' : 'JavaScript only: the addon is not built'})`, () => {
     const r = rng(5);
     const bits = new Uint32Array(60_000);
     for (let i = 0; i < bits.length; i++) bits[i] = Math.floor(r() * 2 ** 32) >>> 0;
     const random = new Float32Array(bits.buffer);
     const logUniform = Float32Array.from({ length: 60_000 }, () => (r() < 0.5 ? -1 : 1) * 10 ** (r() * 24 - 12));
-    const specials = Float32Array.of(0, -0, 1, -2, 0.1, -0.5, 1e-6, 9.99e-7, 1e9, 123456789, 16777216, 2 ** -96, 1.1754944e-38, 1e-45, Infinity, -Infinity, NaN);
-    for (const v of [random, logUniform, specials, new Float32Array(0)]) {
+    const specials = Float32Array.of(-1e20, -1.2345678e-6, -9.8765432e-6, -1.1754942e-38, 0, -0, 1, -2, 0.1, -0.5, 1e-6, 9.99e-7, 1e9, 1e21, 1e-7, 123456789, 16777216, 2 ** -96, 1.1754944e-38, 1e-45, 3.4028235e38, 3.86328125, -3983832.25, Infinity, -Infinity, NaN);
+    // The longest texts: 22 bytes each, at the room's limit.
+    const longest = new Float32Array(100).fill(-1e20);
+    const powers = Float32Array.from({ length: 277 * 2 }, (_, i) => (i % 2 ? -1 : 1) * 2 ** (Math.floor(i / 2) - 149));
+    for (const v of [random, logUniform, specials, powers, longest, new Float32Array(0)]) {
       const want = JSON.stringify(Array.from(v, (x) => (Number.isFinite(x) ? float32ToNumber(x) : null)));
+      expect(portableFloat32ArrayJson(v)).toBe(want);
       expect(float32ArrayJson(v)).toBe(want);
+      // Written at an offset into a buffer with exactly the room float32ArrayJsonBytes gives: the
+      // longest values fit (a write past it would throw, natively, or leave the text short).
+      const out = new Uint8Array(3 + float32ArrayJsonBytes(v.length));
+      const end = writeFloat32ArrayJson(v, out, 3);
+      expect(new TextDecoder('latin1').decode(out.subarray(3, end))).toBe(want);
     }
   });
 });

@@ -9,10 +9,10 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type hnswlibPortable from 'hnswlib-node';
 import { readCpuFlags } from '../../shared/cpu.js';
+import { nativeDir } from '../../shared/native-addon.js';
 import type { HnswBuild, HnswBuildMode } from '../../shared/protocol.js';
 
 export type HnswlibModule = typeof hnswlibPortable;
@@ -28,15 +28,8 @@ interface BuildInfo {
 const require = createRequire(import.meta.url);
 const PORTABLE_VERSION = (require('hnswlib-node/package.json') as { version: string }).version;
 
-/** The folder holding package.json, whether this runs from src/ (tests) or dist/src/ (built). */
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
 /** Where src/native/build-hnswlib.mjs put the build (QUIVER_NATIVE_DIR moves both, as for tests). */
-export const DEFAULT_NATIVE_DIR = process.env.QUIVER_NATIVE_DIR ? resolve(process.env.QUIVER_NATIVE_DIR) : join(projectRoot(), 'native', 'hnswlib');
+export const DEFAULT_NATIVE_DIR = nativeDir('QUIVER_NATIVE_DIR', 'hnswlib');
 
 /** The flags `required` names that `cpu` lacks (all of them when the CPU's flags are unknown). */
 export function missingCpuFlags(required: readonly string[], cpu: ReadonlySet<string> | null): string[] {

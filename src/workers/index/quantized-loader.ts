@@ -9,9 +9,9 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { readCpuFlags } from '../../shared/cpu.js';
+import { nativeDir } from '../../shared/native-addon.js';
 import { missingCpuFlags } from './hnswlib-loader.js';
 
 /** The row codes a graph holds: one byte per dimension, or one bit. */
@@ -45,14 +45,8 @@ export interface QuantizedModule {
 
 const require = createRequire(import.meta.url);
 
-function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
-  return dir;
-}
-
 /** Where src/native/build-quantized.mjs put the build (QUIVER_QUANTIZED_DIR moves it, as for tests). */
-export const DEFAULT_QUANTIZED_DIR = process.env.QUIVER_QUANTIZED_DIR ? resolve(process.env.QUIVER_QUANTIZED_DIR) : join(projectRoot(), 'native', 'quantized');
+export const DEFAULT_QUANTIZED_DIR = nativeDir('QUIVER_QUANTIZED_DIR', 'quantized');
 
 /** Loads the binding from `dir`, or says why it cannot be used. */
 export function loadQuantized(dir: string, cpu: ReadonlySet<string> | null): { lib: QuantizedModule; tier: string } | { reason: string } {
