@@ -52,6 +52,8 @@ export interface BatchedPortOptions<Req, Rep> {
    * end of the turn).
    */
   unsendable?: { request(why: string): Error; reply(why: string): Rep };
+  /** The buffers an answer owns outright, moved with it rather than copied (left out: none). */
+  transferOf?: (reply: Rep) => readonly ArrayBuffer[];
 }
 
 interface Waiting<Rep> {
@@ -80,6 +82,7 @@ export class BatchedPort<Req, Rep> {
     this.#onePending = options.endOfTurn === 'one-pending';
     this.#unsendable = options.unsendable;
     const serve = options.serve;
+    const transferOf = options.transferOf;
     port.on('message', (batch: Message<Req, Rep>[]) => {
       for (const msg of batch) {
         if ('reply' in msg) {
@@ -91,7 +94,7 @@ export class BatchedPort<Req, Rep> {
           // A handler that rejects (it should answer errors as replies) answers as unsendable does,
           // or not at all: never an unhandled rejection, which would end the thread.
           void serve(msg.req).then(
-            (reply) => this.#queue(this.#wire.reply(id, reply)),
+            (reply) => this.#queue(this.#wire.reply(id, reply), transferOf?.(reply)),
             (err: unknown) => {
               if (this.#unsendable !== undefined) this.#queue(this.#wire.reply(id, this.#unsendable.reply(err instanceof Error ? err.message : String(err))));
             },

@@ -30,8 +30,11 @@ export interface HandoffRequest {
 
 export interface HandoffReply {
   status: number;
-  /** The complete JSON response, envelope included. */
-  body: string;
+  /**
+   * The complete JSON response, envelope included: UTF-8 bytes where it carries vectors
+   * (response-json.ts), in a buffer of their own that the channel moves rather than copies.
+   */
+  body: string | Uint8Array;
   /** For a failure, what the main thread logs: the message, at error when it is ours (5xx), else at info. */
   failure?: { message: string; internal: boolean };
   /** A rate-limited request's Retry-After, in seconds. */

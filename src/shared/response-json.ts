@@ -2,28 +2,35 @@
 // arrays (types.ts VectorOutput), which cross threads and nodes as one copy of their bytes rather
 // than as arrays of numbers cloned one by one (gRPC sends them as they are); here, at the REST
 // edge, each is written as the JSON array of its values' shortest decimals (float.ts
-// float32ArrayJson), as Qdrant prints them. JSON.stringify writes the rest of the response with a
-// placeholder string where each array goes, and the arrays' text is spliced in after: no number
-// array is built and formatted again. The walk follows only what can hold points, never a
-// `payload`.
+// writeFloat32ArrayJson), as Qdrant prints them. JSON.stringify writes the rest of the response
+// with a placeholder string where each array goes; then the response is written once, as UTF-8
+// bytes, into one buffer: the text between placeholders, and each array's text straight from its
+// floats. No number array is built, no string per vector, and no second copy of the whole text:
+// the buffer is moved to the main thread (coordinator.ts) and written to the socket as it is.
+// The walk follows only what can hold points, never a `payload`.
 //
 // Invariant: a placeholder carries a random per-response nonce, so no string of the response's
 // own (a payload value, an id) can be taken for one.
 
 import { randomBytes } from 'node:crypto';
-import { float32ArrayJson } from './float.js';
+import { float32ArrayJsonBytes, writeFloat32ArrayJson } from './float.js';
 
-/** JSON.stringify(value), its points' vectors written as their values' shortest decimals. */
-export function responseJson(value: unknown): string {
-  const texts: string[] = [];
+const utf8 = new TextEncoder();
+
+/**
+ * JSON.stringify(value), its points' vectors written as their values' shortest decimals: a string
+ * when it holds no vector, else the UTF-8 bytes, in a buffer of their own (safe to transfer).
+ */
+export function responseJson(value: unknown): string | Uint8Array {
+  const arrays: Float32Array[] = [];
   let tag = '';
-  const placeholder = (json: string): string => {
+  const placeholder = (v: Float32Array): string => {
     tag ||= `\u0000${randomBytes(8).toString('hex')}:`;
-    return `${tag}${texts.push(json) - 1}`;
+    return `${tag}${arrays.push(v) - 1}`;
   };
   // Inside a vector: a float32 array swapped for a placeholder; a sparse vector's indices made plain.
   const inVector = (v: unknown): unknown => {
-    if (v instanceof Float32Array) return placeholder(float32ArrayJson(v));
+    if (v instanceof Float32Array) return placeholder(v);
     if (v instanceof Uint32Array) return Array.from(v);
     if (Array.isArray(v)) return v.map(inVector);
     if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, inVector(x)]));
@@ -44,16 +51,21 @@ export function responseJson(value: unknown): string {
   };
   walk(value);
   const json = JSON.stringify(value);
-  if (texts.length === 0) return json;
-  // As JSON.stringify writes a placeholder: quoted, its NUL escaped, then the text's index.
+  if (arrays.length === 0) return json;
+  let room = Buffer.byteLength(json);
+  for (const a of arrays) room += float32ArrayJsonBytes(a.length);
+  // Its own memory (never Node's shared pool, so it can be moved), not zeroed: every byte answered is written.
+  const out = Buffer.allocUnsafeSlow(room);
+  // As JSON.stringify writes a placeholder: quoted, its NUL escaped, then the array's index.
   const mark = `"${tag.replace('\u0000', '\\u0000')}`;
-  const parts: string[] = [];
   let from = 0;
-  for (let at = json.indexOf(mark); at >= 0; at = json.indexOf(mark, from)) {
-    const end = json.indexOf('"', at + mark.length);
-    parts.push(json.slice(from, at), texts[Number(json.slice(at + mark.length, end))]!);
+  let at = 0;
+  for (let m = json.indexOf(mark); m >= 0; m = json.indexOf(mark, from)) {
+    const end = json.indexOf('"', m + mark.length);
+    at += utf8.encodeInto(json.slice(from, m), out.subarray(at)).written;
+    at = writeFloat32ArrayJson(arrays[Number(json.slice(m + mark.length, end))]!, out, at);
     from = end + 1;
   }
-  parts.push(json.slice(from));
-  return parts.join('');
+  at += utf8.encodeInto(json.slice(from), out.subarray(at)).written;
+  return out.subarray(0, at);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { selectPayload, selectVector } from '../../src/workers/shard/select.js';
+import { selectPayload, selectVector, VectorCopies } from '../../src/workers/shard/select.js';
 import { responseJson } from '../../src/shared/response-json.js';
 import type { Payload } from '../../src/shared/types.js';
 import { rng } from '../helpers/random.js';
@@ -237,6 +237,22 @@ describe('selectVector', () => {
     const out = selectVector([''], { kind: 'all' }, () => stored) as Float32Array;
     stored[0] = 9;
     expect(out).toEqual(f32(1, 2));
+  });
+
+  it("one answer's copies share a few chunks, each its own values, and no chunk is shared between answers", () => {
+    const copies = new VectorCopies();
+    const rows = Array.from({ length: 100 }, (_, i) => Float32Array.from({ length: 128 }, (_, j) => i * 1000 + j));
+    const out = rows.map((r) => selectVector([''], { kind: 'all' }, () => r, copies) as Float32Array);
+    for (const r of rows) r.fill(-1);
+    out.forEach((v, i) => expect(Array.from(v)).toEqual(Array.from({ length: 128 }, (_, j) => i * 1000 + j)));
+    // 12,800 floats in chunks of 4K, 8K, 16K floats: three buffers, not a hundred.
+    expect(new Set(out.map((v) => v.buffer)).size).toBe(3);
+    const other = selectVector([''], { kind: 'all' }, () => rows[0]!, new VectorCopies()) as Float32Array;
+    expect(out.some((v) => v.buffer === other.buffer)).toBe(false);
+    // A vector longer than the next chunk gets a chunk of its own size.
+    const long = new VectorCopies().copy(new Float32Array(10_000).fill(2));
+    expect(long.length).toBe(10_000);
+    expect(long.buffer.byteLength).toBe(40_000);
   });
 
   it('a named collection never asks for names that were not selected', () => {

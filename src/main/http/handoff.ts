@@ -67,7 +67,8 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
       else if (out.failure !== undefined) req.log.info({ status: out.status }, out.failure.message);
       if (out.retryAfter !== undefined) void reply.header('retry-after', String(out.retryAfter));
       retryAfterFor(reply, out.status);
-      await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(out.body);
+      const bytes = typeof out.body === 'string' ? out.body : Buffer.from(out.body.buffer, out.body.byteOffset, out.body.byteLength);
+      await reply.code(out.status).header('content-type', 'application/json; charset=utf-8').send(bytes);
       if (PROBE_ON) probeRecord('req-total', performance.now() - req.t0);
     },
   };

@@ -111,7 +111,12 @@ export class Coordinator {
   /** Serves the main thread's hand-off channel: each batch's requests at once, answers batched per turn (at most MAX_BATCH per message). */
   #serveMain(port: MessagePort): void {
     // Kept alive by its listener on the port, as long as the channel.
-    new BatchedPort(port, { wire: HANDOFF_WIRE, serve: (req) => this.#coordinateProbed(req) });
+    // An answer's bytes are a buffer of their own (response-json.ts, grpc-requests.ts): moved, not copied.
+    const transferOf = (reply: AnyHandoffReply): ArrayBuffer[] => {
+      const body = 'status' in reply ? reply.body : reply.ok ? reply.body : null;
+      return body instanceof Uint8Array ? [body.buffer as ArrayBuffer] : [];
+    };
+    new BatchedPort(port, { wire: HANDOFF_WIRE, serve: (req) => this.#coordinateProbed(req), transferOf });
   }
 
   /** coordinate(), timed when the latency probe is on (off, the request path pays one branch). */

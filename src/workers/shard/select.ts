@@ -99,6 +99,7 @@ export function selectVector(
   names: readonly string[],
   sel: VectorSelector,
   read: (name: string) => Float32Array | Float32Array[] | SparseVec | undefined,
+  copies: VectorCopies = new VectorCopies(),
 ): VectorOutput | undefined {
   if (sel.kind === 'none') return undefined;
   const out: Record<string, Float32Array | Float32Array[] | SparseVectorOut> = {};
@@ -106,11 +107,35 @@ export function selectVector(
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
     const v = read(name);
     // Copies: what is read may be a view of memory the shard reuses or shares between threads.
-    if (v instanceof Float32Array) out[name] = v.slice();
-    else if (Array.isArray(v)) out[name] = v.map((row) => row.slice());
+    if (v instanceof Float32Array) out[name] = copies.copy(v);
+    else if (Array.isArray(v)) out[name] = v.map((row) => copies.copy(row));
     else if (v !== undefined) out[name] = { indices: v.indices.slice(), values: v.values.slice() };
   }
   const keys = Object.keys(out);
   const only = keys.length === 1 && keys[0] === DEFAULT_VECTOR ? out[DEFAULT_VECTOR] : undefined;
   return only instanceof Float32Array || Array.isArray(only) ? only : out;
+}
+
+/**
+ * Copies of the vectors of one answer, packed into a few shared chunks (views of them) rather
+ * than one buffer each: a 5,000-point page with vectors then allocates, collects and sends to the
+ * coordinating thread a handful of buffers instead of 5,000. Chunks grow from 4K floats to 256K;
+ * a view keeps its chunk alive, so one is made per answer, never kept.
+ */
+export class VectorCopies {
+  #chunk = new Float32Array(0);
+  #used = 0;
+  #next = 4096;
+
+  copy(v: Float32Array): Float32Array {
+    if (this.#used + v.length > this.#chunk.length) {
+      this.#chunk = new Float32Array(Math.max(this.#next, v.length));
+      this.#next = Math.min(this.#next * 2, 262_144);
+      this.#used = 0;
+    }
+    const out = this.#chunk.subarray(this.#used, this.#used + v.length);
+    out.set(v);
+    this.#used += v.length;
+    return out;
+  }
 }

@@ -21,7 +21,7 @@ import { compileFilter, type FilterView } from './filter-eval.js';
 import { orderedEntries } from './order-by.js';
 import { facetCounts } from './payload-space.js';
 import { searchDense, searchSparse, type Scored } from './search-planner.js';
-import { selectPayload, selectVector } from './select.js';
+import { selectPayload, selectVector, VectorCopies } from './select.js';
 import type { ShardState } from './shard-state.js';
 
 export class ShardReads {
@@ -86,7 +86,7 @@ export class ShardReads {
     return this.#matchingSlots(filter).map((slot) => this.#s.ids.idOf(slot)!);
   }
 
-  #record(slot: number, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord {
+  #record(slot: number, withPayload: PayloadSelector, withVector: VectorSelector, copies?: VectorCopies): PointRecord {
     const rec: PointRecord = { id: this.#s.ids.idOf(slot)! };
     const payload = selectPayload(this.#s.payloads.get(slot), withPayload);
     if (payload !== undefined) rec.payload = payload;
@@ -96,7 +96,7 @@ export class ShardReads {
       const multi = this.#s.multi.get(name);
       if (multi !== undefined) return multi.rowsOf(slot);
       return this.#s.sparse.get(name)?.get(slot);
-    });
+    }, copies);
     if (vector !== undefined) rec.vector = vector;
     return rec;
   }
@@ -116,9 +116,10 @@ export class ShardReads {
 
   retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
     const out: PointRecord[] = [];
+    const copies = new VectorCopies();
     for (const id of ids) {
       const slot = this.#s.ids.slotOf(id);
-      if (slot !== undefined) out.push(this.#record(slot, withPayload, withVector));
+      if (slot !== undefined) out.push(this.#record(slot, withPayload, withVector, copies));
     }
     return out;
   }
@@ -152,9 +153,10 @@ export class ShardReads {
     }
     const pred = this.predicate(filter);
     const out: PointRecord[] = [];
+    const copies = new VectorCopies();
     for (let i = lo; i < sorted.length && out.length < limit; i++) {
       const slot = sorted[i]!;
-      if (pred === null || pred(slot)) out.push(this.#record(slot, withPayload, withVector));
+      if (pred === null || pred(slot)) out.push(this.#record(slot, withPayload, withVector, copies));
     }
     return out;
   }
@@ -169,7 +171,8 @@ export class ShardReads {
     const index = this.#s.payloads.index(order.key);
     if (!(index instanceof RangeIndex)) throw QuiverError.badInput(missingRangeIndex(order.key));
     const hits = orderedEntries(index, order, limit, this.predicate(filter), (slot) => this.#s.ids.idOf(slot)!);
-    return hits.map((h) => ({ ...this.#record(h.slot, withPayload, withVector), order_value: h.value }));
+    const copies = new VectorCopies();
+    return hits.map((h) => ({ ...this.#record(h.slot, withPayload, withVector, copies), order_value: h.value }));
   }
 
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
@@ -194,6 +197,7 @@ export class ShardReads {
   /** Records of the top (slot, score) pairs, score_threshold applied for dense ones. */
   #scored(hits: Scored[], spec: SearchSpec, higherIsBetter: boolean): ScoredPoint[] {
     const out: ScoredPoint[] = [];
+    const copies = new VectorCopies();
     // Most searches ask for neither payload nor vector: one literal per hit, no record to spread.
     const bare = spec.withPayload.kind === 'none' && spec.withVector.kind === 'none';
     for (const { slot, score } of hits) {
@@ -201,7 +205,7 @@ export class ShardReads {
         if (higherIsBetter ? score < spec.scoreThreshold : score > spec.scoreThreshold) continue;
       }
       if (bare) out.push({ id: this.#s.ids.idOf(slot)!, version: this.#s.ids.versionOf(slot), score });
-      else out.push({ ...this.#record(slot, spec.withPayload, spec.withVector), version: this.#s.ids.versionOf(slot), score });
+      else out.push({ ...this.#record(slot, spec.withPayload, spec.withVector, copies), version: this.#s.ids.versionOf(slot), score });
     }
     return out;
   }
