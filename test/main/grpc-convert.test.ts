@@ -96,9 +96,16 @@ describe('vectors and ids', () => {
     ]);
     // Inference inputs in REST form, for the service to embed (BM25) or refuse by model.
     expect(vectorIn({ data: [], vector: 'document', document: { text: 'x', model: 'm', options: {} } })).toEqual({ text: 'x', model: 'm' });
-    // The shards' float32 arrays go out as plain numbers (protobufjs writes them as floats).
-    expect(vectorsOut({ a: Float32Array.of(1), s: { indices: Uint32Array.of(2), values: Float32Array.of(3) } })).toEqual({
-      vectors: { vectors: { a: { dense: { data: [1] } }, s: { sparse: { indices: [2], values: [3] } } } },
+    // A dense vector's float32 array goes out as it is (the codec writes its bytes, grpc-codec.ts);
+    // a sparse one's values and a multivector's deprecated flat form as plain numbers.
+    expect(vectorsOut({ a: Float32Array.of(1), s: { indices: Uint32Array.of(2), values: Float32Array.of(3) }, m: [Float32Array.of(4, 5), Float32Array.of(6, 7)] })).toEqual({
+      vectors: {
+        vectors: {
+          a: { dense: { data: Float32Array.of(1) } },
+          s: { sparse: { indices: [2], values: [3] } },
+          m: { multi_dense: { vectors: [{ data: Float32Array.of(4, 5) }, { data: Float32Array.of(6, 7) }] }, data: [4, 5, 6, 7], vectors_count: 2 },
+        },
+      },
     });
   });
 

@@ -1,7 +1,7 @@
 // A handed-off gRPC call, end to end, on whichever thread coordinates it: decode the raw request
 // message with the protos and LOADER_OPTIONS (what @grpc/proto-loader does for grpc-js on the
 // main thread, so messages/*.ts converters see the same objects), run the method's PointCall,
-// stamp `time` and encode the reply. A failure comes back as a WireError, which the main thread
+// stamp `time` and encode the reply (grpc-codec.ts). A failure comes back as a WireError, which the main thread
 // maps to a gRPC status through unary.ts toStatus, the one place that mapping lives. It knows no
 // transport (no grpc-js), and loads the protos only when the first call arrives, so threads that
 // serve only REST never pay for them.
@@ -13,30 +13,14 @@
 import { QuiverError, type WireError } from '../../shared/errors.js';
 import { isGrpcHandoff, type AnyHandoffRequest, type GrpcHandoffReply, type GrpcHandoffRequest, type HandoffReplyOf, type HandoffRequest } from '../../shared/coordination.js';
 import { POINT_CALLS } from './grpc-point-calls.js';
-import { GRPC_HANDOFF_METHODS, isReadMethod, type GrpcHandoffMethod } from '../../shared/point-ops.js';
-import { LOADER_OPTIONS, PROTO_DIR } from '../../shared/grpc/proto.js';
+import { isReadMethod, type GrpcHandoffMethod } from '../../shared/point-ops.js';
+import type { Codec } from './grpc-codec.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { handleRequest } from './rest-requests.js';
 import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../../shared/read-consistency.js';
 import { checkRequestTimeout, readOperation, readWithin, timeoutSeconds } from '../service/request-timeout.js';
 
-interface Codec {
-  decode(bytes: Buffer): unknown;
-  encode(reply: object): Buffer;
-}
-
 let codecs: Promise<Record<GrpcHandoffMethod, Codec>> | null = null;
-
-async function loadCodecs(): Promise<Record<GrpcHandoffMethod, Codec>> {
-  const protoLoader = await import('@grpc/proto-loader');
-  const definition = protoLoader.loadSync('qdrant.proto', { ...LOADER_OPTIONS, includeDirs: [PROTO_DIR] });
-  const service = definition['qdrant.Points'] as Record<GrpcHandoffMethod, import('@grpc/proto-loader').MethodDefinition<object, object>>;
-  const codecOf = (m: GrpcHandoffMethod): Codec => {
-    const d = service[m];
-    return { decode: (bytes) => d.requestDeserialize(bytes), encode: (reply) => d.responseSerialize(reply) };
-  };
-  return Object.fromEntries(GRPC_HANDOFF_METHODS.map((m) => [m, codecOf(m)])) as Record<GrpcHandoffMethod, Codec>;
-}
 
 /** A failure as the main thread's handler would have met it: ours as it is, anything else as grpc-js's wrapper worded it (unary.ts). */
 function wireOf(err: unknown): WireError {
@@ -49,7 +33,7 @@ export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffReq
   // The main thread's clock origin, in this thread's performance.now() terms.
   const t0 = req.t0 - performance.timeOrigin;
   try {
-    const codec = (await (codecs ??= loadCodecs()))[req.method];
+    const codec = (await (codecs ??= import('./grpc-codec.js').then((m) => m.loadCodecs())))[req.method];
     let message: unknown;
     try {
       message = codec.decode(Buffer.from(req.body.buffer, req.body.byteOffset, req.body.byteLength));
@@ -65,9 +49,10 @@ export async function handleGrpcRequest(engine: PointEngine, req: GrpcHandoffReq
     const serve = (): Promise<object> => POINT_CALLS[req.method](read, message as never);
     const reply = isReadMethod(req.method) ? await readWithin(seconds, readOperation(req.method), serve) : await serve();
     const bytes = codec.encode({ ...reply, time: (performance.now() - t0) / 1000 });
-    // Its own exact-size buffer: protobufjs writes small messages into Node's shared pool, which
-    // the reply's structured clone would otherwise copy whole.
-    return { ok: true, body: new Uint8Array(bytes) };
+    // A buffer of its own, exactly its size, which the channel moves (coordinator.ts): protobufjs
+    // writes small messages into Node's shared pool, which must stay here; a large one has its own.
+    const owned = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    return { ok: true, body: owned ? bytes : new Uint8Array(bytes) };
   } catch (err) {
     return { ok: false, error: wireOf(err) };
   }

@@ -136,12 +136,14 @@ export function vectorsIn(v: Vectors__Output | undefined): VectorStruct {
  * vectors_count, which Qdrant's own server still fills and older clients read.
  */
 function vectorOut(v: Float32Array | Float32Array[] | SparseVectorOut): VectorOutputOut {
-  // The float32 values go out as stored (their doubles are exact); protobufjs wants plain arrays.
+  // The float32 values go out as stored (their doubles are exact). A DenseVector's data stays a
+  // Float32Array, which the coordinator's codec writes as raw bytes (grpc-codec.ts; the generated
+  // type says number[]); elsewhere protobufjs wants plain arrays.
   const floats = (f: Float32Array): number[] => Array.from(f);
-  if (v instanceof Float32Array) return { dense: { data: floats(v) } };
+  const dense = (f: Float32Array): { data: number[] } => ({ data: f as unknown as number[] });
+  if (v instanceof Float32Array) return { dense: dense(v) };
   if (!Array.isArray(v)) return { sparse: { indices: Array.from(v.indices), values: floats(v.values) } };
-  const rows = v.map(floats);
-  return { multi_dense: { vectors: rows.map((data) => ({ data })) }, data: rows.flat(), vectors_count: v.length };
+  return { multi_dense: { vectors: v.map(dense) }, data: v.flatMap(floats), vectors_count: v.length };
 }
 
 export function vectorsOut(v: VectorOutput | null | undefined): VectorsOutput | undefined {
