@@ -6,6 +6,7 @@
 // hnswlib-node, npm build and the native one (bench/lib/raw.ts); memory and restart after SIGTERM
 // (one server, default collection settings); restart after kill -9 in the middle of an ingest;
 // memory, recall and QPS at embedding scale with each memory lever (bench/run/embedding.ts);
+// responses carrying vectors beside JSON.stringify of their floats (bench/run/responses.ts);
 // the throughput sweeps over SERVICE_SHARDS, shard_number and replication_factor, each setting
 // with recall and peak QPS at every ef, p50/p99 at half the peak rate, gRPC beside REST, and the
 // server's CPU per query by thread group (bench/lib/load.ts, proc.ts). A collection layout is
@@ -32,6 +33,7 @@ import type { Ctx } from './run/context.js';
 import { crashPhase, memoryPhase } from './run/restart.js';
 import { embeddingPhase } from './run/embedding.js';
 import { kindsPhase } from './run/kinds.js';
+import { responsesConfig, responsesPhase } from './run/responses.js';
 import { sweepPhase } from './run/sweep.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
     crash: null,
     embedding: null,
     kinds: null,
+    responses: null,
     sweeps: null,
   };
   current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
   report.crash = await phase('crash', () => crashPhase(ctx));
   report.embedding = await phase('embedding', () => embeddingPhase(ctx));
   report.kinds = await phase('kinds', () => kindsPhase(ctx));
+  report.responses = await phase('responses', () => responsesPhase(scratch, responsesConfig(CORES)));
   const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
   report.sweeps = PHASES.has('sweep') ? sweeps : null;
   await phase('sweep', () => sweepPhase(ctx, sweeps));

@@ -6,6 +6,7 @@ import type { CpuPerRequest } from './proc.js';
 import type { RawBuild } from './raw.js';
 import type { EmbeddingFigures } from '../run/embedding.js';
 import type { KindsFigures } from '../run/kinds.js';
+import type { ResponsesFigures } from '../run/responses.js';
 
 export interface SettingResult {
   key: string;
@@ -129,6 +130,7 @@ export interface Report {
   /** issue 27's phase (absent from runs before it existed) */
   embedding?: EmbeddingFigures | null;
   kinds?: KindsFigures | null;
+  responses?: ResponsesFigures | null;
   sweeps: Sweeps | null;
 }
 
