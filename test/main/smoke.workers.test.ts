@@ -44,7 +44,7 @@ describe('npm start', () => {
 
 describe('package', () => {
   it('exports the typed client under the package name', async () => {
-    const mod = (await import('quiver/client')) as typeof import('../../src/client/index.js');
+    const mod = (await import('quiver-vectordb/client')) as typeof import('../../src/client/index.js');
     const client = new mod.QuiverClient({ url: server.url });
     expect((await client.health()).commit).toMatch(/^[0-9a-f]{40}$/);
     expect((await client.listCollections()).collections.map((c) => c.name)).toContain('smoke');
