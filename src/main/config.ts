@@ -70,6 +70,8 @@ export const ConfigSchema = Type.Object(
     graph_save_seconds: Type.Number({ minimum: 0 }),
     /** A filtered read slower than this raises an issue for each unindexed key it filters on (GET /issues; Qdrant's slow_query_secs). */
     slow_query_secs: Type.Number({ minimum: 0 }),
+    /** The share of approximate searches answered again exactly in the background, for live recall (/metrics quiver_live_recall); 0 turns it off. */
+    live_recall_fraction: Type.Number({ minimum: 0, maximum: 1 }),
     cluster: ClusterSchema,
   },
   { additionalProperties: false },
@@ -110,6 +112,7 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_GRAPH_SAVE_WRITES: { key: 'graph_save_writes', kind: 'int' },
   SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
   SERVICE_SLOW_QUERY_SECS: { key: 'slow_query_secs', kind: 'number' },
+  SERVICE_LIVE_RECALL_FRACTION: { key: 'live_recall_fraction', kind: 'number' },
 };
 
 /** The cluster section's variables; lists are comma-separated. */

@@ -143,6 +143,29 @@ export class Metrics {
         for (const { worker, op, count } of engine.sentCounts()) this.inc({ worker: String(worker), op }, count);
       },
     });
+    // Live recall (src/workers/service/live-recall.ts), read from the workers at scrape time;
+    // prom-client collects metrics concurrently, so each asks for itself.
+    const liveRecall = (name: string, help: string, pick: (r: { recall: number; samples: number }) => number, kind: 'gauge' | 'counter'): void => {
+      const config = {
+        name,
+        help,
+        labelNames: ['collection', 'filtered'] as const,
+        registers,
+        async collect(this: client.Gauge<'collection' | 'filtered'> | client.Counter<'collection' | 'filtered'>) {
+          this.reset();
+          if (!engine.ready) return;
+          for (const r of await engine.liveRecall().catch(() => [])) {
+            const labels = { collection: r.collection, filtered: String(r.filtered) };
+            if (this instanceof client.Gauge) this.set(labels, pick(r));
+            else this.inc(labels, pick(r));
+          }
+        },
+      };
+      if (kind === 'gauge') new client.Gauge(config);
+      else new client.Counter(config);
+    };
+    liveRecall('quiver_live_recall', 'Mean recall@k of the recent approximate searches checked exactly in the background (live_recall_fraction), per collection, filtered searches apart', (r) => r.recall, 'gauge');
+    liveRecall('quiver_live_recall_samples_total', 'Approximate searches checked exactly for live recall since start, per collection, filtered searches apart', (r) => r.samples, 'counter');
     new client.Gauge({
       name: 'quiver_collections',
       help: 'Collections (those being dropped excluded)',

@@ -93,6 +93,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ? undefined
       : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024), internal },
     config.slow_query_secs,
+    config.live_recall_fraction,
   );
   clock.mark('workers spawned');
   try {

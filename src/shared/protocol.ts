@@ -7,7 +7,7 @@ import type { CollectionMeta, FieldIndexSchema, Payload, PayloadSelector, PointI
 import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
-import type { IssueRecord, ShardInfo, StoredBytes, ThreadMemory } from './shard-reports.js';
+import type { IssueRecord, LiveRecall, ShardInfo, StoredBytes, ThreadMemory } from './shard-reports.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -46,6 +46,8 @@ export interface WorkerInit {
   rateBuckets?: SharedArrayBuffer;
   /** A filtered read slower than this (seconds) raises issues for its unindexed keys (src/workers/service/issues.ts). */
   slowQuerySecs?: number;
+  /** The share of approximate searches checked exactly in the background (src/workers/service/live-recall.ts). */
+  liveRecallFraction?: number;
   /** The epoch ms the process started (the main thread's performance.timeOrigin): start-up marks share its axis. */
   processOrigin?: number;
   /**
@@ -259,6 +261,8 @@ export type ShardRequest =
   | { op: 'memory' }
   /** This worker's issues (GET /issues), cleared after when `clear` (DELETE /issues). */
   | { op: 'issues'; clear: boolean }
+  /** This worker's live recall figures (/metrics quiver_live_recall). */
+  | { op: 'liveRecall' }
   | { op: 'saveIndexes' }
   /**
    * `secondary`: the shards are read copies (memory only: no LMDB or graph file writes).
@@ -369,6 +373,7 @@ export interface ResultMap {
   ping: PingResult;
   memory: ThreadMemory;
   issues: IssueRecord[];
+  liveRecall: LiveRecall[];
   saveIndexes: null;
   openShards: null;
   loadShards: null;

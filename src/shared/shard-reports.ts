@@ -83,3 +83,16 @@ export interface StoredBytes {
   vectors: number;
   payload: number;
 }
+
+/** One worker's live recall for a collection, filtered searches apart (src/workers/service/live-recall.ts). */
+export interface LiveRecall {
+  collection: string;
+  /** The collection's id: a collection made again under the same name does not inherit the figure. */
+  collectionId: number;
+  filtered: boolean;
+  /** Checks made since start. */
+  samples: number;
+  /** The recent checks (at most the window) and the sum of their recall@k. */
+  windowCount: number;
+  windowSum: number;
+}

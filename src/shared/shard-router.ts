@@ -294,4 +294,8 @@ export class ShardRouter {
   issues(worker: number, clear: boolean): Promise<ResultOf<'issues'>> {
     return this.#dispatcher.call<'issues'>(worker, { op: 'issues', clear });
   }
+
+  liveRecall(worker: number): Promise<ResultOf<'liveRecall'>> {
+    return this.#dispatcher.call<'liveRecall'>(worker, { op: 'liveRecall' });
+  }
 }

@@ -22,6 +22,7 @@ import { NotCommittedError } from './shard/shard.js';
 import { WriteGarbage } from './write-garbage.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
 import { setSlowQuerySecs } from './service/issues.js';
+import { setLiveRecallFraction } from './service/live-recall.js';
 import { setRateBuckets } from './service/rate-limits.js';
 
 /**
@@ -46,6 +47,7 @@ if (init.protocolVersion !== PROTOCOL_VERSION) {
 selectHnswlib(init.hnswBuild);
 clock.mark('hnswlib loaded');
 if (init.slowQuerySecs !== undefined) setSlowQuerySecs(init.slowQuerySecs);
+if (init.liveRecallFraction !== undefined) setLiveRecallFraction(init.liveRecallFraction);
 if (init.rateBuckets !== undefined) setRateBuckets(init.rateBuckets);
 
 const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataDir), join(init.dataDir, 'hnsw'), {

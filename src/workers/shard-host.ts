@@ -26,6 +26,7 @@ import { appliedSeqKey } from '../shared/log-entry.js';
 import { checkSnapshot, installSnapshot, ShardCapture, SnapshotDamaged } from './cluster/shard-snapshot.js';
 import { rmSync } from 'node:fs';
 import { takeIssues } from './service/issues.js';
+import { liveRecall } from './service/live-recall.js';
 
 /** How often a wait=true for a shard not followed yet looks again (cluster mode, right after a create). */
 const FOLLOW_POLL_MS = 25;
@@ -336,6 +337,7 @@ export class ShardHost {
     },
     memory: () => threadMemory(),
     issues: (req) => takeIssues(req.clear),
+    liveRecall: () => liveRecall(),
     saveIndexes: async () => {
       // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
       // before any await lets one more step run: hnswlib aborts the process when the thread

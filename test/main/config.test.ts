@@ -31,7 +31,7 @@ const defaults = JSON.parse(readFileSync(join(PROJECT_ROOT, 'config', 'default.j
 
 describe('loadConfig: defaults', () => {
   it('finds the project root (the folder with package.json and config/default.json)', () => {
-    expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe('quiver');
+    expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe('quiver-vectordb');
   });
 
   it('an empty environment gives config/default.json, with data_dir made absolute', () => {
@@ -92,6 +92,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       SERVICE_GRAPH_SAVE_WRITES: '500',
       SERVICE_GRAPH_SAVE_SECONDS: '2.5',
       SERVICE_SLOW_QUERY_SECS: '0.25',
+      SERVICE_LIVE_RECALL_FRACTION: '0.5',
       SERVICE_CLUSTER_ETCD: 'http://10.0.0.1:2379, 10.0.0.2:2379',
       SERVICE_CLUSTER_NATS: 'nats://10.0.0.1:4222',
       SERVICE_CLUSTER_PORT: '7003',
@@ -122,6 +123,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       graph_save_writes: 500,
       graph_save_seconds: 2.5,
       slow_query_secs: 0.25,
+      live_recall_fraction: 0.5,
       cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });
@@ -250,6 +252,13 @@ describe('loadConfig: bad values name the variable', () => {
     expect(loadConfig({}).access_log).toBe(true);
     for (const v of ['true', '1', 'on', 'ON', 'True']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(true);
     for (const v of ['false', '0', 'off', 'OFF', 'False']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(false);
+  });
+
+  it('SERVICE_LIVE_RECALL_FRACTION: 0.01 by default, 0 to 1 accepted, outside refused naming the variable', () => {
+    expect(loadConfig({}).live_recall_fraction).toBe(0.01);
+    for (const f of ['0', '1', '0.25']) expect(loadConfig({ SERVICE_LIVE_RECALL_FRACTION: f }).live_recall_fraction).toBe(Number(f));
+    bad({ SERVICE_LIVE_RECALL_FRACTION: '1.5' }, "invalid configuration 'live_recall_fraction' (SERVICE_LIVE_RECALL_FRACTION): must be <= 1");
+    bad({ SERVICE_LIVE_RECALL_FRACTION: '-0.1' }, "invalid configuration 'live_recall_fraction' (SERVICE_LIVE_RECALL_FRACTION): must be >= 0");
   });
 
   it('access_log in a file must be a boolean', () => {

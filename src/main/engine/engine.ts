@@ -347,6 +347,11 @@ export class Engine implements PointEngine {
     return this.#sizes.workerIssues(clear);
   }
 
+  /** Live recall per collection and kind, the workers' merged (/metrics). */
+  liveRecall(): Promise<{ collection: string; filtered: boolean; samples: number; recall: number }[]> {
+    return this.#sizes.liveRecall(this.list());
+  }
+
   /** Requests each worker served, per op (metrics: which copies serve). */
   sentCounts(): { worker: number; op: string; count: number }[] {
     return this.#sizes.sentCounts();

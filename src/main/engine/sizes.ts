@@ -56,6 +56,26 @@ export class Sizes {
   }
 
   /**
+   * Live recall per collection and kind (filtered or not), the workers' figures merged: samples
+   * summed, recall the mean of every worker's recent checks. Only collections that still exist.
+   */
+  async liveRecall(current: readonly CollectionMeta[]): Promise<{ collection: string; filtered: boolean; samples: number; recall: number }[]> {
+    const all = (await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.liveRecall(w)))).flat();
+    const ids = new Map(current.map((m) => [m.id, m.name]));
+    const merged = new Map<string, { collection: string; filtered: boolean; samples: number; sum: number; count: number }>();
+    for (const r of all) {
+      if (ids.get(r.collectionId) !== r.collection) continue;
+      const key = `${r.collectionId}/${r.filtered}`;
+      const m = merged.get(key) ?? { collection: r.collection, filtered: r.filtered, samples: 0, sum: 0, count: 0 };
+      m.samples += r.samples;
+      m.sum += r.windowSum;
+      m.count += r.windowCount;
+      merged.set(key, m);
+    }
+    return [...merged.values()].filter((m) => m.count > 0).map((m) => ({ collection: m.collection, filtered: m.filtered, samples: m.samples, recall: m.sum / m.count }));
+  }
+
+  /**
    * Requests each worker served, per op (metrics: which copies serve), whichever thread sent them;
    * without worker threads, those this thread's router sent.
    */

@@ -80,6 +80,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
     opIds: OpIdCounter = new OpIdCounter(),
     cluster?: WorkerInit['cluster'],
     slowQuerySecs?: number,
+    liveRecallFraction?: number,
   ) {
     super();
     this.workerCount = workerCount;
@@ -113,6 +114,7 @@ export class PiscinaDispatcher extends EventEmitter implements ShardDispatcher, 
         served,
         processOrigin: performance.timeOrigin,
         ...(slowQuerySecs === undefined ? {} : { slowQuerySecs }),
+        ...(liveRecallFraction === undefined ? {} : { liveRecallFraction }),
         rateBuckets,
         listening: this.#listening.buffer as SharedArrayBuffer,
         ...(cluster === undefined ? {} : { cluster: clusterInitOf(cluster, workerIndex), hedged }),

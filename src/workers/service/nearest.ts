@@ -13,6 +13,7 @@ import type { QuantizationSearchParams, SearchRequest } from '../../shared/schem
 import type { CollectionMeta, PointId, QueryVector, ScoredPoint, SparseVector } from '../../shared/types.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { checkSparse, checkVector, payloadSelector, vectorSelector } from './request-forms.js';
+import { sampleRecall } from './live-recall.js';
 
 export interface PlannedSearch {
   spec: SearchSpec;
@@ -125,6 +126,8 @@ export async function runPlannedSearches(engine: PointEngine, meta: CollectionMe
     const all = perShard.flatMap((shard) => shard[i] ?? []);
     const dir = p.higherIsBetter ? -1 : 1;
     all.sort((a, b) => (a.score !== b.score ? dir * (a.score - b.score) : comparePointIds(a.id, b.id)));
-    return all.slice(p.offset, p.offset + p.limit);
+    const answer = all.slice(p.offset, p.offset + p.limit);
+    sampleRecall(engine, meta, p, answer);
+    return answer;
   });
 }

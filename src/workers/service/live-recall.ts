@@ -1,0 +1,115 @@
+// Live recall: a fraction (config live_recall_fraction) of the approximate dense searches this
+// worker coordinates is answered again, exactly, in the background, and the share of the exact
+// top-k that the answer sent had found is kept per collection, filtered apart from unfiltered.
+// /metrics exports it (quiver_live_recall), so an operator sees what a setting (ef, quantization,
+// a filter's selectivity) costs in accuracy on the live traffic, not on a benchmark's.
+//
+// Invariants: the request is answered first and never waits for its check; at most MAX_PENDING
+// checks wait per worker and one runs at a time, so a burst of traffic costs at most that many
+// exact searches and a sample beyond it is dropped, not queued; a check that fails (the
+// collection dropped, a deadline) is dropped silently.
+
+import type { PointEngine } from '../../shared/point-engine.js';
+import type { SearchSpec } from '../../shared/protocol.js';
+import type { LiveRecall } from '../../shared/shard-reports.js';
+import { comparePointIds } from '../../shared/ids.js';
+import type { CollectionMeta, PointId, ScoredPoint } from '../../shared/types.js';
+
+/** Samples kept per collection and kind: the figure is their mean, so it follows changes. */
+export const RECALL_WINDOW = 1000;
+const MAX_PENDING = 8;
+
+let fraction = 0;
+
+/** From WorkerInit.liveRecallFraction (entry.ts). */
+export function setLiveRecallFraction(f: number): void {
+  fraction = f;
+}
+
+interface Window {
+  name: string;
+  filtered: boolean;
+  samples: number;
+  values: Float64Array;
+}
+
+/** By `${collection id}/${filtered}`: a collection dropped and made again starts afresh. */
+const windows = new Map<string, Window & { collectionId: number }>();
+
+interface Check {
+  engine: PointEngine;
+  meta: CollectionMeta;
+  spec: SearchSpec;
+  offset: number;
+  limit: number;
+  higherIsBetter: boolean;
+  sent: PointId[];
+}
+
+const pending: Check[] = [];
+let running = false;
+
+/** Whether a search of this shape is one live recall can check: an approximate dense nearest search. */
+function checkable(spec: SearchSpec): boolean {
+  return !spec.exact && spec.sparse === null && spec.custom === undefined && spec.only === null && spec.k > 0;
+}
+
+/**
+ * Called with each planned search and the answer about to be sent: maybe queues its exact check.
+ * Never throws, never delays the caller.
+ */
+export function sampleRecall(engine: PointEngine, meta: CollectionMeta, plan: { spec: SearchSpec; offset: number; limit: number; higherIsBetter: boolean }, answer: ScoredPoint[]): void {
+  if (fraction <= 0 || !checkable(plan.spec) || Math.random() >= fraction) return;
+  if (pending.length >= MAX_PENDING) return;
+  pending.push({ engine, meta, spec: plan.spec, offset: plan.offset, limit: plan.limit, higherIsBetter: plan.higherIsBetter, sent: answer.map((p) => p.id) });
+  if (!running) setImmediate(drain);
+}
+
+async function drain(): Promise<void> {
+  if (running) return;
+  running = true;
+  try {
+    for (let c = pending.shift(); c !== undefined; c = pending.shift()) {
+      try {
+        record(c, await exactIds(c));
+      } catch {
+        // Dropped: the collection went, or its read could not be served now.
+      }
+    }
+  } finally {
+    running = false;
+  }
+}
+
+/** The exact answer's ids for the same request: every point scored, on the original vectors. */
+async function exactIds(c: Check): Promise<PointId[]> {
+  const spec: SearchSpec = { ...c.spec, exact: true, quantization: { ignore: true, rescore: null, oversampling: null }, withPayload: { kind: 'none' }, withVector: { kind: 'none' } };
+  const perShard = await c.engine.fanOut(c.meta, { op: 'search', searches: [spec] });
+  const all = perShard.flatMap((shard) => shard[0] ?? []);
+  const dir = c.higherIsBetter ? -1 : 1;
+  all.sort((a, b) => (a.score !== b.score ? dir * (a.score - b.score) : comparePointIds(a.id, b.id)));
+  return all.slice(c.offset, c.offset + c.limit).map((p) => p.id);
+}
+
+function record(c: Check, exact: PointId[]): void {
+  if (exact.length === 0) return;
+  const want = new Set(exact.map(String));
+  let found = 0;
+  for (const id of c.sent) if (want.has(String(id))) found++;
+  const filtered = c.spec.filter !== null;
+  const key = `${c.meta.id}/${filtered}`;
+  let w = windows.get(key);
+  if (w === undefined) windows.set(key, (w = { collectionId: c.meta.id, name: c.meta.name, filtered, samples: 0, values: new Float64Array(RECALL_WINDOW) }));
+  w.values[w.samples % RECALL_WINDOW] = found / exact.length;
+  w.samples++;
+}
+
+/** This worker's figures (the main thread merges the workers'). */
+export function liveRecall(): LiveRecall[] {
+  return [...windows.values()].map((w) => {
+    const n = Math.min(w.samples, RECALL_WINDOW);
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += w.values[i]!;
+    return { collection: w.name, collectionId: w.collectionId, filtered: w.filtered, samples: w.samples, windowCount: n, windowSum: sum };
+  });
+}

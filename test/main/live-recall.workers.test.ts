@@ -1,0 +1,96 @@
+// Live recall through the real server: with SERVICE_LIVE_RECALL_FRACTION=1 every approximate
+// search is also answered exactly in the background, and /metrics' quiver_live_recall must equal
+// the recall this test computes from the answers it got and its own brute-force ground truth,
+// unfiltered and filtered apart, over REST and gRPC; exact and sparse searches are not sampled.
+
+import { QdrantClient } from '@qdrant/js-client-grpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, randomVectors, removeDir, startServer, type TestServer } from '../helpers/server.js';
+
+const DIM = 16;
+const N = 3000;
+const K = 10;
+
+let server: TestServer;
+const vectors = randomVectors(N, DIM, 11).map((v) => Array.from(Float32Array.from(v)));
+
+/** This test's exact top K (Euclid) among the points whose group is `group` (all when null). */
+function truth(q: number[], group: number | null): number[] {
+  const dist = (v: number[]): number => v.reduce((s, x, j) => s + (x - q[j]!) ** 2, 0);
+  return vectors
+    .map((v, id) => ({ id, d: dist(v) }))
+    .filter(({ id }) => group === null || id % 2 === group)
+    .sort((a, b) => a.d - b.d || a.id - b.id)
+    .slice(0, K)
+    .map(({ id }) => id);
+}
+
+async function metric(name: string, filtered: boolean): Promise<number | undefined> {
+  const text = (await call(server.url, 'GET', '/metrics')).body as string;
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes('collection="lr"') && l.includes(`filtered="${filtered}"`));
+  return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+async function samplesReach(filtered: boolean, n: number): Promise<void> {
+  await expect.poll(() => metric('quiver_live_recall_samples_total', filtered), { timeout: 20_000, interval: 100 }).toBe(n);
+}
+
+describe('live recall', () => {
+  beforeAll(async () => {
+    server = await startServer({ shards: 2, env: { SERVICE_LIVE_RECALL_FRACTION: '1' } });
+    // A sparse graph searched with a small ef, so that the approximate answers miss some neighbours.
+    expect((await call(server.url, 'PUT', '/collections/lr', { vectors: { size: DIM, distance: 'Euclid' }, sparse_vectors: { s: {} }, shard_number: 2, hnsw_config: { m: 4, ef_construct: 8 } })).status).toBe(200);
+    for (let i = 0; i < N; i += 500) {
+      const points = vectors.slice(i, i + 500).map((vector, k) => ({ id: i + k, vector: { '': vector, s: { indices: [k % 7], values: [1] } }, payload: { g: (i + k) % 2 } }));
+      expect((await call(server.url, 'PUT', '/collections/lr/points?wait=true', { points })).status).toBe(200);
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    if (server) removeDir(server.dataDir);
+  });
+
+  it('reports, per collection and kind, the recall@k of the answers sent, against exact answers', async () => {
+    expect(await metric('quiver_live_recall', false)).toBeUndefined();
+    const queries = randomVectors(40, DIM, 12);
+    const grpc = new QdrantClient({ url: server.grpcUrl, checkCompatibility: false });
+    let unfiltered = 0;
+    let filtered = 0;
+    for (const [i, q] of queries.entries()) {
+      const group = i % 2 === 0 ? null : 0;
+      const filter = group === null ? undefined : { must: [{ key: 'g', match: { value: group } }] };
+      let ids: number[];
+      // Every other unfiltered search over gRPC: the same coordination, another edge.
+      if (i % 4 === 2) {
+        const res = await grpc.api('points').search({ collectionName: 'lr', vector: q, limit: BigInt(K), params: { hnswEf: BigInt(K) } });
+        ids = res.result.map((p) => Number(p.id?.pointIdOptions.value));
+      } else {
+        const res = await call(server.url, 'POST', '/collections/lr/points/search', { vector: q, limit: K, params: { hnsw_ef: K }, ...(filter ? { filter } : {}) });
+        expect(res.status).toBe(200);
+        ids = (res.body.result as { id: number }[]).map((p) => p.id);
+      }
+      const want = new Set(truth(q.map((x) => Math.fround(x)), group));
+      const recall = ids.filter((id) => want.has(id)).length / want.size;
+      if (group === null) unfiltered += recall;
+      else filtered += recall;
+    }
+    await samplesReach(false, 20);
+    await samplesReach(true, 20);
+    // The check must be able to fail: with this graph and ef some neighbours are missed.
+    expect(unfiltered / 20).toBeLessThan(1);
+    expect(await metric('quiver_live_recall', false)).toBeCloseTo(unfiltered / 20, 9);
+    expect(await metric('quiver_live_recall', true)).toBeCloseTo(filtered / 20, 9);
+  }, 60_000);
+
+  it('does not sample exact or sparse searches', async () => {
+    const before = await metric('quiver_live_recall_samples_total', false);
+    for (let i = 0; i < 5; i++) {
+      expect((await call(server.url, 'POST', '/collections/lr/points/search', { vector: vectors[i], limit: K, params: { exact: true } })).status).toBe(200);
+      expect((await call(server.url, 'POST', '/collections/lr/points/query', { query: { indices: [1], values: [1] }, using: 's', limit: K })).status).toBe(200);
+    }
+    // One approximate search after them: once its check is counted, theirs would have been too.
+    expect((await call(server.url, 'POST', '/collections/lr/points/search', { vector: vectors[0], limit: K })).status).toBe(200);
+    await samplesReach(false, before! + 1);
+  }, 30_000);
+});
