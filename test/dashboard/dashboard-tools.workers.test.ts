@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { float32ToNumber } from '../../src/shared/float.js';
 import { ADMIN_PASSWORD, apiKeyHeader, createKey } from '../helpers/auth.js';
 import { ARTIFACTS, haveChromium, message as messageOf, startDashboard, type Dashboard } from '../helpers/browser.js';
+import { sample, scrape } from '../helpers/metrics.js';
 import { pixel, readPng, rgbOf } from '../helpers/png.js';
 import { call, rng, type TestServer } from '../helpers/server.js';
 
@@ -81,7 +82,8 @@ const canvasPixels = (at: { x: number; y: number }[]): Promise<number[][]> =>
 
 describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
   beforeAll(async () => {
-    dashboard = await startDashboard();
+    // Every approximate search checked for live recall, so the detail has figures once some ran.
+    dashboard = await startDashboard({ SERVICE_LIVE_RECALL_FRACTION: '1' });
     ({ server, page } = dashboard);
     writer = apiKeyHeader((await createKey(server.url, dashboard.jwt, { name: 'writer', permission: 'read,write' })).api_key);
     expect((await call(server.url, 'PUT', `/collections/${NAME}`, { vectors: { size: DIM, distance: 'Euclid' }, shard_number: 2 }, writer)).status).toBe(200);
@@ -374,6 +376,43 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
     await page.click('#map-draw');
     await message(/^Map: .*audio/);
     await page.fill('#map-using', '');
+  });
+
+  it('the detail shows the live recall /metrics has for the collection once searches were checked', async () => {
+    const filter = { must: [{ key: 'group', match: { value: 'a' } }] };
+    for (const p of POINTS.slice(0, 3)) {
+      expect((await call(server.url, 'POST', `/collections/${NAME}/points/query`, { query: p.vector, limit: 5 }, writer)).status).toBe(200);
+      expect((await call(server.url, 'POST', `/collections/${NAME}/points/query`, { query: p.vector, limit: 5, filter }, writer)).status).toBe(200);
+    }
+    // The server's figures, read with the tests' own parser, as the detail should word them.
+    const expected = async (): Promise<string> => {
+      const text = await scrape(server.url, writer);
+      const one = (filtered: boolean): string => {
+        const labels = { collection: NAME, filtered: String(filtered) };
+        const [recall, n] = [sample(text, 'quiver_live_recall', labels), sample(text, 'quiver_live_recall_samples_total', labels)];
+        if (recall === undefined || n === undefined || n === 0) return '—';
+        expect(recall >= 0 && recall <= 1).toBe(true);
+        return `${Number(recall.toFixed(3))} (${n} sample${n === 1 ? '' : 's'})`;
+      };
+      return `unfiltered ${one(false)}, filtered ${one(true)}`;
+    };
+    await page.click('nav button[data-tab="detail"]');
+    await page.selectOption('#detail-collection', NAME);
+    // The checks run after the answers: read both sides until they agree and have both kinds.
+    let want = '';
+    await expect
+      .poll(
+        async () => {
+          await page.click('#detail-load');
+          await page.locator('#detail-body').waitFor({ state: 'visible' });
+          want = await expected();
+          return want.includes('—') ? 'waiting for both kinds' : (await page.locator('#detail-recall').textContent()) === want;
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(true);
+    expect(want).toMatch(/^unfiltered (0|1|0\.\d+) \(\d+ samples?\), filtered (0|1|0\.\d+) \(\d+ samples?\)$/);
+    await shot('8-live-recall');
   });
 
   it('signing out leaves none of the data on the page', async () => {
