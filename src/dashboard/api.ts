@@ -6,6 +6,9 @@ import { $, clearMessage, show } from './dom.js';
 
 export type Held = { kind: 'api-key' | 'jwt'; token: string };
 
+/** A point's id as the API writes it. */
+export type PointId = number | string;
+
 let credential: Held | null = null;
 
 export function held(): Held | null {

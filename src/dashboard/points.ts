@@ -1,12 +1,11 @@
 // The Points tab: a collection a page at a time (with an optional filter), each point's payload
 // and the start of its vector, the full vector on demand, and "Find similar" from any point.
 
-import { attempt, data, enc } from './api.js';
+import { attempt, data, enc, type PointId } from './api.js';
 import { $, button, fillTable, h, jsonBox, pre, show } from './dom.js';
 import { findSimilar } from './query.js';
 import { refreshCollections } from './collections.js';
 
-export type PointId = number | string;
 
 export interface Point {
   id: PointId;

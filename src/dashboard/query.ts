@@ -1,9 +1,8 @@
 // The Query tab: a vector or a point id ("find similar": the point's own vector, the point left
 // out), a limit, an optional filter and vector name; the results with their scores, best first.
 
-import { attempt, data, enc } from './api.js';
+import { attempt, data, enc, type PointId } from './api.js';
 import { $, button, fillTable, h, jsonBox, pre, show } from './dom.js';
-import type { PointId } from './points.js';
 import { openTab } from './tabs.js';
 
 /** A vector as a JSON array, an unsigned integer id, or a UUID id. */
