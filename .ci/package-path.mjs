@@ -1,7 +1,7 @@
 // The package path: `npm pack` of this checkout, installed into a new project the way a user's
 // project would take it (`npm install <tarball>`, its postinstall building the native addons),
 // then used there. Its `quiver` bin must run (--version, and `serve` from the installed files on a
-// fresh data dir), the installed client must talk to that server from a TypeScript file that
+// fresh data dir, its dashboard included), the installed client must talk to that server from a TypeScript file that
 // type-checks against the package's own declarations, and a call with a wrong body must fail the
 // type check (the types are real, not any). Run by .ci/run; exits 1 with the reason on failure.
 
@@ -28,8 +28,9 @@ function run(cmd, args, cwd, what, env = {}) {
 
 let server = null;
 try {
-  // The tarball, as `npm publish` would make it (prepack builds dist/).
-  run('npm', ['pack', '--pack-destination', work], root, 'npm pack');
+  // The tarball, as `npm publish` would make it (prepack builds dist/); QUIVER_PACK_BUILT=1 says
+  // this checkout's dist/ was just built (.ci/run: by npm ci's prepare), so it is packed as it is.
+  run('npm', ['pack', '--pack-destination', work, ...(process.env.QUIVER_PACK_BUILT === '1' ? ['--ignore-scripts'] : [])], root, 'npm pack');
   const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
   if (tarball === undefined) throw new Error('npm pack made no tarball');
 
@@ -59,6 +60,12 @@ try {
     if (ready) break;
     if (Date.now() > deadline) throw new Error('quiver serve was not ready within 60 s');
     await new Promise((r) => setTimeout(r, 200));
+  }
+
+  // The dashboard, from the package's dist/ alone.
+  for (const page of ['/dashboard/', '/dashboard/style.css', '/dashboard/app.js']) {
+    const res = await fetch(`${url}${page}`);
+    if (res.status !== 200) throw new Error(`the installed server answered ${page} with ${res.status}`);
   }
 
   // The client, typed: compiled against the package's declarations, then run.

@@ -82,6 +82,11 @@ try {
   if (kind !== 'native') fail(`the run stage loaded the ${kind} hnswlib build, not the native one: ${JSON.stringify(telemetry.body?.result?.app?.hnsw_build)}`);
   // The dashboard's script is the build's bundle, the map's PCA library inside it: the run stage
   // has no dev dependencies to import it from.
+  // The page and its stylesheet too: the run stage has no src/, only dist/.
+  for (const page of ['/dashboard/', '/dashboard/style.css']) {
+    const res = await fetch(`${url}${page}`);
+    if (res.status !== 200) fail(`${page} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  }
   const dashboard = await fetch(`${url}/dashboard/app.js`);
   const script = await dashboard.text();
   if (dashboard.status !== 200) fail(`/dashboard/app.js answered ${dashboard.status}: ${script.slice(0, 200)}`);

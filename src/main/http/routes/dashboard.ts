@@ -3,8 +3,9 @@
 // route), so an encoded path such as /dashboard%2f..%2fcollections can only ever match one of
 // these fixed routes or none (and then it meets the authenticated not-found handler).
 //
-// The files are read once at registration: index.html and style.css from src/dashboard (they need
-// no build), app.js from the dashboard's own tsc output in dist/src/dashboard.
+// The files are read once at registration, from the build in dist/src/dashboard
+// (config/dashboard-bundle.mjs: the bundled app.js, index.html and style.css copied beside it), so
+// that dist/ alone serves the dashboard, as the Docker image and the npm package carry it.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,8 +14,8 @@ import { PROJECT_ROOT } from '../../config.js';
 
 /** The routes and the file each serves; permissions.ts has one `public` line for each. */
 export const DASHBOARD_FILES: Readonly<Record<string, { file: string; type: string }>> = {
-  '/dashboard/': { file: 'src/dashboard/index.html', type: 'text/html; charset=utf-8' },
-  '/dashboard/style.css': { file: 'src/dashboard/style.css', type: 'text/css; charset=utf-8' },
+  '/dashboard/': { file: 'dist/src/dashboard/index.html', type: 'text/html; charset=utf-8' },
+  '/dashboard/style.css': { file: 'dist/src/dashboard/style.css', type: 'text/css; charset=utf-8' },
   '/dashboard/app.js': { file: 'dist/src/dashboard/app.js', type: 'text/javascript; charset=utf-8' },
 };
 
