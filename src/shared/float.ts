@@ -140,7 +140,7 @@ const nativeWrite = ((): ((values: Float32Array, out: Uint8Array, at: number) =>
   return typeof addon?.writeArrayJson === 'function' ? (addon.writeArrayJson as (values: Float32Array, out: Uint8Array, at: number) => number) : null;
 })();
 
-/** Whether float32ArrayJson writes with the native addon (telemetry reports it). */
+/** Whether float32ArrayJson writes with the native addon (the float tests name which path they held to the text). */
 export const FLOAT_TEXT_NATIVE = nativeWrite !== null;
 
 /** Bytes of float32ArrayJson's text (grown as needed; one thread writes one array at a time). */

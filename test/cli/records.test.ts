@@ -24,7 +24,7 @@ describe('JSONL records', () => {
     const text = '{"id":1,"vector":[1]}\r\n\n{"id":2,"vector":[2],"payload":{"city":"Zürich"}}\n{"id":"u-3","vector":{"a":[3]}}';
     writeFileSync(file, text);
     const recs = await all(file, 'jsonl');
-    expect(recs.map((r) => [r.point.id, r.line])).toEqual([[1, 1], [2, 3], ['u-3', 4]]);
+    expect(recs.map((r) => [r.point!.id, r.line])).toEqual([[1, 1], [2, 3], ['u-3', 4]]);
     const bytes = readFileSync(file);
     expect(recs.map((r) => bytes.subarray(r.start, r.end).toString())).toEqual([
       '{"id":1,"vector":[1]}\r\n',
@@ -33,7 +33,7 @@ describe('JSONL records', () => {
     ]);
     // Reading again from a record's end (what a resume does) yields the rest, same lines.
     const rest = await all(file, 'jsonl', recs[0]!.end, 2);
-    expect(rest.map((r) => [r.point.id, r.line, r.start])).toEqual([[2, 3, recs[1]!.start], ['u-3', 4, recs[2]!.start]]);
+    expect(rest.map((r) => [r.point!.id, r.line, r.start])).toEqual([[2, 3, recs[1]!.start], ['u-3', 4, recs[2]!.start]]);
   });
 
   it('names file and line of a bad record, and reads on past it', async () => {
@@ -59,9 +59,9 @@ describe('CSV records', () => {
     const file = join(dir, 'a.csv');
     writeFileSync(file, 'id,vector,payload\n1,"[1,\n2]","{""note"":""a, b""}"\nabc,"[3,4]",\n5,"[5,6]","{}"\n');
     const recs = await all(file, 'csv');
-    expect(recs.map((r) => [r.point.id, r.line, r.point.payload])).toEqual([[1, 2, { note: 'a, b' }], ['abc', 4, undefined], [5, 5, {}]]);
+    expect(recs.map((r) => [r.point!.id, r.line, r.point!.payload])).toEqual([[1, 2, { note: 'a, b' }], ['abc', 4, undefined], [5, 5, {}]]);
     const rest = await all(file, 'csv', recs[0]!.end, 4);
-    expect(rest.map((r) => [r.point.id, r.line, r.start])).toEqual([['abc', 4, recs[1]!.start], [5, 5, recs[2]!.start]]);
+    expect(rest.map((r) => [r.point!.id, r.line, r.start])).toEqual([['abc', 4, recs[1]!.start], [5, 5, recs[2]!.start]]);
   });
 
   it('names file and line of a bad cell or a row the parser cannot read: records to skip, the reading goes on', async () => {

@@ -38,6 +38,6 @@ describe('responseJson', () => {
     // Its own buffer, so that it can be moved to another thread without taking anything else along.
     const bytes = out as Uint8Array;
     expect(bytes.byteOffset).toBe(0);
-    expect(() => structuredClone(bytes, { transfer: [bytes.buffer] })).not.toThrow();
+    expect(() => structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })).not.toThrow();
   });
 });

@@ -268,10 +268,12 @@ describe('selectVector', () => {
 
 // How REST writes a vector the shards return (float32 values): response-json.ts.
 describe('vectors in a REST response', () => {
-  const printed = (stored: Float32Array): number[] => (JSON.parse(responseJson({ result: [{ id: 1, payload: { vector: 'kept' }, vector: stored }] })) as { result: { vector: number[] }[] }).result[0]!.vector;
+  // responseJson answers bytes when vectors are in it.
+  const json = (out: string | Uint8Array): string => (typeof out === 'string' ? out : new TextDecoder().decode(out));
+  const printed = (stored: Float32Array): number[] => (JSON.parse(json(responseJson({ result: [{ id: 1, payload: { vector: 'kept' }, vector: stored }] }))) as { result: { vector: number[] }[] }).result[0]!.vector;
 
   it('a payload key named vector is left as it is; a payload string never reads as a vector', () => {
-    const text = responseJson({ result: [{ id: 1, payload: { vector: 'x', s: '\u0000' }, vector: Float32Array.of(0.5) }] });
+    const text = json(responseJson({ result: [{ id: 1, payload: { vector: 'x', s: '\u0000' }, vector: Float32Array.of(0.5) }] }));
     expect(JSON.parse(text)).toEqual({ result: [{ id: 1, payload: { vector: 'x', s: '\u0000' }, vector: [0.5] }] });
   });
 

@@ -25,7 +25,7 @@ describe('point services, in process', () => {
     const a = await doUpsert(q.engine, C, { points: [{ id: 100, vector: [0, 0, 1] }] }, true);
     const b = await doUpsert(q.engine, C, { points: [{ id: 100, vector: [0, 0, 2] }] }, false);
     expect(b.status).toBe('acknowledged');
-    expect(b.operation_id).toBeGreaterThan(a.operation_id);
+    expect(b.operation_id).toBeGreaterThan(a.operation_id!);
     await doDeletePoints(q.engine, C, { points: [100] }, true);
   });
 
