@@ -24,13 +24,16 @@ const DENSE_DATA_TAG = (1 << 3) | 2;
 
 /** DenseVector with a Float32Array `data` passed through fromObject and written as bytes; other values as protobufjs writes them. */
 function rawDenseVectors(root: protobuf.Root): void {
-  // The bytes are the host's: only where they are the wire's order.
-  if (endianness() !== 'LE') return;
   const dense = root.lookupType('qdrant.DenseVector');
   // setup() generates the type's own functions; those are replaced, and parents call them by reference.
   dense.setup();
   const fromObject = dense.fromObject.bind(dense);
   const encode = dense.encode.bind(dense);
+  // The bytes are the host's: only where they are the wire's order; elsewhere the array is made plain.
+  if (endianness() !== 'LE') {
+    dense.fromObject = (o: Record<string, unknown>) => fromObject(o.data instanceof Float32Array ? { ...o, data: Array.from(o.data) } : o);
+    return;
+  }
   dense.fromObject = (o: Record<string, unknown>) => (o.data instanceof Float32Array ? (o as unknown as protobuf.Message) : fromObject(o));
   dense.encode = (m: protobuf.Message | Record<string, unknown>, w?: protobuf.Writer) => {
     const data = (m as { data?: unknown }).data;

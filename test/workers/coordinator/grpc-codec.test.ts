@@ -32,6 +32,11 @@ describe('grpc-codec', () => {
     { id: 3, payload: { b: null }, vector: new Float32Array(0) },
     { id: 4, payload: {}, vector: Float32Array.of(Number.NaN, -0, Infinity, 1e-45) },
     { id: 5, payload: {} },
+    // As the shard sends them: views into one shared chunk (select.ts VectorCopies), not at offset 0.
+    ...((): PointRecord[] => {
+      const chunk = f32(3 * 16);
+      return [6, 7, 8].map((id, i) => ({ id, payload: {}, vector: chunk.subarray(i * 16, (i + 1) * 16) }));
+    })(),
   ];
 
   it('encodes a Scroll reply with vectors to the bytes proto-loader gives', () => {
