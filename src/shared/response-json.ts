@@ -67,5 +67,10 @@ export function responseJson(value: unknown): string | Uint8Array {
     from = end + 1;
   }
   at += utf8.encodeInto(json.slice(from), out.subarray(at)).written;
-  return out.subarray(0, at);
+  // The room is the worst case (24 bytes a value; about 11 are typical) and the whole buffer is
+  // moved and held until the socket has it: well short of it, the bytes go in one of their size.
+  if (at >= room * 0.75) return out.subarray(0, at);
+  const exact = Buffer.allocUnsafeSlow(at);
+  out.copy(exact, 0, 0, at);
+  return exact;
 }

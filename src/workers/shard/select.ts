@@ -99,16 +99,18 @@ export function selectVector(
   names: readonly string[],
   sel: VectorSelector,
   read: (name: string) => Float32Array | Float32Array[] | SparseVec | undefined,
-  copies: VectorCopies = new VectorCopies(),
+  copies?: VectorCopies,
 ): VectorOutput | undefined {
+  // Without an answer's copies (one vector read alone): a buffer of its own size.
+  const copy = (v: Float32Array): Float32Array => (copies === undefined ? v.slice() : copies.copy(v));
   if (sel.kind === 'none') return undefined;
   const out: Record<string, Float32Array | Float32Array[] | SparseVectorOut> = {};
   for (const name of names) {
     if (sel.kind === 'names' && !sel.names.includes(name)) continue;
     const v = read(name);
     // Copies: what is read may be a view of memory the shard reuses or shares between threads.
-    if (v instanceof Float32Array) out[name] = copies.copy(v);
-    else if (Array.isArray(v)) out[name] = v.map((row) => copies.copy(row));
+    if (v instanceof Float32Array) out[name] = copy(v);
+    else if (Array.isArray(v)) out[name] = v.map(copy);
     else if (v !== undefined) out[name] = { indices: v.indices.slice(), values: v.values.slice() };
   }
   const keys = Object.keys(out);

@@ -178,14 +178,15 @@ export class ShardReads {
   /** Up to `limit` matching points drawn at random (Fisher-Yates over the matches). */
   sample(limit: number, filter: Filter | null, withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
     const drawn = this.#drawMatching(limit, filter);
-    if (drawn !== null) return drawn.map((slot) => this.#record(slot, withPayload, withVector));
+    const copies = new VectorCopies();
+    if (drawn !== null) return drawn.map((slot) => this.#record(slot, withPayload, withVector, copies));
     const pool = this.#matchingSlots(filter);
     const n = Math.min(limit, pool.length);
     for (let i = 0; i < n; i++) {
       const j = i + Math.floor(Math.random() * (pool.length - i));
       [pool[i], pool[j]] = [pool[j]!, pool[i]!];
     }
-    return pool.slice(0, n).map((slot) => this.#record(slot, withPayload, withVector));
+    return pool.slice(0, n).map((slot) => this.#record(slot, withPayload, withVector, copies));
   }
 
   /** Points having the sparse vector, and per term how many of them hold it (for idf). */
