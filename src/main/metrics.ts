@@ -143,8 +143,20 @@ export class Metrics {
         for (const { worker, op, count } of engine.sentCounts()) this.inc({ worker: String(worker), op }, count);
       },
     });
-    // Live recall (src/workers/service/live-recall.ts), read from the workers at scrape time;
-    // prom-client collects metrics concurrently, so each asks for itself.
+    // Live recall (src/workers/service/live-recall.ts), read from the workers at scrape time, once
+    // for both families (prom-client collects them concurrently: they share the scrape's answer).
+    let recallAsked: ReturnType<Engine['liveRecall']> | null = null;
+    const recallNow = (): ReturnType<Engine['liveRecall']> => {
+      if (recallAsked === null) {
+        const asked = engine.liveRecall().catch(() => []);
+        recallAsked = asked;
+        // Shared while it is asked; the next scrape asks again.
+        void asked.finally(() => {
+          if (recallAsked === asked) recallAsked = null;
+        });
+      }
+      return recallAsked;
+    };
     const liveRecall = (name: string, help: string, pick: (r: { recall: number; samples: number }) => number, kind: 'gauge' | 'counter'): void => {
       const config = {
         name,
@@ -154,7 +166,7 @@ export class Metrics {
         async collect(this: client.Gauge<'collection' | 'filtered'> | client.Counter<'collection' | 'filtered'>) {
           this.reset();
           if (!engine.ready) return;
-          for (const r of await engine.liveRecall().catch(() => [])) {
+          for (const r of await recallNow()) {
             const labels = { collection: r.collection, filtered: String(r.filtered) };
             if (this instanceof client.Gauge) this.set(labels, pick(r));
             else this.inc(labels, pick(r));

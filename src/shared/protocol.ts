@@ -261,8 +261,8 @@ export type ShardRequest =
   | { op: 'memory' }
   /** This worker's issues (GET /issues), cleared after when `clear` (DELETE /issues). */
   | { op: 'issues'; clear: boolean }
-  /** This worker's live recall figures (/metrics quiver_live_recall). */
-  | { op: 'liveRecall' }
+  /** This worker's live recall figures (/metrics quiver_live_recall); `keep`: the collections that exist (the others' are forgotten). */
+  | { op: 'liveRecall'; keep: number[] }
   | { op: 'saveIndexes' }
   /**
    * `secondary`: the shards are read copies (memory only: no LMDB or graph file writes).

@@ -295,7 +295,7 @@ export class ShardRouter {
     return this.#dispatcher.call<'issues'>(worker, { op: 'issues', clear });
   }
 
-  liveRecall(worker: number): Promise<ResultOf<'liveRecall'>> {
-    return this.#dispatcher.call<'liveRecall'>(worker, { op: 'liveRecall' });
+  liveRecall(worker: number, keep: number[]): Promise<ResultOf<'liveRecall'>> {
+    return this.#dispatcher.call<'liveRecall'>(worker, { op: 'liveRecall', keep });
   }
 }

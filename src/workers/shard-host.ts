@@ -337,7 +337,7 @@ export class ShardHost {
     },
     memory: () => threadMemory(),
     issues: (req) => takeIssues(req.clear),
-    liveRecall: () => liveRecall(),
+    liveRecall: (req) => liveRecall(req.keep),
     saveIndexes: async () => {
       // Sent at a clean shutdown, just before the thread ends. Background rebuilds stop first,
       // before any await lets one more step run: hnswlib aborts the process when the thread

@@ -1,7 +1,9 @@
 // Live recall through the real server: with SERVICE_LIVE_RECALL_FRACTION=1 every approximate
 // search is also answered exactly in the background, and /metrics' quiver_live_recall must equal
 // the recall this test computes from the answers it got and its own brute-force ground truth,
-// unfiltered and filtered apart, over REST and gRPC; exact and sparse searches are not sampled.
+// unfiltered and filtered apart, over REST and gRPC; exact and sparse searches are not sampled; a
+// burst of searches gets only the checks that fit in the budget, and a dropped collection's
+// figures go from /metrics.
 
 import { QdrantClient } from '@qdrant/js-client-grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,14 +76,27 @@ describe('live recall', () => {
       const recall = ids.filter((id) => want.has(id)).length / want.size;
       if (group === null) unfiltered += recall;
       else filtered += recall;
+      // One check at a time: the server spaces checks out (its time budget) and drops samples
+      // beyond the few it lets wait, so the next search waits for this one's check.
+      await samplesReach(group !== null, Math.floor(i / 2) + 1);
     }
-    await samplesReach(false, 20);
-    await samplesReach(true, 20);
     // The check must be able to fail: with this graph and ef some neighbours are missed.
     expect(unfiltered / 20).toBeLessThan(1);
     expect(await metric('quiver_live_recall', false)).toBeCloseTo(unfiltered / 20, 9);
     expect(await metric('quiver_live_recall', true)).toBeCloseTo(filtered / 20, 9);
   }, 60_000);
+
+  it('a burst is checked only as far as the budget allows: the rest of its samples are dropped', async () => {
+    const before = (await metric('quiver_live_recall_samples_total', false))!;
+    const queries = randomVectors(60, DIM, 13);
+    await Promise.all(queries.map(async (q) => expect((await call(server.url, 'POST', '/collections/lr/points/search', { vector: q, limit: K })).status).toBe(200)));
+    // Every one of them was picked (fraction 1); only those that found room among the few waiting
+    // are checked, spaced out by the budget.
+    await new Promise((r) => setTimeout(r, 1500));
+    const after = (await metric('quiver_live_recall_samples_total', false))!;
+    expect(after - before).toBeGreaterThan(0);
+    expect(after - before).toBeLessThan(queries.length / 2);
+  }, 30_000);
 
   it('does not sample exact or sparse searches', async () => {
     const before = await metric('quiver_live_recall_samples_total', false);
@@ -93,4 +108,11 @@ describe('live recall', () => {
     expect((await call(server.url, 'POST', '/collections/lr/points/search', { vector: vectors[0], limit: K })).status).toBe(200);
     await samplesReach(false, before! + 1);
   }, 30_000);
+
+  it("a dropped collection's figures leave /metrics", async () => {
+    expect(await metric('quiver_live_recall', false)).toBeDefined();
+    expect((await call(server.url, 'DELETE', '/collections/lr')).status).toBe(200);
+    expect(await metric('quiver_live_recall', false)).toBeUndefined();
+    expect(await metric('quiver_live_recall_samples_total', false)).toBeUndefined();
+  });
 });

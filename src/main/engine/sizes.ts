@@ -60,8 +60,10 @@ export class Sizes {
    * summed, recall the mean of every worker's recent checks. Only collections that still exist.
    */
   async liveRecall(current: readonly CollectionMeta[]): Promise<{ collection: string; filtered: boolean; samples: number; recall: number }[]> {
-    const all = (await Promise.all(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.liveRecall(w)))).flat();
     const ids = new Map(current.map((m) => [m.id, m.name]));
+    // A worker being replaced answers nothing: the others' figures still count.
+    const asked = await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.liveRecall(w, [...ids.keys()])));
+    const all = asked.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
     const merged = new Map<string, { collection: string; filtered: boolean; samples: number; sum: number; count: number }>();
     for (const r of all) {
       if (ids.get(r.collectionId) !== r.collection) continue;

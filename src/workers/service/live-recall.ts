@@ -4,10 +4,12 @@
 // /metrics exports it (quiver_live_recall), so an operator sees what a setting (ef, quantization,
 // a filter's selectivity) costs in accuracy on the live traffic, not on a benchmark's.
 //
-// Invariants: the request is answered first and never waits for its check; at most MAX_PENDING
-// checks wait per worker and one runs at a time, so a burst of traffic costs at most that many
-// exact searches and a sample beyond it is dropped, not queued; a check that fails (the
-// collection dropped, a deadline) is dropped silently.
+// Invariants: the request is answered first and never waits for its check. A check is an exact
+// scan on the shard threads that live traffic uses, so they are bounded: one runs at a time per
+// coordinating worker, the next waits until checks have taken at most BUDGET_SHARE of the time
+// since the first began (a 20 ms scan is followed by 380 ms without one), at most MAX_PENDING
+// wait and a sample beyond them is dropped, not queued. A check that fails (the collection
+// dropped, a read refused) is dropped silently.
 
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec } from '../../shared/protocol.js';
@@ -18,6 +20,8 @@ import type { CollectionMeta, PointId, ScoredPoint } from '../../shared/types.js
 /** Samples kept per collection and kind: the figure is their mean, so it follows changes. */
 export const RECALL_WINDOW = 1000;
 const MAX_PENDING = 8;
+/** The most of a worker's time its checks may take. */
+const BUDGET_SHARE = 0.05;
 
 let fraction = 0;
 
@@ -48,6 +52,8 @@ interface Check {
 
 const pending: Check[] = [];
 let running = false;
+/** When the next check may start (performance.now() ms), by the budget. */
+let nextAt = 0;
 
 /** Whether a search of this shape is one live recall can check: an approximate dense nearest search. */
 function checkable(spec: SearchSpec): boolean {
@@ -70,11 +76,16 @@ async function drain(): Promise<void> {
   running = true;
   try {
     for (let c = pending.shift(); c !== undefined; c = pending.shift()) {
+      const wait = nextAt - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const started = performance.now();
       try {
         record(c, await exactIds(c));
       } catch {
         // Dropped: the collection went, or its read could not be served now.
       }
+      const took = performance.now() - started;
+      nextAt = performance.now() + took * (1 / BUDGET_SHARE - 1);
     }
   } finally {
     running = false;
@@ -104,8 +115,10 @@ function record(c: Check, exact: PointId[]): void {
   w.samples++;
 }
 
-/** This worker's figures (the main thread merges the workers'). */
-export function liveRecall(): LiveRecall[] {
+/** This worker's figures (the main thread merges the workers'); those of collections not in `keep` (dropped) are forgotten. */
+export function liveRecall(keep: readonly number[]): LiveRecall[] {
+  const live = new Set(keep);
+  for (const [key, w] of windows) if (!live.has(w.collectionId)) windows.delete(key);
   return [...windows.values()].map((w) => {
     const n = Math.min(w.samples, RECALL_WINDOW);
     let sum = 0;
