@@ -72,6 +72,10 @@ export const ConfigSchema = Type.Object(
     slow_query_secs: Type.Number({ minimum: 0 }),
     /** The share of approximate searches answered again exactly in the background, for live recall (/metrics quiver_live_recall); 0 turns it off. */
     live_recall_fraction: Type.Number({ minimum: 0, maximum: 1 }),
+    /** REST and gRPC serve TLS with tls_cert and tls_key (Qdrant's service.enable_tls, tls.cert, tls.key); the files are read again when they change. */
+    enable_tls: Type.Boolean(),
+    tls_cert: Type.Optional(Type.String({ minLength: 1 })),
+    tls_key: Type.Optional(Type.String({ minLength: 1 })),
     cluster: ClusterSchema,
   },
   { additionalProperties: false },
@@ -113,6 +117,9 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_GRAPH_SAVE_SECONDS: { key: 'graph_save_seconds', kind: 'number' },
   SERVICE_SLOW_QUERY_SECS: { key: 'slow_query_secs', kind: 'number' },
   SERVICE_LIVE_RECALL_FRACTION: { key: 'live_recall_fraction', kind: 'number' },
+  SERVICE_ENABLE_TLS: { key: 'enable_tls', kind: 'bool' },
+  SERVICE_TLS_CERT: { key: 'tls_cert', kind: 'string' },
+  SERVICE_TLS_KEY: { key: 'tls_key', kind: 'string' },
 };
 
 /** The cluster section's variables; lists are comma-separated. */
@@ -229,8 +236,20 @@ export function loadConfig(
     const [set, missing] = cfg.cluster.etcd.length > 0 ? ['SERVICE_CLUSTER_ETCD', 'SERVICE_CLUSTER_NATS'] : ['SERVICE_CLUSTER_NATS', 'SERVICE_CLUSTER_ETCD'];
     throw new ConfigError(`cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: ${set} is set but ${missing} is not (cluster.${missing === 'SERVICE_CLUSTER_ETCD' ? 'etcd' : 'nats'} is empty)`);
   }
+  if (cfg.enable_tls) {
+    if (cfg.tls_cert === undefined || cfg.tls_key === undefined) {
+      throw new ConfigError('enable_tls (SERVICE_ENABLE_TLS) needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key');
+    }
+    // Refused rather than half applied: keys would still cross the internal port in clear text.
+    if (cfg.cluster.etcd.length > 0) throw new ConfigError('enable_tls (SERVICE_ENABLE_TLS) is not available in cluster mode yet: the internal cluster port has no TLS');
+  } else if (cfg.tls_cert !== undefined || cfg.tls_key !== undefined) {
+    // Files given with TLS off would be silently unused: a server meant to be private would serve in clear text.
+    throw new ConfigError('tls_cert (SERVICE_TLS_CERT) or tls_key (SERVICE_TLS_KEY) is set but enable_tls (SERVICE_ENABLE_TLS) is off: turn it on to serve TLS, or unset them');
+  }
   return {
     ...cfg,
+    ...(cfg.tls_cert === undefined ? {} : { tls_cert: resolve(cfg.tls_cert) }),
+    ...(cfg.tls_key === undefined ? {} : { tls_key: resolve(cfg.tls_key) }),
     data_dir: resolve(cfg.data_dir),
     workers: cfg.shards === 0 ? availableParallelism() : cfg.shards,
     cluster: { ...cfg.cluster, advertise: cfg.cluster.advertise ?? `${cfg.host}:${cfg.cluster.port}` },

@@ -35,6 +35,8 @@ async function serving() {
 import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
+import { readTlsPair, TlsFileError, tlsFiles, watchTlsPair } from './tls.js';
+import type { Server as TlsServer } from 'node:tls';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -57,6 +59,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
       loadHnswlib({ mode: 'native' });
     } catch (e) {
       throw new ConfigError(e instanceof Error ? e.message : String(e));
+    }
+  }
+  // TLS files that do not load stop start-up with one line, before anything is opened (tls.ts).
+  const tls = tlsFiles(config);
+  if (tls !== null) {
+    try {
+      readTlsPair(tls);
+    } catch (e) {
+      throw e instanceof TlsFileError ? new ConfigError(e.message) : e;
     }
   }
   // Process-wide, before the worker threads allocate anything (see malloc-trim.ts).
@@ -286,7 +297,20 @@ async function serve(
     await app.close();
     throw listenFailure(err, 'gRPC (SERVICE_GRPC_PORT)', config.host, config.grpc_port) ?? err;
   });
-  app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb }, 'gRPC listening');
+  app.log.info({ grpc_port: grpc.port, max_message_mb: config.grpc_max_message_mb, tls: config.enable_tls }, 'gRPC listening');
+  // A renewed certificate reaches new REST connections here; gRPC watches the files itself.
+  const tls = tlsFiles(config);
+  const stopTls =
+    tls === null
+      ? () => undefined
+      : watchTlsPair(
+          tls,
+          (pair) => {
+            (app.server as unknown as TlsServer).setSecureContext(pair);
+            app.log.info({ cert: tls.cert }, 'TLS certificate loaded again');
+          },
+          (message) => app.log.error({ cert: tls.cert }, `TLS certificate not loaded again, the last one kept: ${message}`),
+        );
   clock.mark('grpc listening');
   if (cluster !== null) {
     // The internal port answers before the node is published: peers dial what they read there.
@@ -356,6 +380,7 @@ async function serve(
     close: () => {
       closing ??= (async () => {
         release.stop();
+        stopTls();
         // Leave the cluster first, so the other nodes stop routing here before intake stops.
         follow?.stop();
         await cluster?.close();

@@ -124,6 +124,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       graph_save_seconds: 2.5,
       slow_query_secs: 0.25,
       live_recall_fraction: 0.5,
+      enable_tls: false,
       cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5 },
       workers: 3,
     });
@@ -252,6 +253,18 @@ describe('loadConfig: bad values name the variable', () => {
     expect(loadConfig({}).access_log).toBe(true);
     for (const v of ['true', '1', 'on', 'ON', 'True']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(true);
     for (const v of ['false', '0', 'off', 'OFF', 'False']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(false);
+  });
+
+  it('TLS: off by default; on, it needs both files (paths made absolute), and is refused in cluster mode', () => {
+    expect(loadConfig({}).enable_tls).toBe(false);
+    const on = loadConfig({ SERVICE_ENABLE_TLS: 'on', SERVICE_TLS_CERT: '/etc/quiver/cert.pem', SERVICE_TLS_KEY: 'key.pem' });
+    expect([on.enable_tls, on.tls_cert, on.tls_key]).toEqual([true, '/etc/quiver/cert.pem', resolve('key.pem')]);
+    const needs = 'enable_tls (SERVICE_ENABLE_TLS) needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key';
+    bad({ SERVICE_ENABLE_TLS: 'true' }, needs);
+    bad({ SERVICE_ENABLE_TLS: 'true', SERVICE_TLS_CERT: 'c.pem' }, needs);
+    bad({ SERVICE_ENABLE_TLS: 'true', SERVICE_TLS_CERT: 'c.pem', SERVICE_TLS_KEY: 'k.pem', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' }, 'enable_tls (SERVICE_ENABLE_TLS) is not available in cluster mode yet: the internal cluster port has no TLS');
+    // Files named with TLS off are refused, not left unused.
+    bad({ SERVICE_TLS_CERT: 'c.pem' }, 'tls_cert (SERVICE_TLS_CERT) or tls_key (SERVICE_TLS_KEY) is set but enable_tls (SERVICE_ENABLE_TLS) is off: turn it on to serve TLS, or unset them');
   });
 
   it('SERVICE_LIVE_RECALL_FRACTION: 0.01 by default, 0 to 1 accepted, outside refused naming the variable', () => {

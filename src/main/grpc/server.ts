@@ -26,6 +26,7 @@ import { loadServices } from './services.js';
 
 export { warmServices } from './services.js';
 import { toStatus, type GrpcContext } from './unary.js';
+import { TLS_POLL_MS, tlsFiles } from '../tls.js';
 
 export interface GrpcServer {
   port: number;
@@ -142,7 +143,7 @@ export async function startGrpcServer(
   server.addService(services['qdrant.Collections']!, collectionHandlers(ctx));
   server.addService(withRawHandoffMethods(services['qdrant.Points']!), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(address(config.host, config.grpc_port), grpc.ServerCredentials.createInsecure(), (err, bound) =>
+    server.bindAsync(address(config.host, config.grpc_port), credentialsOf(config), (err, bound) =>
       err === null ? resolve(bound) : reject(err),
     );
   });
@@ -167,4 +168,12 @@ export async function startGrpcServer(
       return closing;
     },
   };
+}
+
+/** Plain gRPC, or TLS from the configured files, which grpc-js reads again when they change (tls.ts). */
+function credentialsOf(config: Config): grpc.ServerCredentials {
+  const tls = tlsFiles(config);
+  if (tls === null) return grpc.ServerCredentials.createInsecure();
+  const provider = new grpc.experimental.FileWatcherCertificateProvider({ certificateFile: tls.cert, privateKeyFile: tls.key, refreshIntervalMs: TLS_POLL_MS });
+  return grpc.experimental.createCertificateProviderServerCredentials(provider, null, false);
 }

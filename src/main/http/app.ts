@@ -30,6 +30,7 @@ import { pointRoutes } from './routes/points.js';
 import { telemetryRoutes } from './routes/telemetry.js';
 import { issueRoutes } from './routes/issues.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
+import { readTlsPair, tlsFiles } from '../tls.js';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 
@@ -80,7 +81,10 @@ export async function buildApp(
   // fastify's types describe these factories as Ajv's and fast-json-stringify's; at run time each
   // only has to answer the route compiler, which is what these do.
   const compilersFactory = { buildValidator: () => validatorCompiler(), buildSerializer: () => () => serialize } as unknown as CompilersFactory;
+  const tls = tlsFiles(config);
   const app = Fastify({
+    // TLS (tls.ts): the pair read here, checked at start already; server.ts swaps in a renewed one.
+    ...(tls === null ? {} : { https: readTlsPair(tls) }),
     schemaController: { compilersFactory },
     logger: {
       level: config.log_level,
