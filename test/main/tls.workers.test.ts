@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENTRY, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
-import { makeCa, makeServerCert, OPENSSL } from '../helpers/tls.js';
+import { makeCa, makeServerCert, OPENSSL } from '../../bench/lib/certs.js';
 
 const REPO = resolve(import.meta.dirname, '..', '..');
 let dir = '';

@@ -1,5 +1,5 @@
-// Certificates made by the test with Debian's openssl: a CA, and server certificates for
-// 127.0.0.1 signed by it (EC P-256, a day long), each with its own serial.
+// Certificates made with Debian's openssl, for the TLS test and `npm run bench:tls`: a CA, and
+// server certificates for 127.0.0.1 signed by it (EC P-256, a day long), each with its own serial.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
