@@ -35,6 +35,8 @@ export const ClusterSchema = Type.Object(
     snapshot_entries: Type.Integer({ minimum: 0 }),
     /** ... or this many minutes after its last snapshot when it was written since (0: never by time). */
     snapshot_minutes: Type.Number({ minimum: 0 }),
+    /** The internal port serves and dials TLS with tls_cert and tls_key, and requires peers' certificates signed by tls_ca_cert. */
+    enable_tls: Type.Boolean(),
   },
   { additionalProperties: false },
 );
@@ -76,6 +78,8 @@ export const ConfigSchema = Type.Object(
     enable_tls: Type.Boolean(),
     tls_cert: Type.Optional(Type.String({ minLength: 1 })),
     tls_key: Type.Optional(Type.String({ minLength: 1 })),
+    /** The CA that signs every node's certificate: the internal port requires one from each peer (cluster.enable_tls). */
+    tls_ca_cert: Type.Optional(Type.String({ minLength: 1 })),
     cluster: ClusterSchema,
   },
   { additionalProperties: false },
@@ -120,10 +124,11 @@ const ENV: Record<string, { key: keyof FileConfig; kind: 'string' | 'int' | 'num
   SERVICE_ENABLE_TLS: { key: 'enable_tls', kind: 'bool' },
   SERVICE_TLS_CERT: { key: 'tls_cert', kind: 'string' },
   SERVICE_TLS_KEY: { key: 'tls_key', kind: 'string' },
+  SERVICE_TLS_CA_CERT: { key: 'tls_ca_cert', kind: 'string' },
 };
 
 /** The cluster section's variables; lists are comma-separated. */
-const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | 'int' | 'number' | 'list' }> = {
+const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | 'int' | 'number' | 'list' | 'bool' }> = {
   SERVICE_CLUSTER_ETCD: { key: 'etcd', kind: 'list' },
   SERVICE_CLUSTER_NATS: { key: 'nats', kind: 'list' },
   SERVICE_CLUSTER_PORT: { key: 'port', kind: 'int' },
@@ -134,10 +139,17 @@ const CLUSTER_ENV: Record<string, { key: keyof ClusterConfig; kind: 'string' | '
   SERVICE_CLUSTER_HEDGE_MS: { key: 'hedge_ms', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_ENTRIES: { key: 'snapshot_entries', kind: 'int' },
   SERVICE_CLUSTER_SNAPSHOT_MINUTES: { key: 'snapshot_minutes', kind: 'number' },
+  SERVICE_CLUSTER_ENABLE_TLS: { key: 'enable_tls', kind: 'bool' },
 };
 
 /** The spellings a boolean variable takes; anything else stops start-up. */
 const BOOL: Readonly<Record<string, boolean>> = { true: true, false: false, '1': true, '0': false, on: true, off: false };
+
+function boolOf(name: string, raw: string): boolean {
+  const b = Object.hasOwn(BOOL, raw.toLowerCase()) ? BOOL[raw.toLowerCase()] : undefined;
+  if (b === undefined) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a boolean (true, false, 1, 0, on, off)`);
+  return b;
+}
 
 export class ConfigError extends Error {}
 
@@ -184,9 +196,7 @@ export function loadConfig(
     if (kind === 'string') {
       merged[key] = raw;
     } else if (kind === 'bool') {
-      const b = Object.hasOwn(BOOL, raw.toLowerCase()) ? BOOL[raw.toLowerCase()] : undefined;
-      if (b === undefined) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not a boolean (true, false, 1, 0, on, off)`);
-      merged[key] = b;
+      merged[key] = boolOf(name, raw);
     } else {
       const n = Number(raw);
       if (!Number.isFinite(n) || (kind === 'int' && !Number.isInteger(n))) {
@@ -201,6 +211,7 @@ export function loadConfig(
     const raw = env[name];
     if (raw === undefined || raw === '') continue;
     if (kind === 'string') cluster[key] = raw;
+    else if (kind === 'bool') cluster[key] = boolOf(name, raw);
     else if (kind === 'int' || kind === 'number') {
       const n = Number(raw);
       if (kind === 'int' ? !Number.isInteger(n) : !Number.isFinite(n)) throw new ConfigError(`${name}=${JSON.stringify(raw)} is not ${kind === 'int' ? 'an integer' : 'a number'}`);
@@ -236,20 +247,12 @@ export function loadConfig(
     const [set, missing] = cfg.cluster.etcd.length > 0 ? ['SERVICE_CLUSTER_ETCD', 'SERVICE_CLUSTER_NATS'] : ['SERVICE_CLUSTER_NATS', 'SERVICE_CLUSTER_ETCD'];
     throw new ConfigError(`cluster mode needs both SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS: ${set} is set but ${missing} is not (cluster.${missing === 'SERVICE_CLUSTER_ETCD' ? 'etcd' : 'nats'} is empty)`);
   }
-  if (cfg.enable_tls) {
-    if (cfg.tls_cert === undefined || cfg.tls_key === undefined) {
-      throw new ConfigError('enable_tls (SERVICE_ENABLE_TLS) needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key');
-    }
-    // Refused rather than half applied: keys would still cross the internal port in clear text.
-    if (cfg.cluster.etcd.length > 0) throw new ConfigError('enable_tls (SERVICE_ENABLE_TLS) is not available in cluster mode yet: the internal cluster port has no TLS');
-  } else if (cfg.tls_cert !== undefined || cfg.tls_key !== undefined) {
-    // Files given with TLS off would be silently unused: a server meant to be private would serve in clear text.
-    throw new ConfigError('tls_cert (SERVICE_TLS_CERT) or tls_key (SERVICE_TLS_KEY) is set but enable_tls (SERVICE_ENABLE_TLS) is off: turn it on to serve TLS, or unset them');
-  }
+  checkTls(cfg);
   return {
     ...cfg,
     ...(cfg.tls_cert === undefined ? {} : { tls_cert: resolve(cfg.tls_cert) }),
     ...(cfg.tls_key === undefined ? {} : { tls_key: resolve(cfg.tls_key) }),
+    ...(cfg.tls_ca_cert === undefined ? {} : { tls_ca_cert: resolve(cfg.tls_ca_cert) }),
     data_dir: resolve(cfg.data_dir),
     workers: cfg.shards === 0 ? availableParallelism() : cfg.shards,
     cluster: { ...cfg.cluster, advertise: cfg.cluster.advertise ?? `${cfg.host}:${cfg.cluster.port}` },
@@ -264,4 +267,27 @@ export function clusterNats(config: Pick<Config, 'cluster'>): string[] | null {
 /** Whether access lines are written: switched on, and the log level lets info lines through. */
 export function accessLogEnabled(config: Pick<Config, 'access_log' | 'log_level'>): boolean {
   return config.access_log && (config.log_level === 'info' || config.log_level === 'debug' || config.log_level === 'trace');
+}
+
+/** TLS settings that cannot all apply are refused, naming them, rather than half applied or left unused (tls.ts). */
+function checkTls(cfg: FileConfig): void {
+  const cluster = cfg.cluster.etcd.length > 0;
+  if (cfg.enable_tls || cfg.cluster.enable_tls) {
+    if (cfg.tls_cert === undefined || cfg.tls_key === undefined) {
+      throw new ConfigError(`${cfg.enable_tls ? 'enable_tls (SERVICE_ENABLE_TLS)' : 'cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS)'} needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key`);
+    }
+  } else if (cfg.tls_cert !== undefined || cfg.tls_key !== undefined) {
+    // Files given with TLS off would be silently unused: a server meant to be private would serve in clear text.
+    throw new ConfigError('tls_cert (SERVICE_TLS_CERT) or tls_key (SERVICE_TLS_KEY) is set but enable_tls (SERVICE_ENABLE_TLS) is off: turn it on to serve TLS, or unset them');
+  }
+  if (cfg.cluster.enable_tls) {
+    if (!cluster) throw new ConfigError('cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) is for cluster mode: set SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS, or turn it off');
+    if (cfg.tls_ca_cert === undefined) throw new ConfigError('cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) needs tls_ca_cert (SERVICE_TLS_CA_CERT): the CA that signs every node\'s certificate, which the internal port requires of its peers');
+  } else if (cfg.tls_ca_cert !== undefined) {
+    throw new ConfigError('tls_ca_cert (SERVICE_TLS_CA_CERT) is set but cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) is off: it is the internal port\'s CA; turn that on, or unset it');
+  }
+  // Keys would still cross the internal port in clear text.
+  if (cfg.enable_tls && cluster && !cfg.cluster.enable_tls) {
+    throw new ConfigError('enable_tls (SERVICE_ENABLE_TLS) in cluster mode needs cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) too: keys and requests would otherwise cross the internal port in clear text');
+  }
 }

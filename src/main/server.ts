@@ -35,7 +35,7 @@ async function serving() {
 import { fixMmapThreshold } from '../shared/malloc-trim.js';
 import { MemoryRelease } from '../shared/memory-release.js';
 import { startLatencyProbe } from '../shared/latency-probe.js';
-import { readTlsPair, TlsFileError, tlsFiles, watchTlsPair } from './tls.js';
+import { internalTlsFiles, readTlsPair, TlsFileError, tlsFiles, watchTlsPair, type TlsFiles } from '../shared/tls.js';
 import type { Server as TlsServer } from 'node:tls';
 
 export interface RunningServer {
@@ -62,10 +62,10 @@ export async function startServer(config: Config): Promise<RunningServer> {
     }
   }
   // TLS files that do not load stop start-up with one line, before anything is opened (tls.ts).
-  const tls = tlsFiles(config);
-  if (tls !== null) {
+  for (const files of [tlsFiles(config), internalTlsFiles(config)]) {
+    if (files === null) continue;
     try {
-      readTlsPair(tls);
+      readTlsPair(files);
     } catch (e) {
       throw e instanceof TlsFileError ? new ConfigError(e.message) : e;
     }
@@ -102,7 +102,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     undefined,
     nats === null || internal === null
       ? undefined
-      : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024), internal },
+      : { nats, streamReplicas: config.cluster.stream_replicas, hedgeMs: config.cluster.hedge_ms, maxMessageBytes: Math.floor(config.grpc_max_message_mb * 1024 * 1024), internal, ...tlsInit(config) },
     config.slow_query_secs,
     config.live_recall_fraction,
   );
@@ -393,4 +393,10 @@ async function serve(
       return closing;
     },
   };
+}
+
+/** The internal port's TLS files for the workers (cluster.enable_tls), or nothing. */
+function tlsInit(config: Config): { tls?: Required<TlsFiles> } {
+  const files = internalTlsFiles(config);
+  return files === null ? {} : { tls: files };
 }

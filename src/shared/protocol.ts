@@ -8,6 +8,7 @@ import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
 import type { IssueRecord, LiveRecall, ShardInfo, StoredBytes, ThreadMemory } from './shard-reports.js';
+import type { TlsFiles } from './tls.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -56,7 +57,7 @@ export interface WorkerInit {
    * replicas, the read hedge deadline (ms), and the largest internal message (bytes). Absent in
    * single-node mode: nothing of it loads.
    */
-  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number; internal?: InternalPortInit };
+  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number; internal?: InternalPortInit; tls?: Required<TlsFiles> };
   /** Cluster mode: reads each worker's coordinator hedged, one Float64 slot per worker (written by its worker only). */
   hedged?: SharedArrayBuffer;
 }

@@ -61,7 +61,7 @@ const host = new ShardHost(init.workerIndex, init.workerCount, openDb(init.dataD
 clock.mark('lmdb opened');
 // Cluster mode, worker 0: the internal port answers from now on (still loading: peers ask another
 // replica), so the node registers without waiting for this thread's shards (internal-port.ts).
-const internalPort = init.cluster?.internal === undefined ? null : await (await import('./cluster/internal-port.js')).serveInternalPort(init.cluster.internal, init.cluster.maxMessageBytes);
+const internalPort = init.cluster?.internal === undefined ? null : await (await import('./cluster/internal-port.js')).serveInternalPort(init.cluster.internal, init.cluster.maxMessageBytes, init.cluster.tls);
 // Top-level await: piscina holds every task until the shards are loaded.
 await host.loadAllAsync();
 clock.mark('shards loaded');

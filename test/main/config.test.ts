@@ -125,7 +125,7 @@ describe('loadConfig: SERVICE_* overrides', () => {
       slow_query_secs: 0.25,
       live_recall_fraction: 0.5,
       enable_tls: false,
-      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5 },
+      cluster: { etcd: ['http://10.0.0.1:2379', '10.0.0.2:2379'], nats: ['nats://10.0.0.1:4222'], port: 7003, advertise: 'node1.example:7003', lease_seconds: 4, stream_replicas: 1, dead_grace_seconds: 5, hedge_ms: 250, snapshot_entries: 5000, snapshot_minutes: 0.5, enable_tls: false },
       workers: 3,
     });
   });
@@ -255,14 +255,25 @@ describe('loadConfig: bad values name the variable', () => {
     for (const v of ['false', '0', 'off', 'OFF', 'False']) expect(loadConfig({ SERVICE_ACCESS_LOG: v }).access_log).toBe(false);
   });
 
-  it('TLS: off by default; on, it needs both files (paths made absolute), and is refused in cluster mode', () => {
+  it('TLS: off by default; on, it needs both files (paths made absolute); in cluster mode only with the internal port on TLS too, which needs a CA', () => {
     expect(loadConfig({}).enable_tls).toBe(false);
     const on = loadConfig({ SERVICE_ENABLE_TLS: 'on', SERVICE_TLS_CERT: '/etc/quiver/cert.pem', SERVICE_TLS_KEY: 'key.pem' });
     expect([on.enable_tls, on.tls_cert, on.tls_key]).toEqual([true, '/etc/quiver/cert.pem', resolve('key.pem')]);
     const needs = 'enable_tls (SERVICE_ENABLE_TLS) needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key';
     bad({ SERVICE_ENABLE_TLS: 'true' }, needs);
     bad({ SERVICE_ENABLE_TLS: 'true', SERVICE_TLS_CERT: 'c.pem' }, needs);
-    bad({ SERVICE_ENABLE_TLS: 'true', SERVICE_TLS_CERT: 'c.pem', SERVICE_TLS_KEY: 'k.pem', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' }, 'enable_tls (SERVICE_ENABLE_TLS) is not available in cluster mode yet: the internal cluster port has no TLS');
+    const cluster = { SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' };
+    const files = { SERVICE_TLS_CERT: 'c.pem', SERVICE_TLS_KEY: 'k.pem' };
+    bad({ SERVICE_ENABLE_TLS: 'true', ...files, ...cluster }, 'enable_tls (SERVICE_ENABLE_TLS) in cluster mode needs cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) too: keys and requests would otherwise cross the internal port in clear text');
+    // The internal port: cluster mode, the pair and a CA.
+    const internal = loadConfig({ SERVICE_CLUSTER_ENABLE_TLS: 'true', ...files, SERVICE_TLS_CA_CERT: 'ca.pem', ...cluster });
+    expect([internal.cluster.enable_tls, internal.enable_tls, internal.tls_ca_cert]).toEqual([true, false, resolve('ca.pem')]);
+    expect(loadConfig({ SERVICE_ENABLE_TLS: 'true', SERVICE_CLUSTER_ENABLE_TLS: 'on', ...files, SERVICE_TLS_CA_CERT: 'ca.pem', ...cluster }).enable_tls).toBe(true);
+    bad({ SERVICE_CLUSTER_ENABLE_TLS: 'true', ...files, ...cluster }, "cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) needs tls_ca_cert (SERVICE_TLS_CA_CERT): the CA that signs every node's certificate, which the internal port requires of its peers");
+    bad({ SERVICE_CLUSTER_ENABLE_TLS: 'true', SERVICE_TLS_CA_CERT: 'ca.pem', ...cluster }, 'cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) needs tls_cert (SERVICE_TLS_CERT) and tls_key (SERVICE_TLS_KEY): the PEM files of the certificate and its private key');
+    bad({ SERVICE_CLUSTER_ENABLE_TLS: 'true', ...files, SERVICE_TLS_CA_CERT: 'ca.pem' }, 'cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) is for cluster mode: set SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS, or turn it off');
+    bad({ SERVICE_ENABLE_TLS: 'true', ...files, SERVICE_TLS_CA_CERT: 'ca.pem' }, "tls_ca_cert (SERVICE_TLS_CA_CERT) is set but cluster.enable_tls (SERVICE_CLUSTER_ENABLE_TLS) is off: it is the internal port's CA; turn that on, or unset it");
+    bad({ SERVICE_CLUSTER_ENABLE_TLS: 'maybe' }, 'SERVICE_CLUSTER_ENABLE_TLS="maybe" is not a boolean (true, false, 1, 0, on, off)');
     // Files named with TLS off are refused, not left unused.
     bad({ SERVICE_TLS_CERT: 'c.pem' }, 'tls_cert (SERVICE_TLS_CERT) or tls_key (SERVICE_TLS_KEY) is set but enable_tls (SERVICE_ENABLE_TLS) is off: turn it on to serve TLS, or unset them');
   });
@@ -289,7 +300,7 @@ describe('loadConfig: bad values name the variable', () => {
     expect(clusterEnabled(loadConfig({}))).toBe(false);
     const cfg = loadConfig({ SERVICE_HOST: '10.1.2.3', SERVICE_CLUSTER_ETCD: '127.0.0.1:2379', SERVICE_CLUSTER_NATS: '127.0.0.1:4222' });
     expect(clusterEnabled(cfg)).toBe(true);
-    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, hedge_ms: 1000, snapshot_entries: 100000, snapshot_minutes: 60 });
+    expect(cfg.cluster).toEqual({ etcd: ['127.0.0.1:2379'], nats: ['127.0.0.1:4222'], port: 6575, advertise: '10.1.2.3:6575', lease_seconds: 10, stream_replicas: 3, dead_grace_seconds: 30, hedge_ms: 1000, snapshot_entries: 100000, snapshot_minutes: 60, enable_tls: false });
   });
 
   it('one switch: SERVICE_CLUSTER_ETCD and SERVICE_CLUSTER_NATS together; one alone is refused naming the other', () => {

@@ -13,6 +13,7 @@ import { InternalPeers } from '../../shared/cluster/internal-client.js';
 import type { WriteLog } from '../../shared/cluster/logged-writes.js';
 import type { ClusterState } from '../../shared/cluster/state.js';
 import { INTERNAL_PORT, INTERNAL_PORT_STATE } from '../../shared/protocol.js';
+import { internalTlsFiles } from '../../shared/tls.js';
 
 /** How long start-up waits for worker 0 to bind the internal port (it binds before loading shards). */
 const BIND_WAIT_MS = 30_000;
@@ -41,7 +42,7 @@ export interface DataPlane {
 
 export function openDataPlane(config: Config, state: ClusterState, log: WriteLog): DataPlane {
   const maxMessageBytes = Math.floor(config.grpc_max_message_mb * 1024 * 1024);
-  const peers = new InternalPeers(maxMessageBytes);
+  const peers = new InternalPeers(maxMessageBytes, internalTlsFiles(config) ?? undefined);
   const shards = new ClusterShards({ state, peers, log, lastSeq: (c, s) => log.lastSeq(c, s), hedgeMs: config.cluster.hedge_ms });
   return {
     shards,

@@ -26,7 +26,7 @@ import { loadServices } from './services.js';
 
 export { warmServices } from './services.js';
 import { toStatus, type GrpcContext } from './unary.js';
-import { TLS_POLL_MS, tlsFiles } from '../tls.js';
+import { TLS_POLL_MS, tlsFiles } from '../../shared/tls.js';
 
 export interface GrpcServer {
   port: number;

@@ -30,7 +30,7 @@ import { pointRoutes } from './routes/points.js';
 import { telemetryRoutes } from './routes/telemetry.js';
 import { issueRoutes } from './routes/issues.js';
 import { unimplementedRoutes } from './routes/unimplemented.js';
-import { readTlsPair, tlsFiles } from '../tls.js';
+import { readTlsPair, tlsFiles } from '../../shared/tls.js';
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 

@@ -6,6 +6,8 @@
 // rebuilt with QuiverError.fromWire.
 
 import { connect, type Socket } from 'node:net';
+import { connect as connectTls } from 'node:tls';
+import { readTlsPair, type TlsFiles } from '../tls.js';
 import { QuiverError } from '../errors.js';
 import {
   decode,
@@ -73,18 +75,21 @@ class PeerConnection {
   #corked = false;
   #closed: string | null = null;
 
-  constructor(peer: number, advertise: string, maxMessageBytes: number, gone: () => void) {
+  constructor(peer: number, advertise: string, maxMessageBytes: number, gone: () => void, tls?: Required<TlsFiles>) {
     this.advertise = advertise;
     this.#peer = peer;
     this.#maxMessageBytes = maxMessageBytes;
     this.#reader = new FrameReader(maxMessageBytes);
     this.#gone = gone;
     const { host, port } = parseAdvertise(advertise);
-    const socket = connect({ host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: KEEPALIVE_MS });
+    // With TLS (cluster.enable_tls) the files are read at each connection, so a renewed certificate
+    // is used from the next one; the peer's must be signed by the CA and name its address.
+    const options = { host, port, noDelay: true, keepAlive: true, keepAliveInitialDelay: KEEPALIVE_MS };
+    const socket = tls === undefined ? connect(options) : connectTls({ ...options, ...readTlsPair(tls) });
     this.#socket = socket;
     const connecting = setTimeout(() => this.#fail('connect timed out'), CONNECT_TIMEOUT_MS);
     connecting.unref();
-    socket.once('connect', () => clearTimeout(connecting));
+    socket.once(tls === undefined ? 'connect' : 'secureConnect', () => clearTimeout(connecting));
     socket.on('data', (chunk: Buffer) => {
       let frames: Frame[];
       try {
@@ -178,18 +183,26 @@ class PeerConnection {
 export class InternalPeers implements PeerCalls {
   readonly #connections = new Map<number, PeerConnection>();
   readonly #maxMessageBytes: number;
+  readonly #tls: Required<TlsFiles> | undefined;
 
-  constructor(maxMessageBytes: number) {
+  constructor(maxMessageBytes: number, tls?: Required<TlsFiles>) {
     this.#maxMessageBytes = maxMessageBytes;
+    this.#tls = tls;
   }
 
   #connection(peer: PeerInfo): PeerConnection {
     const known = this.#connections.get(peer.id);
     if (known !== undefined && !known.closed && known.advertise === peer.advertise) return known;
     known?.close();
-    const made: PeerConnection = new PeerConnection(peer.id, peer.advertise, this.#maxMessageBytes, () => {
-      if (this.#connections.get(peer.id) === made) this.#connections.delete(peer.id);
-    });
+    const made: PeerConnection = new PeerConnection(
+      peer.id,
+      peer.advertise,
+      this.#maxMessageBytes,
+      () => {
+        if (this.#connections.get(peer.id) === made) this.#connections.delete(peer.id);
+      },
+      this.#tls,
+    );
     this.#connections.set(peer.id, made);
     return made;
   }

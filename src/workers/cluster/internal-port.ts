@@ -16,6 +16,7 @@ import { QuiverError } from '../../shared/errors.js';
 import { INTERNAL_PORT, INTERNAL_PORT_STATE, type InternalPortInit } from '../../shared/protocol.js';
 import { startInternalServer } from './internal-server.js';
 import { workerLog } from '../stdout-log.js';
+import type { TlsFiles } from '../../shared/tls.js';
 
 const LOADING = 'This node is still loading its shards';
 const LAPSED = 'This node is not serving: its cluster lease has lapsed';
@@ -27,7 +28,7 @@ export interface InternalPort {
 }
 
 /** Binds the internal port and reports it in `init.bound`; a failure is reported there too, and logged. */
-export async function serveInternalPort(init: InternalPortInit, maxMessageBytes: number): Promise<InternalPort | null> {
+export async function serveInternalPort(init: InternalPortInit, maxMessageBytes: number, tls: Required<TlsFiles> | undefined): Promise<InternalPort | null> {
   const bound = new Int32Array(init.bound);
   const expiry = new BigInt64Array(init.leaseExpiry);
   let target: { local: LocalShards; state: ClusterStateView } | null = null;
@@ -46,6 +47,7 @@ export async function serveInternalPort(init: InternalPortInit, maxMessageBytes:
       state: () => (target !== null && target.state.known ? target.state : null),
       serving: () => Number(Atomics.load(expiry, 0)) > nowMs(),
       notServingReason: () => target?.state.notServingReason ?? LAPSED,
+      ...(tls === undefined ? {} : { tls }),
     });
     Atomics.store(bound, INTERNAL_PORT.port, server.port);
     Atomics.store(bound, INTERNAL_PORT.state, INTERNAL_PORT_STATE.listening);

@@ -8,7 +8,10 @@
 //   and so does one not Active for a read with no log position to reach;
 // - every failure of the request itself comes back as a WireError, mapped by errors.ts alone.
 
-import { createServer, type Socket } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { readTlsPair, watchTlsPair, type TlsFiles } from '../../shared/tls.js';
+import { workerLog } from '../stdout-log.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { LocalShards } from '../../shared/cluster/cluster-shards.js';
 import {
@@ -36,6 +39,8 @@ export interface InternalServerOptions {
   /** Whether this node holds its lease now, and why not. */
   serving: () => boolean;
   notServingReason: () => string;
+  /** TLS (cluster.enable_tls): this node's certificate, and every peer must present one signed by `ca`. */
+  tls?: Required<TlsFiles>;
 }
 
 export interface InternalServer {
@@ -149,11 +154,23 @@ function serveConnection(opts: InternalServerOptions, socket: Socket, inFlight: 
 export async function startInternalServer(opts: InternalServerOptions): Promise<InternalServer> {
   const sockets = new Set<Socket>();
   const inFlight: { count: number; drained: (() => void) | null } = { count: 0, drained: null };
-  const server = createServer((socket) => {
+  const accept = (socket: Socket): void => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
     serveConnection(opts, socket, inFlight);
-  });
+  };
+  // With TLS a peer without a certificate signed by the CA is refused in the handshake, before a frame is read.
+  const tls = opts.tls;
+  const server: Server = tls === undefined ? createServer(accept) : createTlsServer({ ...readTlsPair(tls), requestCert: true, rejectUnauthorized: true }, accept);
+  server.on('tlsClientError', () => undefined);
+  const stopTls =
+    tls === undefined
+      ? () => undefined
+      : watchTlsPair(
+          tls,
+          (pair) => (server as TlsServer).setSecureContext(pair),
+          (message) => workerLog('error', { cert: tls.cert }, `internal port: TLS certificate not loaded again, the last one kept: ${message}`),
+        );
   const host = opts.host.replace(/^\[(.*)\]$/, '$1');
   const port = await new Promise<number>((res, rej) => {
     server.once('error', rej);
@@ -167,6 +184,7 @@ export async function startInternalServer(opts: InternalServerOptions): Promise<
     port,
     close: () =>
       new Promise<void>((res) => {
+        stopTls();
         server.close();
         // Calls in flight get a moment to answer; then every connection closes, whatever remains.
         // Drained, each connection ends once its last answers are written (end() flushes them).

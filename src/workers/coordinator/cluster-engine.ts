@@ -26,6 +26,7 @@ import type { ShardCall, ShardOp, ShardRouter } from '../../shared/shard-router.
 import type { CollectionMeta, PointId } from '../../shared/types.js';
 import type { CatalogMirror } from './catalog-mirror.js';
 import { workerLog } from '../stdout-log.js';
+import type { TlsFiles } from '../../shared/tls.js';
 
 export interface ClusterEngineOptions {
   catalog: CatalogMirror;
@@ -40,6 +41,8 @@ export interface ClusterEngineOptions {
   hedgeMs: number;
   /** The largest internal message (grpc_max_message_mb), bytes. */
   maxMessageBytes: number;
+  /** The internal port's TLS files (cluster.enable_tls): peers are dialled with them. */
+  tls?: Required<TlsFiles>;
   /** Called with this thread's count of hedged reads whenever it grows (the metrics read it). */
   onHedged?: (count: number) => void;
 }
@@ -128,7 +131,7 @@ export class ClusterWorkerEngine implements PointEngine {
     });
     // Opened now, in the background, so the first write does not wait for the connection.
     this.#log.warm();
-    this.#peers = new InternalPeers(opts.maxMessageBytes);
+    this.#peers = new InternalPeers(opts.maxMessageBytes, opts.tls);
     this.#shards = new ClusterShards({
       state: opts.state,
       peers: this.#peers,

@@ -80,6 +80,7 @@ export class Coordinator {
         hedgeMs: cluster.hedgeMs,
         maxMessageBytes: cluster.maxMessageBytes,
         onHedged: cluster.onHedged,
+        ...(cluster.tls === undefined ? {} : { tls: cluster.tls }),
       });
     });
     this.#ready = Promise.all([attached, engine]);
