@@ -8,7 +8,6 @@ import type { Filter } from './filter.js';
 import type { WireError } from './errors.js';
 import type { StartupMark } from './startup-clock.js';
 import type { IssueRecord, LiveRecall, ShardInfo, StoredBytes, ThreadMemory } from './shard-reports.js';
-import type { TlsFiles } from './tls.js';
 
 export const PROTOCOL_VERSION = 2;
 
@@ -57,7 +56,8 @@ export interface WorkerInit {
    * replicas, the read hedge deadline (ms), and the largest internal message (bytes). Absent in
    * single-node mode: nothing of it loads.
    */
-  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number; internal?: InternalPortInit; tls?: Required<TlsFiles> };
+  /** `tls`: the internal port's files (tls.ts; paths only here, so this file's types need no Node types: the client's declarations include them). */
+  cluster?: { nats: string[]; streamReplicas: number; hedgeMs: number; maxMessageBytes: number; internal?: InternalPortInit; tls?: { cert: string; key: string; ca: string } };
   /** Cluster mode: reads each worker's coordinator hedged, one Float64 slot per worker (written by its worker only). */
   hedged?: SharedArrayBuffer;
 }
