@@ -9,7 +9,7 @@ import type { CatalogEntry } from './db.js';
 import type { WireError } from './errors.js';
 import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
-import type { ShardCall, ShardOp, ShardRequest, WorkerReply } from './protocol.js';
+import type { ShardCall, ShardOp, ShardRequest, TenantGuard, WorkerReply } from './protocol.js';
 import type { ClusterStateSnapshot } from './cluster/state-view.js';
 
 export interface HandoffRequest {
@@ -26,6 +26,8 @@ export interface HandoffRequest {
    * thread's router (RoutedCall), and all such requests of the collection to one coordinator.
    */
   routeCalls?: boolean;
+  /** The tenant binding of the request's credential on this collection (protocol.ts TenantGuard), if any. */
+  tenant?: TenantGuard;
 }
 
 export interface HandoffReply {
@@ -57,6 +59,8 @@ export interface GrpcHandoffRequest {
   t0: number;
   /** As HandoffRequest.routeCalls. */
   routeCalls?: boolean;
+  /** As HandoffRequest.tenant. */
+  tenant?: TenantGuard;
 }
 
 /**

@@ -248,6 +248,18 @@ export interface WriteCondition {
   updateFilter: Filter | null;
 }
 
+/**
+ * A tenant binding (docs/auth.md, "Tenant-bound keys"): the payload filter a credential is bound
+ * to on one collection, and the rule's wording for refusals. Reads through it see only points
+ * matching `filter`; a write through it refuses (403, naming `rule`) to write a point outside it
+ * or to leave one outside it, and deletes touch only matching points. Checked by the shard at
+ * apply time, so in cluster mode every replica decides alike.
+ */
+export interface TenantGuard {
+  filter: Filter;
+  rule: string;
+}
+
 /** A value a facet counts: what keyword, uuid, integer and bool indexes hold. */
 export type FacetValue = string | number | boolean;
 
@@ -283,12 +295,14 @@ export type ShardRequest =
    * sends it whenever the assignments change, and every ~500 ms for the node's status report.
    */
   | { op: 'followShards'; shards: [number, number][] }
-  | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
-  | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition } & ShardAddress)
-  | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
-  | ({ op: 'retrieve'; ids: PointId[]; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
+  /** `guard` (all five logged writes): the tenant binding the write was made through, if any. */
+  | ({ op: 'upsert'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition; guard?: TenantGuard } & ShardAddress)
+  | ({ op: 'updateVectors'; opId: number; wait: boolean; batch: PointBatch; condition: WriteCondition; guard?: TenantGuard } & ShardAddress)
+  | ({ op: 'delete'; opId: number; wait: boolean; ids: PointId[] | null; filter: Filter | null; guard?: TenantGuard } & ShardAddress)
+  /** `filter`: only points matching it are returned (a tenant binding's reads); the others as if missing. */
+  | ({ op: 'retrieve'; ids: PointId[]; withPayload: PayloadSelector; withVector: VectorSelector; filter?: Filter | null } & ShardAddress)
   | ({ op: 'search'; searches: SearchSpec[] } & ShardAddress)
-  | ({ op: 'payload'; opId: number; wait: boolean; change: PayloadOp; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
+  | ({ op: 'payload'; opId: number; wait: boolean; change: PayloadOp; ids: PointId[] | null; filter: Filter | null; guard?: TenantGuard } & ShardAddress)
   | ({ op: 'count'; filter: Filter | null; exact: boolean } & ShardAddress)
   | ({ op: 'facet'; key: string; filter: Filter | null; top: number | null } & ShardAddress)
   | ({
@@ -309,7 +323,7 @@ export type ShardRequest =
     } & ShardAddress)
   | ({ op: 'sample'; limit: number; filter: Filter | null; withPayload: PayloadSelector; withVector: VectorSelector } & ShardAddress)
   | ({ op: 'sparseStats'; vector: string; terms: number[] } & ShardAddress)
-  | ({ op: 'deleteVectors'; opId: number; wait: boolean; names: string[]; ids: PointId[] | null; filter: Filter | null } & ShardAddress)
+  | ({ op: 'deleteVectors'; opId: number; wait: boolean; names: string[]; ids: PointId[] | null; filter: Filter | null; guard?: TenantGuard } & ShardAddress)
   | ({ op: 'shardInfo' } & ShardAddress)
   | ({ op: 'storedBytes' } & ShardAddress)
   /**
