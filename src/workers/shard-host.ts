@@ -419,11 +419,11 @@ export class ShardHost {
       for (const [key, a] of this.#appliers) out[key] = { applied: a.applier.flushed, dead: a.applier.dead };
       return out;
     },
-    payload: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updatePayload(req.change, req.ids, req.filter, req.opId, req.wait) })),
-    upsert: (req) => this.#write(req.collection, req.shard, (s) => s.upsert(req.batch, req.opId, req.wait, req.condition)),
-    updateVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updateVectors(req.batch, req.opId, req.wait, req.condition) })),
-    delete: (req) => this.#write(req.collection, req.shard, async (s) => ({ deleted: await s.delete(req.ids, req.filter, req.opId, req.wait) })),
-    retrieve: (req) => this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector),
+    payload: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updatePayload(req.change, req.ids, req.filter, req.opId, req.wait, req.guard ?? null) })),
+    upsert: (req) => this.#write(req.collection, req.shard, (s) => s.upsert(req.batch, req.opId, req.wait, req.condition, req.guard ?? null)),
+    updateVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.updateVectors(req.batch, req.opId, req.wait, req.condition, req.guard ?? null) })),
+    delete: (req) => this.#write(req.collection, req.shard, async (s) => ({ deleted: await s.delete(req.ids, req.filter, req.opId, req.wait, req.guard ?? null) })),
+    retrieve: (req) => this.#get(req.collection, req.shard).retrieve(req.ids, req.withPayload, req.withVector, req.filter ?? null),
     search: (req) => {
       const shard = this.#get(req.collection, req.shard);
       return req.searches.map((s) => shard.search(s));
@@ -434,7 +434,7 @@ export class ShardHost {
     scrollOrdered: (req) => this.#get(req.collection, req.shard).scrollOrdered(req.orderBy, req.limit, req.filter, req.withPayload, req.withVector),
     sample: (req) => this.#get(req.collection, req.shard).sample(req.limit, req.filter, req.withPayload, req.withVector),
     sparseStats: (req) => this.#get(req.collection, req.shard).sparseStats(req.vector, req.terms),
-    deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait) })),
+    deleteVectors: (req) => this.#write(req.collection, req.shard, async (s) => ({ applied: await s.deleteVectors(req.names, req.ids, req.filter, req.opId, req.wait, req.guard ?? null) })),
     shardInfo: (req) => this.#get(req.collection, req.shard).info(this.#worker),
     storedBytes: (req) => this.#get(req.collection, req.shard).storedBytes(),
     awaitApplied: async (req) => {

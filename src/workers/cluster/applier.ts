@@ -58,19 +58,19 @@ interface Waiter {
   resolve: () => void;
 }
 
-/** Runs one logged write on the shard with op id `seq`; its synchronous part does every change. */
+/** Runs one logged write on the shard with op id `seq`; its synchronous part does every change (or refuses it, a binding's guard included). */
 function run(shard: Shard, w: LoggedWrite, seq: number): Promise<unknown> {
   switch (w.op) {
     case 'upsert':
-      return shard.upsert(w.batch, seq, false, w.condition);
+      return shard.upsert(w.batch, seq, false, w.condition, w.guard ?? null);
     case 'updateVectors':
-      return shard.updateVectors(w.batch, seq, false, w.condition).then((applied) => ({ applied }));
+      return shard.updateVectors(w.batch, seq, false, w.condition, w.guard ?? null).then((applied) => ({ applied }));
     case 'delete':
-      return shard.delete(w.ids, w.filter, seq, false).then((deleted) => ({ deleted }));
+      return shard.delete(w.ids, w.filter, seq, false, w.guard ?? null).then((deleted) => ({ deleted }));
     case 'payload':
-      return shard.updatePayload(w.change, w.ids, w.filter, seq, false).then((applied) => ({ applied }));
+      return shard.updatePayload(w.change, w.ids, w.filter, seq, false, w.guard ?? null).then((applied) => ({ applied }));
     case 'deleteVectors':
-      return shard.deleteVectors(w.names, w.ids, w.filter, seq, false).then((applied) => ({ applied }));
+      return shard.deleteVectors(w.names, w.ids, w.filter, seq, false, w.guard ?? null).then((applied) => ({ applied }));
   }
 }
 

@@ -114,12 +114,14 @@ export class ShardReads {
     return facetCounts(index, this.#matchingSlots(filter), top);
   }
 
-  retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
+  /** A point that does not match `filter` (a tenant binding's) is left out, as a missing one is. */
+  retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector, filter: Filter | null = null): PointRecord[] {
     const out: PointRecord[] = [];
     const copies = new VectorCopies();
+    const pred = this.predicate(filter);
     for (const id of ids) {
       const slot = this.#s.ids.slotOf(id);
-      if (slot !== undefined) out.push(this.#record(slot, withPayload, withVector, copies));
+      if (slot !== undefined && (pred === null || pred(slot))) out.push(this.#record(slot, withPayload, withVector, copies));
     }
     return out;
   }

@@ -6,19 +6,21 @@
 // Invariants: a point whose stored version is newer than the write's operation is left as it is
 // (an older operation replayed never undoes a later one); every point written or deleted raises
 // the write sequence and stores it in its record, in the same LMDB write; a commit that fails
-// ends the thread (NotCommittedError), as memory is then ahead of the disk.
+// ends the thread (NotCommittedError), as memory is then ahead of the disk. A tenant binding's
+// guard (tenant-guard.ts) is checked whole before #write starts: a refused write changes nothing.
 
-import type { PointBatch, WriteCondition } from '../../shared/protocol.js';
+import type { PointBatch, TenantGuard, WriteCondition } from '../../shared/protocol.js';
 import { shardRange, storedPayloadBytes, vectorBytes, type StoredPoint } from '../../shared/db.js';
 import type { Filter } from '../../shared/filter.js';
 import { pointNotFound } from '../../shared/ids.js';
-import type { PointId } from '../../shared/types.js';
+import type { Payload, PointId } from '../../shared/types.js';
 import { failpoint } from '../failpoints.js';
 import { batchRows, type Row } from './batch-rows.js';
 import { applyPayloadOp, type PayloadOp } from './payload-ops.js';
 import type { ShardReads } from './shard-reads.js';
 import type { ShardSaves } from './shard-saves.js';
 import type { ShardState } from './shard-state.js';
+import { andFilter, GuardCheck } from './tenant-guard.js';
 
 const failCommitId = failpoint('commit_fail_on_id');
 const commitDelayMs = failpoint('commit_delay_ms');
@@ -170,8 +172,38 @@ export class ShardWrites {
     }
   }
 
+  #guard(guard: TenantGuard): GuardCheck {
+    return new GuardCheck(guard, this.#s, this.#reads.predicate(guard.filter)!);
+  }
+
+  /** Whether a write of `opId` would reach the existing point at `slot` (else the replay guard skips it). */
+  #reaches(slot: number, opId: number): boolean {
+    return this.#s.ids.versionOf(slot) <= opId;
+  }
+
+  /**
+   * Under a binding, named ids outside it are left alone (as missing ones are), and a filter
+   * selects only points matching both.
+   */
+  #targets(ids: PointId[] | null, filter: Filter | null, guard: TenantGuard | null): PointId[] {
+    if (guard === null) return ids ?? this.#reads.matching(filter);
+    if (ids === null) return this.#reads.matching(andFilter(filter, guard.filter));
+    const inside = this.#reads.predicate(guard.filter)!;
+    return ids.filter((id) => {
+      const slot = this.#s.ids.slotOf(id);
+      return slot === undefined || inside(slot);
+    });
+  }
+
   /** Writes whole points (payload and every vector), as `condition` allows; see #write for partial failure. */
-  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition): Promise<{ applied: number; error?: string }> {
+  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition, guard: TenantGuard | null = null): Promise<{ applied: number; error?: string }> {
+    if (guard !== null) {
+      try {
+        this.#guardUpsert(batch, opId, condition, guard);
+      } catch (err) {
+        return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }
     const rowOf = this.#row(batch);
     const failAfter = failpoint('upsert_after');
     const onlyIf = this.#reads.predicate(condition.updateFilter);
@@ -191,11 +223,29 @@ export class ShardWrites {
     );
   }
 
+  /**
+   * Every new payload must match; an existing point the upsert would write must match too. Its
+   * update_filter is not consulted: skipping on it would tell the caller about another
+   * tenant's payload.
+   */
+  #guardUpsert(batch: PointBatch, opId: number, condition: WriteCondition, guard: TenantGuard): void {
+    const g = this.#guard(guard);
+    batch.ids.forEach((id, i) => {
+      if (!g.fits(id, batch.payloads[i] ?? null)) throw g.unmatched(id);
+    });
+    if (condition.mode === 'insert_only') return;
+    for (const id of batch.ids) {
+      const slot = this.#s.ids.slotOf(id);
+      if (slot !== undefined && this.#reaches(slot, opId) && !g.stored(slot)) throw g.outside(id);
+    }
+  }
+
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
-  async updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition): Promise<number> {
+  async updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition, guard: TenantGuard | null = null): Promise<number> {
     const s = this.#s;
     const missing = batch.ids.find((id) => s.ids.slotOf(id) === undefined);
     if (missing !== undefined) throw pointNotFound(missing);
+    if (guard !== null) this.#guardExisting(batch.ids, opId, guard);
     const rowOf = this.#row(batch);
     const onlyIf = this.#reads.predicate(condition.updateFilter);
     const { applied } = await this.#write(batch.ids, opId, wait, (_id, slot, i) => {
@@ -210,9 +260,19 @@ export class ShardWrites {
     return applied;
   }
 
-  async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+  /** Named points that exist (the caller checked) must all be inside the binding. */
+  #guardExisting(ids: readonly PointId[], opId: number, guard: TenantGuard): GuardCheck {
+    const g = this.#guard(guard);
+    for (const id of ids) {
+      const slot = this.#s.ids.slotOf(id)!;
+      if (this.#reaches(slot, opId) && !g.stored(slot)) throw g.outside(id);
+    }
+    return g;
+  }
+
+  async delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
     const s = this.#s;
-    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (id) => {
+    const { applied } = await this.#write(this.#targets(ids, filter, guard), opId, wait, (id) => {
       const slot = s.ids.release(id);
       if (slot === undefined) return 'skip';
       for (const space of s.spaces.values()) space.set(slot, undefined);
@@ -225,23 +285,41 @@ export class ShardWrites {
   }
 
   /** Set, overwrite, delete keys or clear the payload of the points named or matched; all named ids must exist. */
-  async updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+  async updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
     const s = this.#s;
     if (ids !== null) {
       const missing = ids.find((id) => s.ids.slotOf(id) === undefined);
       if (missing !== undefined) throw pointNotFound(missing);
     }
-    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
-      s.payloads.set(slot!, applyPayloadOp(s.payloads.get(slot!), op));
+    const targets = ids ?? this.#reads.matching(guard === null ? filter : andFilter(filter, guard.filter));
+    // Under a binding each new payload is computed (and checked) first, then stored as computed.
+    const next = guard === null ? null : this.#guardPayload(op, ids, targets, opId, guard);
+    const { applied } = await this.#write(targets, opId, wait, (_id, slot) => {
+      const payload = next?.get(slot!);
+      s.payloads.set(slot!, payload !== undefined ? payload : applyPayloadOp(s.payloads.get(slot!), op));
       return 'put';
     });
     return applied;
   }
 
+  /** Named points must be inside, and every target must still be inside after the change; answers the new payloads by slot. */
+  #guardPayload(op: PayloadOp, ids: PointId[] | null, targets: readonly PointId[], opId: number, guard: TenantGuard): Map<number, Payload | null> {
+    const g = ids === null ? this.#guard(guard) : this.#guardExisting(ids, opId, guard);
+    const next = new Map<number, Payload | null>();
+    for (const id of targets) {
+      const slot = this.#s.ids.slotOf(id)!;
+      if (!this.#reaches(slot, opId) || next.has(slot)) continue;
+      const payload = applyPayloadOp(this.#s.payloads.get(slot), op);
+      if (!g.fits(id, payload)) throw g.leaving(id);
+      next.set(slot, payload);
+    }
+    return next;
+  }
+
   /** Removes the named vectors (dense, sparse or multi) from the points named or matched; the service checked the names. */
-  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
+  async deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
     const s = this.#s;
-    const { applied } = await this.#write(ids ?? this.#reads.matching(filter), opId, wait, (_id, slot) => {
+    const { applied } = await this.#write(this.#targets(ids, filter, guard), opId, wait, (_id, slot) => {
       if (slot === undefined) return 'skip';
       // A name the shard no longer holds has nothing to remove (see batchRows).
       for (const name of names) {

@@ -15,7 +15,7 @@
 // never writes LMDB or graph files; it reads the primary's newest intact save (checksummed, so a
 // save being replaced is never trusted) and replays the records written after it, as a primary does.
 
-import { type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type WriteCondition } from '../../shared/protocol.js';
+import { type FacetValue, type OrderBySpec, type OrderedRecord, type PointBatch, type SearchSpec, type TenantGuard, type WriteCondition } from '../../shared/protocol.js';
 import type { MemoryBytes, ShardInfo, StoredBytes } from '../../shared/shard-reports.js';
 import { UNCONDITIONAL } from '../../shared/shard-results.js';
 import type { QuiverDb } from '../../shared/db.js';
@@ -177,27 +177,28 @@ export class Shard {
   // ---- writes (shard-writes.ts) -------------------------------------------------------------
 
   /** Writes whole points (payload and every vector), as `condition` allows; a point that fails stops the batch (partial failure). */
-  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<{ applied: number; error?: string }> {
-    return this.#writes.upsert(batch, opId, wait, condition);
+  upsert(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL, guard: TenantGuard | null = null): Promise<{ applied: number; error?: string }> {
+    return this.#writes.upsert(batch, opId, wait, condition, guard);
   }
 
   /** Replaces the named vectors given for existing points; every id must exist (else 404, nothing changed). */
-  updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL): Promise<number> {
-    return this.#writes.updateVectors(batch, opId, wait, condition);
+  updateVectors(batch: PointBatch, opId: number, wait: boolean, condition: WriteCondition = UNCONDITIONAL, guard: TenantGuard | null = null): Promise<number> {
+    return this.#writes.updateVectors(batch, opId, wait, condition, guard);
   }
 
-  delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
-    return this.#writes.delete(ids, filter, opId, wait);
+  /** `guard` (a tenant binding's, on every write here): see shard-writes.ts for what each write does under one. */
+  delete(ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
+    return this.#writes.delete(ids, filter, opId, wait, guard);
   }
 
   /** Set, overwrite, delete keys or clear the payload of the points named or matched; all named ids must exist. */
-  updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
-    return this.#writes.updatePayload(op, ids, filter, opId, wait);
+  updatePayload(op: PayloadOp, ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
+    return this.#writes.updatePayload(op, ids, filter, opId, wait, guard);
   }
 
   /** Removes the named vectors (dense or sparse) from the points named or matched. */
-  deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean): Promise<number> {
-    return this.#writes.deleteVectors(names, ids, filter, opId, wait);
+  deleteVectors(names: string[], ids: PointId[] | null, filter: Filter | null, opId: number, wait: boolean, guard: TenantGuard | null = null): Promise<number> {
+    return this.#writes.deleteVectors(names, ids, filter, opId, wait, guard);
   }
 
   // ---- reads (shard-reads.ts) ---------------------------------------------------------------
@@ -207,8 +208,9 @@ export class Shard {
     return this.#reads.facet(key, filter, top);
   }
 
-  retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector): PointRecord[] {
-    return this.#reads.retrieve(ids, withPayload, withVector);
+  /** The points named that exist and match `filter` (null: all that exist), in the order named. */
+  retrieve(ids: PointId[], withPayload: PayloadSelector, withVector: VectorSelector, filter: Filter | null = null): PointRecord[] {
+    return this.#reads.retrieve(ids, withPayload, withVector, filter);
   }
 
   /** Exact, or (exact=false) the index's candidate count where an index narrows the filter. */
