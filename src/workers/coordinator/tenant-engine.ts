@@ -1,0 +1,82 @@
+// A tenant binding over a PointEngine (protocol.ts TenantGuard, issue 31): every shard call the
+// point services make through it is rewritten so that reads see only points matching the
+// binding's filter and writes carry the guard the shard enforces (shard/tenant-guard.ts). The
+// services are unchanged: every read and write of a point reaches the shards through call() or
+// fanOut(), so rewriting there covers every route. The table is typed over every ShardOp: an op
+// added to the protocol without a decision here does not compile.
+
+import type { Filter } from '../../shared/filter.js';
+import type { PointEngine } from '../../shared/point-engine.js';
+import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../shared/protocol.js';
+import { andFilter, forbidden } from '../shard/tenant-guard.js';
+
+type Rewrite = { [O in ShardOp]: (req: ShardCall<O>, guard: TenantGuard) => ShardCall<O> };
+
+/** A read's filter ANDed with the binding's. */
+function narrowed<R extends { filter: Filter | null }>(req: R, guard: TenantGuard): R {
+  return { ...req, filter: andFilter(req.filter, guard.filter) };
+}
+
+/** A write the shard checks against the guard. */
+function guarded<R extends { guard?: TenantGuard }>(req: R, guard: TenantGuard): R {
+  return { ...req, guard };
+}
+
+/** Shard-wide figures that hold no point: passed as they are. */
+function asIs<R>(req: R): R {
+  return req;
+}
+
+/** Whole-shard copies would hold every tenant's points. */
+function refused(_req: unknown, guard: TenantGuard): never {
+  throw forbidden(`shard snapshots and restores are outside ${guard.rule}`);
+}
+
+const REWRITE: Rewrite = {
+  upsert: guarded,
+  updateVectors: guarded,
+  delete: guarded,
+  payload: guarded,
+  deleteVectors: guarded,
+  retrieve: (req, guard) => ({ ...req, filter: andFilter(req.filter, guard.filter) }),
+  search: (req, guard) => ({ ...req, searches: req.searches.map((s): SearchSpec => ({ ...s, filter: andFilter(s.filter, guard.filter) })) }),
+  count: narrowed,
+  facet: narrowed,
+  scroll: narrowed,
+  scrollOrdered: narrowed,
+  sample: narrowed,
+  sparseStats: asIs,
+  shardInfo: asIs,
+  storedBytes: asIs,
+  awaitApplied: asIs,
+  logPosition: asIs,
+  // A worker's own records (slow-query issues, live recall), not points.
+  issues: asIs,
+  liveRecall: asIs,
+  snapshotShard: refused,
+  restoreShard: refused,
+};
+
+/** The call as the binding lets it reach the shard. */
+export function rewriteCall<O extends ShardOp>(req: ShardCall<O>, guard: TenantGuard): ShardCall<O> {
+  // The entry picked by req.op is REWRITE's entry for O (a correlated union TypeScript cannot follow).
+  const rewrite = REWRITE[req.op] as (r: ShardCall<O>, g: TenantGuard) => ShardCall<O>;
+  return rewrite(req, guard);
+}
+
+/** `engine` seen through a tenant binding: see the file comment. */
+export function bindTenant(engine: PointEngine, guard: TenantGuard): PointEngine {
+  const bound: PointEngine = {
+    requireReady: () => engine.requireReady(),
+    collection: (name) => engine.collection(name),
+    nextOpId: (collection) => engine.nextOpId(collection),
+    // async: a refusal is a rejected promise, as any shard failure; the call itself still goes out in this turn.
+    call: async (meta, shard, req, transfer) => engine.call(meta, shard, rewriteCall(req, guard), transfer),
+    fanOut: async (meta, req) => engine.fanOut(meta, rewriteCall(req, guard)),
+    partition: (meta, ids) => engine.partition(meta, ids),
+  };
+  const { operationId, atLogEnd } = engine;
+  if (operationId !== undefined) bound.operationId = (opId) => operationId.call(engine, opId);
+  if (atLogEnd !== undefined) bound.atLogEnd = () => bindTenant(atLogEnd.call(engine), guard);
+  return bound;
+}
