@@ -40,7 +40,8 @@ const REWRITE: Rewrite = {
   deleteVectors: guarded,
   retrieve: (req, guard) => ({ ...req, filter: andFilter(req.filter, guard.filter) }),
   search: (req, guard) => ({ ...req, searches: req.searches.map((s): SearchSpec => ({ ...s, filter: andFilter(s.filter, guard.filter) })) }),
-  count: narrowed,
+  // Exact: an approximate count is the indexes' candidates, which may hold other tenants' points.
+  count: (req, guard) => ({ ...narrowed(req, guard), exact: true }),
   facet: narrowed,
   scroll: narrowed,
   scrollOrdered: narrowed,

@@ -54,7 +54,7 @@ describe('bindTenant', () => {
     const bound = bindTenant(engine, guard);
     const searches: SearchSpec[] = [spec([1, 0], { filter: own }), spec([0, 1])];
     await bound.fanOut(meta, { op: 'search', searches });
-    await bound.fanOut(meta, { op: 'count', filter: own, exact: true });
+    await bound.fanOut(meta, { op: 'count', filter: own, exact: false });
     await bound.fanOut(meta, { op: 'facet', key: 'k', filter: null, top: null });
     await bound.fanOut(meta, { op: 'scroll', offset: null, limit: 5, filter: own, ...sel });
     await bound.fanOut(meta, { op: 'scrollOrdered', orderBy: { key: 'n', direction: 'asc', startFrom: null }, limit: 5, filter: null, ...sel });
@@ -63,6 +63,8 @@ describe('bindTenant', () => {
     await bound.call(meta, 0, { op: 'retrieve', ids: [1], ...sel, filter: own });
     const filters = calls.map(({ req }) => ('searches' in req ? req.searches.map((s) => s.filter) : 'filter' in req ? req.filter : 'none'));
     expect(filters).toEqual([[both, guard.filter], both, guard.filter, both, guard.filter, both, guard.filter, both]);
+    // A count is exact: an approximate one is the indexes' candidates, other tenants' included.
+    expect(calls[1]!.req).toMatchObject({ op: 'count', exact: true });
     // The caller's objects are not changed: the rewrite makes new ones.
     expect(searches[1]!.filter).toBeNull();
     expect(calls[0]!.req.op === 'search' && calls[0]!.req.searches[0]!.query).toBe(searches[0]!.query);

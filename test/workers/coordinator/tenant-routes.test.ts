@@ -85,7 +85,7 @@ async function betaNow(): Promise<unknown> {
 
 let beta: unknown;
 
-const point = (id: number, tenant: string) => ({ id, vector: [1, id], payload: { tenant, n: id } });
+const point = (id: number, tenant: string) => ({ id, vector: [1, id], payload: { tenant, n: id, org: tenant } });
 const all = { must_not: [{ key: 'absent', match: { value: 1 } }] };
 const search = { vector: [0, 1], limit: 20, with_payload: true };
 
@@ -133,6 +133,10 @@ const CASES: { [R in HandoffRoute]: (r: R) => Promise<void> } = {
   [`POST ${C}/points/count`]: async (r) => {
     const a = await ask(r, { exact: true, filter: { must: [{ key: 'tenant', match: { value: 'beta' } }] } });
     expect(a.result).toEqual({ count: 0 });
+    // Not exact, bound by an unindexed key: the index on n alone would count beta's 11..14.
+    const byOrg: TenantGuard = { filter: { must: [{ key: 'org', match: { value: 'acme' } }] }, rule: RULE };
+    const approx = await ask(r, { exact: false, filter: { must: [{ key: 'n', range: { gte: 11 } }] } }, { tenant: byOrg });
+    expect(approx.result).toEqual({ count: 0 });
   },
   [`POST ${C}/points/scroll`]: async (r) => {
     onlyAcme(await ask(r, { limit: 50, with_payload: true }));
