@@ -265,6 +265,13 @@ async function serve(
   // Hedged reads: the coordinating workers' (every point request's), and this thread's engine's (none in production).
   const metrics = new Metrics(engine, cluster === null ? null : { hedgedReads: () => (dataPlane?.shards.hedgedReads ?? 0) + dispatcher.hedgedReads() });
   if (cluster !== null) publishClusterState(cluster, dispatcher);
+  // A Qdrant JWT's value_exists claim: a count on this engine, as any read of the collection.
+  auth.checkValueExistsWith(async (collection, matches) => {
+    const meta = engine.collection(collection);
+    const filter = { must: matches.map((m) => ({ key: m.key, match: { value: m.value } })) };
+    const counts = await engine.fanOut(meta, { op: 'count', filter, exact: true });
+    return counts.some((c) => c > 0);
+  });
   dispatcher.setOwners((name) => engine.copyHolders(name));
   dispatcher.setCallRouter((w) => engine.routeCall(w));
   // One set for REST and gRPC hand-offs, so both route a collection's requests alike: point

@@ -106,8 +106,17 @@ export interface TokenRecord {
   created_at: number;
   /** Unix milliseconds, null when the token does not expire. */
   expires_at: number | null;
-  /** Bitmask: read 1, write 2, admin 4. */
+  /** Bitmask: read 1, write 2, admin 4. For a scoped token, its rights outside collections. */
   permission: number;
+  /** The collections a scoped token may use (src/main/auth/scopes.ts); absent or null: every collection. */
+  scope?: ScopeRecord[] | null;
+}
+
+/** One entry of a token's scope: a collection name or `*` pattern, read/write bits, a tenant filter (Qdrant's JSON) or null. */
+export interface ScopeRecord {
+  collection: string;
+  permission: number;
+  filter: unknown;
 }
 
 export interface AuthDb {

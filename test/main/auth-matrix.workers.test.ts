@@ -48,12 +48,15 @@ function oracle(access: Access, cred: Credential, enabled: boolean): Outcome {
     case 'public':
       return 'pass';
     case 'read':
+    case 'list':
     case 'write':
+    case 'manage':
     case 'authenticated': {
       if (!enabled) return 'pass';
       if (missingOrBad) return 401;
       if (cred === 'admin JWT' || access === 'authenticated') return 'pass';
-      return (bits! & (access === 'read' ? 1 : 2)) !== 0 ? 'pass' : 403;
+      // Keys over every collection: listing is reading, changing a collection is writing.
+      return (bits! & (access === 'read' || access === 'list' ? 1 : 2)) !== 0 ? 'pass' : 403;
     }
     case 'token_admin':
       // docs/interface.md sections 3.1 and 5.3: token management is refused while auth is disabled, whoever asks.
@@ -84,8 +87,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'DELETE /issues': 'write',
     // Cluster status names the nodes and their addresses, as the telemetry describes the host.
     'GET /cluster': 'read',
-    // Removing a node moves its replicas: a write, as the collection cluster operations.
-    'DELETE /cluster/peer/:peer_id': 'write',
+    // Removing a node moves its replicas: managing, as the collection cluster operations.
+    'DELETE /cluster/peer/:peer_id': 'manage',
     'POST /auth/login': 'public',
     'POST /auth/admin': 'admin_bootstrap',
     'POST /auth/admin/reset-password': 'admin',
@@ -94,6 +97,10 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
     'GET /auth/api_keys': 'token_admin',
     'DELETE /auth/api_key/:token_id': 'token_admin',
     'POST /auth/api_key/:token_id/rotate': 'token_admin',
+    'PATCH /auth/api_key/:token_id': 'token_admin',
+    // Lists: a scoped credential sees the collections it may read.
+    'GET /collections': 'list',
+    'GET /aliases': 'list',
   };
   const f = fixed[`${m} ${url}`];
   if (f !== undefined) return f;
@@ -108,6 +115,8 @@ function designAccess(method: string, url: string): Access | 'unclassified' {
   if (m === 'POST' && /\/points\/(count|scroll|search|query|recommend|discover)(\/(batch|groups))?$/.test(url)) return 'read';
   if (m === 'POST' && /\/facet$/.test(url)) return 'read';
   if (m === 'POST' && /\/points\/search\/matrix\/(pairs|offsets)$/.test(url)) return 'read';
+  // Changing a collection itself (its config, indexes, vector names, snapshots, optimizer runs, replicas, aliases): manage.
+  if (/^\/collections\/:[^/]+$/.test(url) || /\/(index|snapshots|operations|cluster|aliases)(\/|$)/.test(url) || /^\/collections\/:[^/]+\/vectors\//.test(url) || url === '/aliases') return 'manage';
   return 'write';
 }
 
@@ -147,6 +156,7 @@ function sample(method: string, url: string): Sample {
     'GET /auth/api_keys': () => ({ path: '/auth/api_keys', expect: 200 }),
     'DELETE /auth/api_key/:': () => ({ path: '/auth/api_key/987654321', expect: 404 }),
     'POST /auth/api_key/:/rotate': () => ({ path: '/auth/api_key/987654321/rotate', expect: 404 }),
+    'PATCH /auth/api_key/:': () => ({ path: '/auth/api_key/987654321', body: { name: 'renamed' }, expect: 404 }),
     'GET /collections': () => ({ path: '/collections', expect: 200 }),
     'GET /collections/:': () => ({ path: c, expect: 200 }),
     'PUT /collections/:': () => ({ path: `/collections/new_${++unique}`, body: { vectors: { size: 4, distance: 'Dot' } }, expect: 200 }),

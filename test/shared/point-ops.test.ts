@@ -89,10 +89,12 @@ describe('the point-operation registry', () => {
   it('derives the read/write split and the access rules from each entry’s kind', () => {
     for (const [route, spec] of SPECS) {
       expect(isReadRoute(route), route).toBe(spec.kind === 'read');
-      expect(REST_ACCESS[route], route).toBe(spec.kind);
+      // A write the main thread coordinates changes the collection itself (indexes, vector names): manage.
+      const rule = spec.kind === 'write' && spec.coordinated === 'main' ? 'manage' : spec.kind;
+      expect(REST_ACCESS[route], route).toBe(rule);
       if (spec.grpc !== null) {
         expect(isReadMethod(spec.grpc), spec.grpc).toBe(spec.kind === 'read');
-        expect(GRPC_ACCESS[`/qdrant.Points/${spec.grpc}`], spec.grpc).toBe(spec.kind);
+        expect(GRPC_ACCESS[`/qdrant.Points/${spec.grpc}`], spec.grpc).toBe(rule);
       }
     }
     // Unknown names are writes: a write on the main thread is only slower, on a worker it could reorder copies.

@@ -7,6 +7,7 @@ import type { TokenRecord } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { ApiKeyCreated, ApiKeyInfo } from '../../shared/schemas/auth.js';
 import { PERMISSION_RULE, formatPermission, parsePermission } from './permissions.js';
+import { scopeOut, scopeTerms, type ScopeEntry, type ScopeRequest } from './scopes.js';
 
 /** Longest token lifetime: 10 years of 365 days. */
 export const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 24 * 3600;
@@ -16,13 +17,28 @@ export interface ApiKeyRequest {
   description?: string | undefined;
   will_expire?: boolean | undefined;
   expires_in_seconds?: number | undefined;
-  permission: string;
+  permission?: string | undefined;
+  scope?: ScopeRequest[] | undefined;
 }
 
-/** The request's permission mask and lifetime (null: never expires); 400 when either is invalid. */
-export function apiKeyTerms(req: ApiKeyRequest): { permission: number; lifetimeMs: number | null } {
-  const permission = parsePermission(req.permission);
-  if (permission === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+/**
+ * A key's permission and scope: an unscoped key needs a permission (the spec's rule); a scoped
+ * key's is its rights outside collections, none when left out. 400 when either is invalid.
+ */
+export function accessTerms(permission: string | undefined, scope: readonly ScopeRequest[] | null | undefined): { permission: number; scope: ScopeEntry[] | null } {
+  const entries = scope === undefined || scope === null ? null : scopeTerms(scope);
+  if (permission === undefined) {
+    if (entries === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+    return { permission: 0, scope: entries };
+  }
+  const mask = parsePermission(permission);
+  if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+  return { permission: mask, scope: entries };
+}
+
+/** The request's permission mask, scope and lifetime (null: never expires); 400 when any is invalid. */
+export function apiKeyTerms(req: ApiKeyRequest): { permission: number; scope: ScopeEntry[] | null; lifetimeMs: number | null } {
+  const { permission, scope } = accessTerms(req.permission, req.scope);
   const willExpire = req.will_expire ?? false;
   let lifetimeMs: number | null = null;
   if (willExpire) {
@@ -33,7 +49,29 @@ export function apiKeyTerms(req: ApiKeyRequest): { permission: number; lifetimeM
     }
     lifetimeMs = s * 1000;
   }
-  return { permission, lifetimeMs };
+  return { permission, scope, lifetimeMs };
+}
+
+/** A change to a token (PATCH): the fields given replace its own; `scope: null` makes it unscoped. */
+export interface ApiKeyUpdate {
+  name?: string | undefined;
+  description?: string | undefined;
+  permission?: string | undefined;
+  scope?: ScopeRequest[] | null | undefined;
+}
+
+/** The token after the update, same id, key and expiry; 400 when the result would be invalid. */
+export function updatedToken(old: TokenRecord, req: ApiKeyUpdate): TokenRecord {
+  const scope = req.scope === undefined ? (old.scope ?? null) : req.scope === null ? null : scopeTerms(req.scope);
+  let permission = old.permission;
+  if (req.permission !== undefined) {
+    const mask = parsePermission(req.permission);
+    if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+    permission = mask;
+  }
+  if (scope === null && permission === 0) throw QuiverError.badInput(`Invalid permission: a key over every collection needs one; ${PERMISSION_RULE}`);
+  const { scope: _dropped, ...rest } = old;
+  return { ...rest, name: req.name ?? old.name, description: req.description ?? old.description, permission, ...(scope === null ? {} : { scope }) };
 }
 
 function iso(ms: number): string {
@@ -53,12 +91,23 @@ export function info(t: TokenRecord): ApiKeyInfo {
     expired_at: t.expires_at === null ? null : iso(t.expires_at),
     will_expire: t.expires_at !== null,
     permission: formatPermission(t.permission),
+    ...(t.scope === undefined || t.scope === null ? {} : { scope: t.scope.map(scopeOut) }),
   };
 }
 
 export function created(t: TokenRecord, apiKey: string): ApiKeyCreated {
   const i = info(t);
-  return { id: i.id, name: i.name, description: i.description, api_key: apiKey, created_at: i.created_at, expired_at: i.expired_at, will_expire: i.will_expire, permission: i.permission };
+  return {
+    id: i.id,
+    name: i.name,
+    description: i.description,
+    api_key: apiKey,
+    created_at: i.created_at,
+    expired_at: i.expired_at,
+    will_expire: i.will_expire,
+    permission: i.permission,
+    ...(i.scope === undefined ? {} : { scope: i.scope }),
+  };
 }
 
 /** The live tokens, by id and by key digest; both maps always hold the same records. */

@@ -12,7 +12,10 @@ import {
   type GetHeader,
   type Principal,
 } from './context.js';
+import type { QuiverError } from '../../shared/errors.js';
+import type { TenantGuard } from '../../shared/protocol.js';
 import { PERM, type Access } from './permissions.js';
+import { MANAGE, canSee, grantFor, withManage, type Grants } from './scopes.js';
 
 export const MISSING_CREDENTIAL = 'Must provide an API key or an Authorization bearer token';
 
@@ -42,7 +45,9 @@ export function needsCredential(access: Access, authEnabled: boolean, adminExist
     case 'public':
       return false;
     case 'read':
+    case 'list':
     case 'write':
+    case 'manage':
     case 'authenticated':
       return authEnabled;
     case 'token_admin':
@@ -55,33 +60,90 @@ export function needsCredential(access: Access, authEnabled: boolean, adminExist
   }
 }
 
-/**
- * The decision: returns when the context may use a route with this rule, throws 401 (no or bad
- * credential) or 403 (a valid credential without the right, or token management while auth is
- * disabled) otherwise. Pure: the state it needs is in its arguments.
- */
-export function authorize(ctx: AuthContext, access: Access, adminExists: boolean): void {
-  if (access === 'token_admin' && !ctx.authEnabled) throw forbidden(AUTH_DISABLED_MESSAGE);
-  if (!needsCredential(access, ctx.authEnabled, adminExists)) return;
-  const p: Principal = ctx.principal;
-  if (p.kind === 'anonymous') throw unauthorized(MISSING_CREDENTIAL);
-  // An admin JWT may do everything.
-  if (p.kind === 'admin_jwt') return;
+/** The bit a rule asks of a credential (none for the rules that are not about bits). */
+function bitOf(access: Access): number {
   switch (access) {
-    case 'authenticated':
-      return;
     case 'read':
+    case 'list':
+      return PERM.read;
     case 'write':
-      if ((p.permission & PERM[access]) === 0) throw forbidden(`Forbidden: this access token lacks the ${access} permission`);
-      return;
+      return PERM.write;
+    case 'manage':
+      return MANAGE;
     case 'admin':
     case 'token_admin':
     case 'admin_bootstrap':
-      if ((p.permission & PERM.admin) === 0) throw forbidden('Forbidden: this access token lacks the admin permission');
-      return;
+      return PERM.admin;
+    default:
+      return 0;
+  }
+}
+
+function lacks(access: Access): QuiverError {
+  if (access === 'manage') return forbidden('Forbidden: this access token lacks the write permission');
+  const name = access === 'read' || access === 'list' ? 'read' : access === 'write' ? access : 'admin';
+  return forbidden(`Forbidden: this access token lacks the ${name} permission`);
+}
+
+/** A collection not known yet: a gRPC call before its message is read (AuthService.forCollection decides once it is). */
+export const DEFERRED: unique symbol = Symbol('collection not known yet');
+
+/** What the request is about, for a scoped credential: the collection named by the route, no one collection (null), or DEFERRED. */
+export type Target = string | null | typeof DEFERRED;
+
+/**
+ * The decision: returns when the context may use a route with this rule, throws 401 (no or bad
+ * credential) or 403 (a valid credential without the right, or token management while auth is
+ * disabled) otherwise. Returns the tenant binding that then applies to the target collection, or
+ * null. Pure: the state it needs is in its arguments.
+ */
+export function authorize(ctx: AuthContext, access: Access, adminExists: boolean, target: Target = null): TenantGuard | null {
+  if (access === 'token_admin' && !ctx.authEnabled) throw forbidden(AUTH_DISABLED_MESSAGE);
+  if (!needsCredential(access, ctx.authEnabled, adminExists)) return null;
+  const p: Principal = ctx.principal;
+  if (p.kind === 'anonymous') throw unauthorized(MISSING_CREDENTIAL);
+  // An admin JWT may do everything.
+  if (p.kind === 'admin_jwt') return null;
+  switch (access) {
+    case 'authenticated':
+    case 'public':
+      return null;
     case 'admin_jwt':
       throw forbidden('Forbidden: changing the auth setting requires an admin JWT');
-    case 'public':
-      return;
+    default:
+      break;
   }
+  // A scoped credential lists the collections it may read (visibleTo), when there are any.
+  if (access === 'list' && p.grants !== null && p.grants.collections.some((g) => (g.bits & PERM.read) !== 0)) return null;
+  // Token management and the admin's password are never about a collection.
+  const aboutCollection = typeof target === 'string' && bitOf(access) !== PERM.admin;
+  if (p.grants !== null && aboutCollection) return authorizeGrants(p.grants, access, target);
+  if (p.grants !== null && target === DEFERRED && bitOf(access) !== PERM.admin) return null;
+  const bits = p.grants !== null ? p.grants.outside : p.kind === 'api_key' ? withManage(p.permission) : p.permission;
+  if ((bits & bitOf(access)) === 0) throw lacks(access);
+  return null;
+}
+
+/** A scoped credential on one collection: its first matching grant's bits and binding. */
+function authorizeGrants(grants: Grants, access: Access, collection: string): TenantGuard | null {
+  const g = grantFor(grants, collection);
+  if (g === undefined) throw forbidden(`Forbidden: this credential has no access to collection "${collection}"`);
+  const bit = bitOf(access);
+  if ((g.bits & bit) !== 0) return g.guard;
+  if (bit === MANAGE) {
+    throw forbidden(
+      g.guard !== null
+        ? `Forbidden: changing collection "${collection}" itself is not allowed through a tenant-bound credential`
+        : `Forbidden: changing collection "${collection}" itself needs manage access (write on an unbound scope, or a JWT with access "m")`,
+    );
+  }
+  throw forbidden(`Forbidden: this credential lacks the ${access} permission on collection "${collection}"`);
+}
+
+/** Which collections a list shows the context: those a scoped credential may read, else all. */
+export function visibleTo(ctx: AuthContext): (collection: string) => boolean {
+  const p = ctx.principal;
+  if (p.kind !== 'api_key' && p.kind !== 'qdrant_jwt') return () => true;
+  const grants = p.grants;
+  return grants === null ? () => true : (name) => canSee(grants, name);
 }

@@ -4,19 +4,34 @@
 // not, since by then the request is already allowed.
 
 import { QuiverError } from '../../shared/errors.js';
+import type { TenantGuard } from '../../shared/protocol.js';
+import type { Grants } from './scopes.js';
 
 export type Principal =
   /** No credential was looked at or none was sent (open routes, auth disabled, bootstrap). */
   | { readonly kind: 'anonymous' }
   /** A verified admin JWT. */
   | { readonly kind: 'admin_jwt'; readonly jti: string }
-  /** A live access token; `permission` is its bitmask. */
-  | { readonly kind: 'api_key'; readonly tokenId: number; readonly permission: number };
+  /**
+   * A live access token; `permission` is its bitmask (for a scoped token, its rights outside
+   * collections); `grants`: its scope (scopes.ts), null for a token over every collection.
+   */
+  | { readonly kind: 'api_key'; readonly tokenId: number; readonly permission: number; readonly grants: Grants | null }
+  /**
+   * A JWT with Qdrant's claims (jwt.ts): global access "r" or "m" as `permission` (MANAGE included
+   * for "m"), or per-collection access as `grants`.
+   */
+  | { readonly kind: 'qdrant_jwt'; readonly permission: number; readonly grants: Grants | null };
 
 export interface AuthContext {
   /** The auth switch when the request was checked. */
   readonly authEnabled: boolean;
   readonly principal: Principal;
+  /**
+   * The tenant binding that applies to the request's collection, set when the decision for that
+   * collection found one: the request's point operations are then bound to it (TenantGuard).
+   */
+  readonly tenant?: TenantGuard;
 }
 
 /** Reads one request header (lower-case name); the first value when there are several. */

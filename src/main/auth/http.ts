@@ -82,10 +82,17 @@ export function installAuth<P extends FastifyTypeProvider>(app: App<P>, auth: Au
     const access: Access | undefined = req.is404 ? 'authenticated' : req.routeOptions.config.access;
     try {
       if (access === undefined) throw forbidden(`Forbidden: ${req.method} ${req.routeOptions.url ?? ''} has no access rule`);
-      req.auth = await auth.guard(access, (name) => {
-        const v = req.headers[name];
-        return Array.isArray(v) ? v[0] : v;
-      });
+      // A route about one collection names it in its path: a scoped credential is decided on it.
+      const params = req.params as Record<string, unknown> | undefined;
+      const collection = typeof params?.['collection_name'] === 'string' ? params['collection_name'] : null;
+      req.auth = await auth.guard(
+        access,
+        (name) => {
+          const v = req.headers[name];
+          return Array.isArray(v) ? v[0] : v;
+        },
+        collection,
+      );
     } catch (err) {
       if (err instanceof QuiverError && err.code === 'Unauthorized') void reply.header('www-authenticate', 'Bearer realm="quiver"');
       discardThenClose(req.raw);

@@ -17,20 +17,31 @@ const CANONICAL: readonly PermName[] = ['read', 'write', 'admin'];
  * The access rule of a route. With auth enabled:
  * - `public`: anyone, credentials are not looked at (health checks, login).
  * - `read` / `write`: an access token with that bit, or an admin JWT.
+ * - `list`: listing collections: as `read`; a scoped credential may list (and sees only the
+ *   collections it may read) when it may read any.
+ * - `manage`: changing a collection itself (create, update, delete, indexes, snapshots, cluster
+ *   moves): as `write` for a key over every collection; a scoped credential needs it granted on
+ *   the collection (scopes.ts MANAGE), which a tenant-bound scope never is.
  * - `admin`: an access token with the admin bit, or an admin JWT.
  * - `token_admin`: as `admin`; while auth is disabled, refused with 403 for everyone (docs/interface.md section 3.1, 5.3).
  * - `admin_jwt`: an admin JWT only, whether auth is enabled or not.
  * - `admin_bootstrap`: anyone while no admin user exists, afterwards as `admin`.
  * - `authenticated`: any valid credential (the not-found handler: no probing without one).
- * While auth is disabled, `read`, `write` and `authenticated` are open to everyone; `admin`,
+ * While auth is disabled, `read`, `list`, `write`, `manage` and `authenticated` are open to everyone; `admin`,
  * `admin_jwt` and `admin_bootstrap` keep asking for the credential.
  */
-export type Access = 'public' | 'read' | 'write' | 'admin' | 'token_admin' | 'admin_jwt' | 'admin_bootstrap' | 'authenticated';
+export type Access = 'public' | 'read' | 'list' | 'write' | 'manage' | 'admin' | 'token_admin' | 'admin_jwt' | 'admin_bootstrap' | 'authenticated';
 
-/** Each point operation's rule: its kind (read or write) in the registry. */
-const POINT_ACCESS: Readonly<Record<string, Access>> = Object.fromEntries(Object.entries(POINT_OPS).map(([route, spec]: [string, PointOpSpec]) => [route, spec.kind]));
+/**
+ * Each point operation's rule: its kind (read or write) in the registry; the writes the main
+ * thread coordinates (field indexes, vector names) change the collection itself: manage.
+ */
+function pointAccess(spec: PointOpSpec): Access {
+  return spec.kind === 'write' && spec.coordinated === 'main' ? 'manage' : spec.kind;
+}
+const POINT_ACCESS: Readonly<Record<string, Access>> = Object.fromEntries(Object.entries(POINT_OPS).map(([route, spec]: [string, PointOpSpec]) => [route, pointAccess(spec)]));
 const GRPC_POINT_ACCESS: Readonly<Record<string, Access>> = Object.fromEntries(
-  Object.values(POINT_OPS).flatMap((spec: PointOpSpec) => (spec.grpc === null ? [] : [[`/qdrant.Points/${spec.grpc}`, spec.kind]])),
+  Object.values(POINT_OPS).flatMap((spec: PointOpSpec) => (spec.grpc === null ? [] : [[`/qdrant.Points/${spec.grpc}`, pointAccess(spec)]])),
 );
 
 /**
@@ -56,8 +67,8 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /cluster': 'read',
   // cluster changes (moving replicas between nodes, removing a node): writes, as creating or
   // deleting a collection (open while auth is disabled, as Qdrant without an API key)
-  'DELETE /cluster/peer/:peer_id': 'write',
-  'POST /collections/:collection_name/cluster': 'write',
+  'DELETE /cluster/peer/:peer_id': 'manage',
+  'POST /collections/:collection_name/cluster': 'manage',
 
   // the API description (OpenAPI document and its interactive page): public, it holds no data
   'GET /openapi.json': 'public',
@@ -85,16 +96,17 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   'GET /auth/api_keys': 'token_admin',
   'DELETE /auth/api_key/:token_id': 'token_admin',
   'POST /auth/api_key/:token_id/rotate': 'token_admin',
+  'PATCH /auth/api_key/:token_id': 'token_admin',
 
   // collections
-  'GET /collections': 'read',
+  'GET /collections': 'list',
   'GET /collections/:collection_name': 'read',
   'GET /collections/:collection_name/exists': 'read',
   'GET /collections/:collection_name/optimizations': 'read',
   'GET /collections/:collection_name/cluster': 'read',
-  'PUT /collections/:collection_name': 'write',
-  'PATCH /collections/:collection_name': 'write',
-  'DELETE /collections/:collection_name': 'write',
+  'PUT /collections/:collection_name': 'manage',
+  'PATCH /collections/:collection_name': 'manage',
+  'DELETE /collections/:collection_name': 'manage',
 
   // points: the reads Quiver answers 501 to
   'POST /collections/:collection_name/points/search/groups': 'read',
@@ -111,23 +123,23 @@ export const REST_ACCESS: Readonly<Record<string, Access>> = {
   ...POINT_ACCESS,
 
   // docs/interface.md section 4.8 (501 today): reads are read, anything that would change state is write
-  'GET /aliases': 'read',
+  'GET /aliases': 'list',
   'GET /collections/:collection_name/aliases': 'read',
-  'POST /aliases': 'write',
-  'POST /collections/aliases': 'write',
+  'POST /aliases': 'manage',
+  'POST /collections/aliases': 'manage',
   'GET /collections/:collection_name/snapshots': 'read',
-  'POST /collections/:collection_name/snapshots': 'write',
+  'POST /collections/:collection_name/snapshots': 'manage',
   'GET /collections/:collection_name/snapshots/:snapshot_name': 'read',
-  'DELETE /collections/:collection_name/snapshots/:snapshot_name': 'write',
-  'PUT /collections/:collection_name/snapshots/:snapshot_name/recover': 'write',
-  'PUT /collections/:collection_name/snapshots/recover': 'write',
-  'POST /collections/:collection_name/operations/flush': 'write',
-  'POST /collections/:collection_name/operations/optimize': 'write',
-  'POST /collections/:collection_name/operations/rebuild_index': 'write',
+  'DELETE /collections/:collection_name/snapshots/:snapshot_name': 'manage',
+  'PUT /collections/:collection_name/snapshots/:snapshot_name/recover': 'manage',
+  'PUT /collections/:collection_name/snapshots/recover': 'manage',
+  'POST /collections/:collection_name/operations/flush': 'manage',
+  'POST /collections/:collection_name/operations/optimize': 'manage',
+  'POST /collections/:collection_name/operations/rebuild_index': 'manage',
   'GET /collections/:collection_name/status': 'read',
   // Qdrant 1.19's vector names on a live collection (501 today): collection changes, as PATCH
-  'PUT /collections/:collection_name/vectors/:vector_name': 'write',
-  'DELETE /collections/:collection_name/vectors/:vector_name': 'write',
+  'PUT /collections/:collection_name/vectors/:vector_name': 'manage',
+  'DELETE /collections/:collection_name/vectors/:vector_name': 'manage',
 };
 
 /**
@@ -138,20 +150,20 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Qdrant/HealthCheck': 'public',
 
   '/qdrant.Collections/Get': 'read',
-  '/qdrant.Collections/List': 'read',
+  '/qdrant.Collections/List': 'list',
   '/qdrant.Collections/CollectionExists': 'read',
   '/qdrant.Collections/CollectionClusterInfo': 'read',
   '/qdrant.Collections/ListCollectionAliases': 'read',
-  '/qdrant.Collections/ListAliases': 'read',
-  '/qdrant.Collections/Create': 'write',
-  '/qdrant.Collections/Update': 'write',
-  '/qdrant.Collections/Delete': 'write',
-  '/qdrant.Collections/UpdateAliases': 'write',
-  '/qdrant.Collections/UpdateCollectionClusterSetup': 'write',
+  '/qdrant.Collections/ListAliases': 'list',
+  '/qdrant.Collections/Create': 'manage',
+  '/qdrant.Collections/Update': 'manage',
+  '/qdrant.Collections/Delete': 'manage',
+  '/qdrant.Collections/UpdateAliases': 'manage',
+  '/qdrant.Collections/UpdateCollectionClusterSetup': 'manage',
   // Unimplemented in Quiver (they answer UNIMPLEMENTED once let through), ruled like their kin.
   '/qdrant.Collections/ListShardKeys': 'read',
-  '/qdrant.Collections/CreateShardKey': 'write',
-  '/qdrant.Collections/DeleteShardKey': 'write',
+  '/qdrant.Collections/CreateShardKey': 'manage',
+  '/qdrant.Collections/DeleteShardKey': 'manage',
 
   ...GRPC_POINT_ACCESS,
   // Unimplemented point methods, ruled like their kin.
@@ -165,6 +177,14 @@ export const GRPC_ACCESS: Readonly<Record<string, Access>> = {
   '/qdrant.Points/SearchMatrixPairs': 'read',
   '/qdrant.Points/SearchMatrixOffsets': 'read',
 };
+
+/** The gRPC methods whose request names no one collection; every other one names it in `collection_name`. */
+export const GRPC_NO_COLLECTION: ReadonlySet<string> = new Set([
+  '/qdrant.Qdrant/HealthCheck',
+  '/qdrant.Collections/List',
+  '/qdrant.Collections/ListAliases',
+  '/qdrant.Collections/UpdateAliases',
+]);
 
 /** `:collection_name` and `:name` alike become `:`, so a table key matches any parameter names. */
 export function routeKey(method: string, url: string): string {

@@ -32,22 +32,27 @@ import type { AuthDb, AuthStateRecord, TokenRecord } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { ApiKeyCreated, ApiKeyInfo } from '../../shared/schemas/auth.js';
 import type { AuthReplica, AuthSnapshot } from '../../shared/cluster/auth-replica.js';
-import { apiKeyTerms, created, info, TokenTable, type ApiKeyRequest } from './api-keys.js';
+import { apiKeyTerms, created, info, TokenTable, updatedToken, type ApiKeyRequest, type ApiKeyUpdate } from './api-keys.js';
 import { ANONYMOUS_DISABLED, ANONYMOUS_ENABLED, MISSING_CREDENTIAL, authorize, credentialOf, needsCredential } from './authorize.js';
 import { loadLocalState, type AuthOptions } from './bootstrap.js';
 import { ANONYMOUS, unauthorized, type AuthContext, type GetHeader, type Principal } from './context.js';
-import { signAdminJwt, verifyAdminJwt } from './jwt.js';
+import { signAdminJwt, verifyJwt, type QdrantClaims } from './jwt.js';
 import { keyDigest, looksLikeApiKey, newApiKey, sameDigest } from './keys.js';
 import { PASSWORD_RULE, hashPassword, meetsPasswordPolicy } from './password.js';
-import type { Access } from './permissions.js';
+import { PERM, type Access } from './permissions.js';
+import { MANAGE, grant, grantsOfToken, type Grants } from './scopes.js';
+import type { Target } from './authorize.js';
 import { LoginGate, type LoginResult } from './login.js';
 
-export { MAX_EXPIRES_IN_SECONDS, type ApiKeyRequest } from './api-keys.js';
+export { MAX_EXPIRES_IN_SECONDS, type ApiKeyRequest, type ApiKeyUpdate } from './api-keys.js';
 export { MISSING_CREDENTIAL, authorize, credentialOf } from './authorize.js';
 export type { AuthOptions } from './bootstrap.js';
 export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, type LoginResult } from './login.js';
 
 const INVALID_CREDENTIAL = 'Invalid API key or JWT';
+
+/** Whether a point of the collection has every key at its value (a Qdrant JWT's value_exists). */
+export type ValueExists = (collection: string, matches: readonly { key: string; value: string | number | boolean }[]) => Promise<boolean>;
 
 /** Another node changed the shared state since this one read it: the write is planned again. */
 class StateMoved extends Error {}
@@ -68,6 +73,8 @@ export class AuthService {
   /** Cluster mode: the etcd revision of the state held here; older snapshots are ignored. */
   #revision = 0n;
   readonly #tokens = new TokenTable();
+  /** Looks for a point a Qdrant JWT's value_exists names (the engine's count); none until the engine is up. */
+  #valueExists: ValueExists | null = null;
   #queue: Promise<unknown> = Promise.resolve();
   /** What start-up did (for the log): secret generated or replaced, admin created. */
   readonly notes: readonly string[];
@@ -142,6 +149,11 @@ export class AuthService {
     });
   }
 
+  /** Gives the check of value_exists claims its engine; until then such a JWT is refused. */
+  checkValueExistsWith(check: ValueExists): void {
+    this.#valueExists = check;
+  }
+
   get enabled(): boolean {
     return this.#state.auth_enabled;
   }
@@ -163,16 +175,26 @@ export class AuthService {
     return { authEnabled: this.#state.auth_enabled, principal };
   }
 
-  /** authenticate() when the rule needs it, then authorize(). The one entry point of REST and gRPC. */
-  async guard(access: Access, getHeader: GetHeader): Promise<AuthContext> {
+  /**
+   * authenticate() when the rule needs it, then authorize() for the target (authorize.ts Target).
+   * The one entry point of REST and gRPC. The context carries the tenant binding that applies to
+   * the target collection, if any.
+   */
+  async guard(access: Access, getHeader: GetHeader, target: Target = null): Promise<AuthContext> {
     const enabled = this.#state.auth_enabled;
     const ctx = needsCredential(access, enabled, this.adminExists)
       ? await this.authenticate(getHeader)
       : enabled
         ? ANONYMOUS_ENABLED
         : ANONYMOUS_DISABLED;
-    authorize(ctx, access, this.adminExists);
-    return ctx;
+    const tenant = authorize(ctx, access, this.adminExists, target);
+    return tenant === null ? ctx : { ...ctx, tenant };
+  }
+
+  /** The decision for a collection learned after guard() (gRPC: the message's collection_name). */
+  forCollection(ctx: AuthContext, access: Access, collection: string): AuthContext {
+    const tenant = authorize(ctx, access, this.adminExists, collection);
+    return tenant === null ? ctx : { ...ctx, tenant };
   }
 
   async #identify(token: string): Promise<Principal> {
@@ -181,16 +203,38 @@ export class AuthService {
       const t = this.#tokens.byDigest(digest);
       if (t === undefined || !sameDigest(t.digest, digest)) throw unauthorized(INVALID_CREDENTIAL);
       if (t.expires_at !== null && this.#now() >= t.expires_at) throw unauthorized(INVALID_CREDENTIAL);
-      return { kind: 'api_key', tokenId: t.id, permission: t.permission };
+      return { kind: 'api_key', tokenId: t.id, permission: t.permission, grants: grantsOfToken(t) };
     }
     if (token.split('.').length !== 3) throw unauthorized(INVALID_CREDENTIAL);
-    const check = await verifyAdminJwt(this.#jwtKey, token, this.#now());
+    const check = await verifyJwt(this.#jwtKey, token, this.#now());
     if (!check.ok) throw unauthorized(check.reason);
+    if (check.kind === 'qdrant') return this.#qdrantPrincipal(check.claims);
     const admin = this.#state.admin;
     if (admin === null || check.passwordEpoch !== admin.password_epoch) {
       throw unauthorized('JWT revoked: the admin password has changed since it was issued');
     }
     return { kind: 'admin_jwt', jti: check.jti };
+  }
+
+  /**
+   * A JWT with Qdrant's claims: "r" reads everything, "m" may do everything but Quiver's own token
+   * administration, a list grants "r" or "rw" (no collection changes) on the collections it names.
+   * `value_exists` is checked on every request: the token holds while a matching point exists.
+   */
+  async #qdrantPrincipal(claims: QdrantClaims): Promise<Principal> {
+    if (claims.valueExists !== null) {
+      const { collection, matches } = claims.valueExists;
+      const found = this.#valueExists === null ? false : await this.#valueExists(collection, matches).catch(() => false);
+      if (!found) throw unauthorized(`Invalid JWT: value_exists finds no matching point in collection "${collection}"`);
+    }
+    const { access } = claims;
+    if (access === 'r') return { kind: 'qdrant_jwt', permission: PERM.read, grants: null };
+    if (access === 'm') return { kind: 'qdrant_jwt', permission: PERM.read | PERM.write | MANAGE, grants: null };
+    const grants: Grants = {
+      outside: 0,
+      collections: access.map((e) => grant(e.collection, e.access === 'rw' ? PERM.read | PERM.write : PERM.read, null, true)),
+    };
+    return { kind: 'qdrant_jwt', permission: 0, grants };
   }
 
   // ------------------------------------------------------------------ admin user and login
@@ -245,7 +289,7 @@ export class AuthService {
   // ------------------------------------------------------------------ access tokens
 
   async doCreateApiKey(_ctx: AuthContext, req: ApiKeyRequest): Promise<ApiKeyCreated> {
-    const { permission, lifetimeMs } = apiKeyTerms(req);
+    const { permission, scope, lifetimeMs } = apiKeyTerms(req);
     const apiKey = newApiKey();
     return this.#serial(async () => {
       const id = this.#state.next_token_id;
@@ -258,6 +302,7 @@ export class AuthService {
         created_at: now,
         expires_at: lifetimeMs === null ? null : now + lifetimeMs,
         permission,
+        ...(scope === null ? {} : { scope }),
       };
       await this.#commit({ ...this.#state, next_token_id: id + 1 }, [t]);
       this.#tokens.index(t);
@@ -284,13 +329,27 @@ export class AuthService {
     });
   }
 
+  /**
+   * PATCH /auth/api_key/{id}: the fields given replace the token's, the key stays. A narrower
+   * permission or scope holds from the next request on this node, and on the others once the
+   * change reaches them (cluster mode: the shared state's watch).
+   */
+  async doUpdateApiKey(_ctx: AuthContext, id: number, req: ApiKeyUpdate): Promise<ApiKeyInfo> {
+    return info(await this.#replaceToken(id, (old) => updatedToken(old, req)));
+  }
+
   /** Same id, name, permission and expiry; a new key. The old key stops working at once. */
   async doRotateApiKey(_ctx: AuthContext, id: number): Promise<ApiKeyCreated> {
     const apiKey = newApiKey();
+    return created(await this.#replaceToken(id, (old) => ({ ...old, digest: keyDigest(apiKey) })), apiKey);
+  }
+
+  /** Replaces a token by its changed record: the old one stops working before the commit, and is put back if the commit fails. */
+  #replaceToken(id: number, change: (old: TokenRecord) => TokenRecord): Promise<TokenRecord> {
     return this.#serial(async () => {
       const old = this.#tokens.get(id);
       if (old === undefined) throw QuiverError.notFound(`Access token not found: ${id}`);
-      const t: TokenRecord = { ...old, digest: keyDigest(apiKey) };
+      const t = change(old);
       this.#tokens.unindex(old);
       try {
         await this.#commit(null, [t]);
@@ -299,7 +358,7 @@ export class AuthService {
         throw err;
       }
       this.#tokens.index(t);
-      return created(t, apiKey);
+      return t;
     });
   }
 

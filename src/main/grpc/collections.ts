@@ -17,9 +17,10 @@ import { collectionNameError } from '../../shared/validation.js';
 import { clusterInfoOut, clusterSetupIn, collectionInfoOut, createCollectionIn, updateCollectionIn } from './messages/collections.js';
 import { schemaCheck } from '../../shared/grpc/messages/common.js';
 import type { CollectionsHandlers } from '../../shared/grpc/generated/qdrant/Collections.js';
-import { timed, unimplemented, type GrpcContext } from './unary.js';
+import { timed, toStatus, unimplemented, type GrpcContext } from './unary.js';
+import { visibleTo } from '../auth/authorize.js';
 
-export function collectionHandlers({ engine, log, cluster }: GrpcContext): CollectionsHandlers {
+export function collectionHandlers({ engine, log, cluster, auth }: GrpcContext): CollectionsHandlers {
   const checkName = schemaCheck(CollectionNameParams);
   const name = (r: { collection_name?: string }): string => checkName({ collection_name: r.collection_name ?? '' }).collection_name;
   // A new name is also checked for forbidden characters, worded for gRPC before the service's REST wording.
@@ -34,7 +35,14 @@ export function collectionHandlers({ engine, log, cluster }: GrpcContext): Colle
   const clusterOps = schemaCheck(ClusterOperations);
   return {
     Get: timed(log, async (r) => ({ result: collectionInfoOut(await doGetCollection(engine, name(r))) })),
-    List: timed(log, async () => doListCollections(engine)),
+    // A scoped credential sees the collections it may read: who the call is, again (admission's context stays in the interceptor).
+    List: (call, callback) => {
+      const seen = auth === undefined ? Promise.resolve(() => true) : auth.authenticate((n) => call.metadata.get(n)[0]?.toString()).then(visibleTo);
+      void seen.then(
+        (visible) => timed(log, async () => doListCollections(engine, visible))(call, callback),
+        (err: unknown) => callback(toStatus(err, call.getPath(), log)),
+      );
+    },
     Create: timed(log, async (r) => ({ result: await doCreateCollection(engine, newName(r), create(createCollectionIn(r))) })),
     Update: timed(log, async (r) => ({ result: await doUpdateCollection(engine, name(r), update(updateCollectionIn(r))) })),
     Delete: timed(log, async (r) => ({ result: await doDeleteCollection(engine, name(r)) })),

@@ -20,6 +20,9 @@ import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { toStatus } from './unary.js';
+import type { TenantGuard } from '../../shared/protocol.js';
+import type { AuthContext } from '../auth/context.js';
+import type { Access } from '../auth/permissions.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -83,13 +86,23 @@ export interface GrpcHandoffDeps {
   log: FastifyBaseLogger;
 }
 
-/** The hand-off itself: the message to a coordinating worker, its reply bytes back (or its failure thrown). */
-export type ServeHandoff = (method: GrpcHandoffMethod, body: Buffer, collection: string | undefined) => Promise<Buffer>;
+/**
+ * The hand-off itself: the message to a coordinating worker, its reply bytes back (or its failure
+ * thrown). `tenant`: the binding of the call's credential on its collection (coordination.ts).
+ */
+export type ServeHandoff = (method: GrpcHandoffMethod, body: Buffer, collection: string | undefined, tenant?: TenantGuard) => Promise<Buffer>;
 
 export function serveHandoff({ coordinators, metrics }: Pick<GrpcHandoffDeps, 'coordinators' | 'metrics'>): ServeHandoff {
-  return (method, body, collection) =>
+  return (method, body, collection, tenant) =>
     coordinators
-      .handoff({ kind: 'grpc', method, params: collection === undefined ? {} : { collection_name: collection }, body, t0: performance.timeOrigin + performance.now() })
+      .handoff({
+        kind: 'grpc',
+        method,
+        params: collection === undefined ? {} : { collection_name: collection },
+        body,
+        t0: performance.timeOrigin + performance.now(),
+        ...(tenant === undefined ? {} : { tenant }),
+      })
       .then(({ reply, worker }) => {
         metrics.coordinated(worker);
         if (!reply.ok) throw QuiverError.fromWire(reply.error);
@@ -115,10 +128,19 @@ export function handoffHandlers(deps: GrpcHandoffDeps): Record<GrpcHandoffMethod
   return Object.fromEntries(GRPC_HANDOFF_METHODS.map((m) => [m, handler(m)])) as Record<GrpcHandoffMethod, grpc.handleUnaryCall<Buffer, Buffer>>;
 }
 
+/** A call let in by its metadata: who it is and the method's rule, for the decision on its collection. */
+export interface Admitted {
+  ctx: AuthContext;
+  access: Access;
+  path: string;
+}
+
 /** What a HandoffCall asks of the interceptor that made it: admission and the record of the outcome. */
 export interface CallGate {
   /** Resolves when the call is admitted; rejects with the refusal. */
-  admit(path: string, metadata: grpc.Metadata): Promise<void>;
+  admit(path: string, metadata: grpc.Metadata): Promise<Admitted>;
+  /** The decision on the collection the message names: the context with its binding, or the refusal thrown. */
+  decide(admitted: Admitted, collection: string | undefined): AuthContext;
   /** The call's final status, for the metrics and the access log; `t0` from performance.now() at its start. */
   record(path: string, code: grpc.status, t0: number, collection: string | undefined): void;
   log: FastifyBaseLogger;
@@ -148,6 +170,7 @@ export class HandoffCall extends grpc.ServerInterceptingCall {
   readonly #t0 = performance.now();
   #body: Buffer | null = null;
   #collection: string | undefined;
+  #admitted: Admitted | null = null;
   #done = false;
 
   constructor(call: grpc.ServerInterceptingCallInterface, path: string, method: GrpcHandoffMethod, gate: CallGate, serve: ServeHandoff) {
@@ -165,7 +188,10 @@ export class HandoffCall extends grpc.ServerInterceptingCall {
     const listener: BaseListener = {
       onReceiveMetadata: (metadata: grpc.Metadata) => {
         this.#gate.admit(this.#path, metadata).then(
-          () => this.#call.startRead(),
+          (a) => {
+            this.#admitted = a;
+            this.#call.startRead();
+          },
           (err: unknown) => this.#fail(err),
         );
       },
@@ -185,7 +211,15 @@ export class HandoffCall extends grpc.ServerInterceptingCall {
           this.sendStatus({ code: grpc.status.UNIMPLEMENTED, details: `Received no request message for server streaming method ${this.#path}` });
           return;
         }
-        this.#serve(this.#method, body, this.#collection).then(
+        let tenant: TenantGuard | undefined;
+        try {
+          // Admitted before any message is read (startRead waits for it).
+          tenant = this.#gate.decide(this.#admitted!, this.#collection).tenant;
+        } catch (err) {
+          this.#fail(err);
+          return;
+        }
+        this.#serve(this.#method, body, this.#collection, tenant).then(
           (reply) => this.#reply(reply),
           (err: unknown) => this.#fail(err),
         );

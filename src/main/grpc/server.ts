@@ -11,7 +11,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
 import { forbidden } from '../auth/context.js';
-import { grpcAccess } from '../auth/permissions.js';
+import { GRPC_NO_COLLECTION, grpcAccess } from '../auth/permissions.js';
+import type { AuthContext } from '../auth/context.js';
+import { DEFERRED } from '../auth/authorize.js';
 import type { AuthService } from '../auth/service.js';
 import { accessLogEnabled, type Config } from '../config.js';
 import type { Engine } from '../engine.js';
@@ -19,7 +21,7 @@ import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { collectionHandlers } from './collections.js';
 import { holdEarlyStatuses } from './early-status.js';
-import { handoffHandlers, HandoffCall, serveHandoff, withRawHandoffMethods, type CallGate, type ServeHandoff } from './handoff.js';
+import { handoffHandlers, HandoffCall, serveHandoff, withRawHandoffMethods, type Admitted, type CallGate, type ServeHandoff } from './handoff.js';
 import { HEALTH_CHECK_PATH, healthHandlers } from './health.js';
 import { pointHandlers } from './points.js';
 import { loadServices } from './services.js';
@@ -27,6 +29,9 @@ import { loadServices } from './services.js';
 export { warmServices } from './services.js';
 import { toStatus, type GrpcContext } from './unary.js';
 import { TLS_POLL_MS, tlsFiles } from '../../shared/tls.js';
+
+/** What the gRPC server asks of the auth service. */
+export type GrpcAuth = Pick<AuthService, 'guard' | 'forCollection' | 'authenticate'>;
 
 export interface GrpcServer {
   port: number;
@@ -40,13 +45,25 @@ export interface GrpcServer {
  * same guard as REST with the call's metadata as headers (`authorization: Bearer <token>` or
  * `api-key: <token>`). Throws the refusal.
  */
-async function admit(engine: Engine, auth: Pick<AuthService, 'guard'>, path: string, metadata: grpc.Metadata, cluster: ClusterView | null): Promise<void> {
+async function admit(engine: Engine, auth: GrpcAuth, path: string, metadata: grpc.Metadata, cluster: ClusterView | null): Promise<Admitted> {
   if (path !== HEALTH_CHECK_PATH && !engine.ready) throw QuiverError.precondition(ENGINE_NOT_INITIALIZED);
   // Cluster mode: a node without its lease refuses the data services, as REST's collections routes.
   if (cluster !== null && !path.startsWith('/qdrant.Qdrant/') && !cluster.leaseHeld()) throw new QuiverError('ShardUnavailable', cluster.notServingReason());
   const access = grpcAccess(path);
   if (access === undefined) throw forbidden(`Forbidden: ${path} has no access rule`);
-  await auth.guard(access, (name) => metadata.get(name)[0]?.toString());
+  // A method about one collection names it in its message, not read yet: a scoped credential is
+  // decided on it once it is (decide).
+  const ctx = await auth.guard(access, (name) => metadata.get(name)[0]?.toString(), GRPC_NO_COLLECTION.has(path) ? null : DEFERRED);
+  return { ctx, access, path };
+}
+
+/**
+ * The decision on the call's collection, once its message is read: throws the refusal, or returns
+ * the context with the tenant binding that applies there. Methods about no collection were decided at admission.
+ */
+function decide(auth: GrpcAuth, a: Admitted, collection: string | undefined): AuthContext {
+  if (GRPC_NO_COLLECTION.has(a.path)) return a.ctx;
+  return auth.forCollection(a.ctx, a.access, collection ?? '');
 }
 
 /** Records each call's final status: the metrics, and the access log line when it is on. */
@@ -79,22 +96,33 @@ function gate(gate: CallGate, serve: ServeHandoff): grpc.ServerInterceptor {
     if (handoff !== undefined) return new HandoffCall(call, method.path, handoff, gate, serve);
     const t0 = performance.now();
     let collection: string | undefined;
+    let admitted: Admitted | null = null;
+    const refuse = (err: unknown): void => {
+      const status = toStatus(err, method.path, gate.log);
+      gate.record(method.path, status.code, t0, collection);
+      call.sendStatus(status);
+    };
     return new grpc.ServerInterceptingCall(call, {
       start: (next) =>
         next({
           onReceiveMessage: (message: unknown, pass: (m: unknown) => void) => {
-            // for the access log
+            // for the access log, and the decision on a scoped credential
             if (typeof message === 'object' && message !== null && 'collection_name' in message && typeof message.collection_name === 'string') collection = message.collection_name;
+            try {
+              if (admitted !== null) gate.decide(admitted, collection);
+            } catch (err) {
+              refuse(err);
+              return;
+            }
             pass(message);
           },
           onReceiveMetadata: (metadata, accept) => {
             gate.admit(method.path, metadata).then(
-              () => accept(metadata),
-              (err: unknown) => {
-                const status = toStatus(err, method.path, gate.log);
-                gate.record(method.path, status.code, t0, collection);
-                call.sendStatus(status);
+              (a) => {
+                admitted = a;
+                accept(metadata);
               },
+              refuse,
             );
           },
         }),
@@ -117,7 +145,7 @@ function address(host: string, port: number): string {
 export async function startGrpcServer(
   config: Config,
   engine: Engine,
-  auth: Pick<AuthService, 'guard'>,
+  auth: GrpcAuth,
   log: FastifyBaseLogger,
   metrics: Metrics,
   coordinators: Coordinators,
@@ -133,12 +161,12 @@ export async function startGrpcServer(
     'grpc.enable_channelz': 0,
     interceptors: [
       gate(
-        { admit: (path, metadata) => admit(engine, auth, path, metadata, cluster), record: recorder(log, metrics, accessLogEnabled(config)), log, maxSendBytes: maxBytes },
+        { admit: (path, metadata) => admit(engine, auth, path, metadata, cluster), decide: (a, collection) => decide(auth, a, collection), record: recorder(log, metrics, accessLogEnabled(config)), log, maxSendBytes: maxBytes },
         serveHandoff({ coordinators, metrics }),
       ),
     ],
   });
-  const ctx: GrpcContext = { engine, log, cluster: cluster?.api };
+  const ctx: GrpcContext = { engine, log, cluster: cluster?.api, auth };
   server.addService(services['qdrant.Qdrant']!, healthHandlers(ctx));
   server.addService(services['qdrant.Collections']!, collectionHandlers(ctx));
   server.addService(withRawHandoffMethods(services['qdrant.Points']!), { ...pointHandlers(ctx), ...handoffHandlers({ coordinators, metrics, log }) });

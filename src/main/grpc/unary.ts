@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { GRPC_STATUS, QuiverError } from '../../shared/errors.js';
 import type { ClusterApi } from '../cluster/view.js';
 import type { Engine } from '../engine.js';
+import type { AuthService } from '../auth/service.js';
 
 /** What every handler set is built from. */
 export interface GrpcContext {
@@ -14,6 +15,8 @@ export interface GrpcContext {
   log: FastifyBaseLogger;
   /** Cluster mode: the cluster API's view of this node (service/cluster.ts); undefined in single-node mode. */
   cluster?: ClusterApi | undefined;
+  /** Who a call is, again, where a handler's answer depends on it (the collections a scoped credential sees). */
+  auth?: Pick<AuthService, 'authenticate'> | undefined;
 }
 
 /** A failure of any origin as a gRPC status, logged as REST logs it (4xx at info, 5xx at error). */

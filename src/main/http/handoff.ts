@@ -50,12 +50,15 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
     handler: async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
       const body = req.body instanceof Uint8Array ? req.body : null;
       const sent = PROBE_ON ? performance.now() : 0;
+      // A tenant-bound credential's binding goes with the request: the coordinator applies it.
+      const tenant = req.auth?.tenant;
       const { reply: out, worker } = await coordinators.handoff({
         route,
         params: req.params as Record<string, unknown>,
         query: (req.query ?? {}) as Record<string, unknown>,
         body,
         t0: performance.timeOrigin + req.t0,
+        ...(tenant === undefined ? {} : { tenant }),
       });
       metrics.coordinated(worker);
       if (PROBE_ON) {

@@ -74,6 +74,7 @@ const DOCS: Readonly<Record<string, RouteDoc>> = {
   'POST /auth/api_key': { tag: 'Auth', operationId: 'create_api_key', summary: 'Create an API key (the key is shown once)', body: ApiKeyCreatedOut },
   'GET /auth/api_keys': { tag: 'Auth', operationId: 'list_api_keys', summary: 'List API keys', body: Type.Array(ApiKeyInfoOut) },
   'DELETE /auth/api_key/:token_id': { tag: 'Auth', operationId: 'delete_api_key', summary: 'Delete an API key', body: AuthMessageOut },
+  'PATCH /auth/api_key/:token_id': { tag: 'Auth', operationId: 'update_api_key', summary: 'Change an API key: name, description, permission or scope (the key stays)', body: ApiKeyInfoOut },
   'POST /auth/api_key/:token_id/rotate': { tag: 'Auth', operationId: 'rotate_api_key', summary: 'Rotate an API key: a new key, the old one stops working', body: ApiKeyCreatedOut },
 
   'GET /collections': { tag: 'Collections', operationId: 'get_collections', summary: 'List collections', result: CollectionsListOut },

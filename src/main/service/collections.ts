@@ -208,8 +208,9 @@ export function doDeleteCollection(engine: Engine, name: string): Promise<boolea
   return engine.deleteCollection(name);
 }
 
-export function doListCollections(engine: Engine): { collections: { name: string }[] } {
-  return { collections: engine.list().map((m) => ({ name: m.name })) };
+/** `visible`: the collections the caller may see (a scoped credential's; all by default). */
+export function doListCollections(engine: Engine, visible: (name: string) => boolean = () => true): { collections: { name: string }[] } {
+  return { collections: engine.list().flatMap((m) => (visible(m.name) ? [{ name: m.name }] : [])) };
 }
 
 export function doCollectionExists(engine: Engine, name: string): { exists: boolean } {

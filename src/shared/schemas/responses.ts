@@ -135,7 +135,17 @@ const ApiKeyFields = {
   created_at: Type.String({ description: 'RFC 3339 UTC' }),
   expired_at: Type.Union([Type.String(), Type.Null()]),
   will_expire: Type.Boolean(),
-  permission: Type.String({ description: 'Comma-separated: read, write, admin' }),
+  permission: Type.String({ description: 'Comma-separated: read, write, admin. For a scoped key, its rights outside collections (may be empty)' }),
+  scope: Type.Optional(
+    Type.Array(
+      Type.Object({
+        collection: Type.String({ description: 'A collection name, or a pattern where * stands for any run of characters' }),
+        permission: Type.String({ description: 'Comma-separated: read, write' }),
+        filter: Type.Optional(Type.Unknown({ description: 'The tenant filter every request on these collections is bound to' })),
+      }),
+      { description: 'Present on a scoped key only: the collections it may use, first match wins' },
+    ),
+  ),
 };
 export const ApiKeyInfoOut = Type.Object(ApiKeyFields);
 export const ApiKeyCreatedOut = Type.Object({ ...ApiKeyFields, api_key: Type.String({ description: 'Shown once' }) });

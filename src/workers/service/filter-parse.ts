@@ -238,7 +238,7 @@ function clause(v: unknown, path: string): Condition[] | undefined {
   return [condition(v, path)];
 }
 
-function parseFilterAt(v: unknown, path: string): Filter {
+export function parseFilterAt(v: unknown, path: string): Filter {
   const o = obj(v, path);
   only(o, CLAUSES, path);
   const f: Filter = {};

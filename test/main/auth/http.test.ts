@@ -59,8 +59,8 @@ describe('installAuth', () => {
     const app = build();
     await app.ready();
     const routes = registeredRoutes(app).map((r) => `${r.method} ${r.url} ${r.access ?? 'NONE'}`);
-    expect(routes).toContain('GET /collections read');
-    expect(routes).toContain('HEAD /collections read');
+    expect(routes).toContain('GET /collections list');
+    expect(routes).toContain('HEAD /collections list');
     expect(routes).toContain('POST /collections/:name/points/count read');
     expect(routes).toContain('GET /debug/secret-dump NONE');
     // One route, two methods with different rules: refused as a whole.

@@ -30,11 +30,15 @@ describe('the route table', () => {
     expect(routeKey('get', '/collections/:collection_name')).toBe('GET /collections/:');
     expect(restAccess('PUT', '/collections/:name/points')).toBe('write');
     expect(restAccess('POST', '/collections/:collection_name/points/search')).toBe('read');
-    expect(restAccess('DELETE', '/collections/:c/snapshots/:snap')).toBe('write');
+    expect(restAccess('DELETE', '/collections/:c/snapshots/:snap')).toBe('manage');
+    expect(restAccess('DELETE', '/collections/:c/points/delete')).toBe(undefined);
+    expect(restAccess('POST', '/collections/:c/points/delete')).toBe('write');
+    expect(restAccess('PUT', '/collections/:c/index')).toBe('manage');
   });
 
   it('gives HEAD the rule of its GET', () => {
-    expect(restAccess('HEAD', '/collections')).toBe('read');
+    expect(restAccess('HEAD', '/collections')).toBe('list');
+    expect(restAccess('HEAD', '/collections/:c')).toBe('read');
     expect(restAccess('HEAD', '/auth/api_keys')).toBe('token_admin');
     expect(restAccess('HEAD', '/healthz')).toBe('public');
   });

@@ -84,7 +84,7 @@ describe('authorize (the decision, given who the caller is)', () => {
   const on = (principal: AuthContext['principal']): AuthContext => ({ authEnabled: true, principal });
   const off = (principal: AuthContext['principal']): AuthContext => ({ authEnabled: false, principal });
   const jwt = { kind: 'admin_jwt', jti: 'x' } as const;
-  const key = (permission: number) => ({ kind: 'api_key', tokenId: 1, permission }) as const;
+  const key = (permission: number) => ({ kind: 'api_key', tokenId: 1, permission, grants: null }) as const;
   const result = (ctx: AuthContext, access: Parameters<typeof authorize>[1], adminExists = true): string => {
     try {
       authorize(ctx, access, adminExists);
@@ -299,7 +299,7 @@ describe('access tokens', () => {
     const ctx = await auth.authenticate(bearer(jwt));
     const k = await auth.doCreateApiKey(ctx, { name: 'x', permission: 'read', will_expire: true, expires_in_seconds: 10 });
     const viaKey = headers({ 'api-key': k.api_key });
-    expect((await auth.authenticate(viaKey)).principal).toEqual({ kind: 'api_key', tokenId: k.id, permission: 1 });
+    expect((await auth.authenticate(viaKey)).principal).toEqual({ kind: 'api_key', tokenId: k.id, permission: 1, grants: null });
     clockMs += 9_999;
     await auth.authenticate(viaKey);
     clockMs += 1;

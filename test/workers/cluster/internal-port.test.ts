@@ -33,7 +33,7 @@ const ask = (port: number) =>
 describe('worker 0 internal port', () => {
   it('is bound and reported at once, answers "still loading" until served, then serves, and refuses once the lease lapsed', async () => {
     const i = init();
-    const served = await serveInternalPort(i, 4 << 20);
+    const served = await serveInternalPort(i, 4 << 20, undefined);
     expect(served).not.toBeNull();
     const bound = new Int32Array(i.bound);
     expect(Atomics.load(bound, INTERNAL_PORT.state)).toBe(INTERNAL_PORT_STATE.listening);
@@ -52,10 +52,10 @@ describe('worker 0 internal port', () => {
 
   it('a replacing thread binds the port reported before; a port in use is reported failed', async () => {
     const first = init();
-    expect(await serveInternalPort(first, 4 << 20)).not.toBeNull();
+    expect(await serveInternalPort(first, 4 << 20, undefined)).not.toBeNull();
     const port = Atomics.load(new Int32Array(first.bound), INTERNAL_PORT.port);
     // The same bound buffer (as WorkerInit gives a replacing thread): it asks for that port, held here, and fails.
-    const again = await serveInternalPort(first, 4 << 20);
+    const again = await serveInternalPort(first, 4 << 20, undefined);
     expect(again).toBeNull();
     expect(Atomics.load(new Int32Array(first.bound), INTERNAL_PORT.state)).toBe(INTERNAL_PORT_STATE.failed);
     expect(Atomics.load(new Int32Array(first.bound), INTERNAL_PORT.port)).toBe(port);

@@ -6,7 +6,7 @@
 // errors exactly as the root one does (toFailure) and differs only in the envelope.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { AdminPasswordBody, AuthEnabledBody, CreateApiKeyBody, LoginBody, TokenIdParams } from '../../../shared/schemas/auth.js';
+import { AdminPasswordBody, AuthEnabledBody, CreateApiKeyBody, LoginBody, TokenIdParams, UpdateApiKeyBody } from '../../../shared/schemas/auth.js';
 import { authOf } from '../../auth/http.js';
 import type { AuthService } from '../../auth/service.js';
 import { validatorCompiler } from '../../../shared/validation.js';
@@ -62,6 +62,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asyn
     await auth.doDeleteApiKey(authOf(req), req.params.token_id);
     return authMessage('success', `Access token ${req.params.token_id} deleted`);
   });
+
+  app.patch('/auth/api_key/:token_id', { bodyLimit, schema: { params: TokenIdParams, body: UpdateApiKeyBody } }, async (req) =>
+    auth.doUpdateApiKey(authOf(req), req.params.token_id, req.body),
+  );
 
   app.post('/auth/api_key/:token_id/rotate', { bodyLimit, schema: { params: TokenIdParams } }, async (req) =>
     auth.doRotateApiKey(authOf(req), req.params.token_id),

@@ -12,11 +12,13 @@ import {
 import type { Engine } from '../../engine.js';
 import { doOptimizations } from '../../service/optimizations.js';
 import { ok } from '../../../shared/envelope.js';
+import { visibleTo } from '../../auth/authorize.js';
+import { authOf } from '../../auth/http.js';
 
 const params = CollectionNameParams;
 
 export const collectionRoutes: FastifyPluginAsyncTypebox<{ engine: Engine }> = async (app, { engine }) => {
-  app.get('/collections', async (req) => ok(doListCollections(engine), req.t0));
+  app.get('/collections', async (req) => ok(doListCollections(engine, visibleTo(authOf(req))), req.t0));
   app.get('/collections/:collection_name', { schema: { params } }, async (req) =>
     ok(await doGetCollection(engine, req.params.collection_name), req.t0),
   );
