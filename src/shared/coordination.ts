@@ -6,6 +6,7 @@
 
 import type { MessagePort } from 'node:worker_threads';
 import type { CatalogEntry } from './db.js';
+import type { ScopeEntryWire } from './collection-scope.js';
 import type { WireError } from './errors.js';
 import type { ReplicaTable } from './placement.js';
 import type { GrpcHandoffMethod, HandoffRoute } from './point-ops.js';
@@ -28,6 +29,8 @@ export interface HandoffRequest {
   routeCalls?: boolean;
   /** The tenant binding of the request's credential on this collection (protocol.ts TenantGuard), if any. */
   tenant?: TenantGuard;
+  /** A scoped credential's collections, for any other collection the request reads (collection-scope.ts). */
+  scope?: ScopeEntryWire[];
 }
 
 export interface HandoffReply {
@@ -59,8 +62,9 @@ export interface GrpcHandoffRequest {
   t0: number;
   /** As HandoffRequest.routeCalls. */
   routeCalls?: boolean;
-  /** As HandoffRequest.tenant. */
+  /** As HandoffRequest.tenant and .scope. */
   tenant?: TenantGuard;
+  scope?: ScopeEntryWire[];
 }
 
 /**

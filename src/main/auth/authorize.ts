@@ -15,7 +15,8 @@ import {
 import type { QuiverError } from '../../shared/errors.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import { PERM, type Access } from './permissions.js';
-import { MANAGE, canSee, grantFor, withManage, type Grants } from './scopes.js';
+import { MANAGE, canSee, grantFor, scopeWire, withManage, type Grants } from './scopes.js';
+import type { ScopeEntryWire } from '../../shared/collection-scope.js';
 
 export const MISSING_CREDENTIAL = 'Must provide an API key or an Authorization bearer token';
 
@@ -146,4 +147,11 @@ export function visibleTo(ctx: AuthContext): (collection: string) => boolean {
   if (p.kind !== 'api_key' && p.kind !== 'qdrant_jwt') return () => true;
   const grants = p.grants;
   return grants === null ? () => true : (name) => canSee(grants, name);
+}
+
+/** A scoped credential's grants as a hand-off carries them (collection-scope.ts); undefined for any other. */
+export function scopeOf(ctx: AuthContext | null | undefined): ScopeEntryWire[] | undefined {
+  const p = ctx?.principal;
+  if (p === undefined || (p.kind !== 'api_key' && p.kind !== 'qdrant_jwt') || p.grants === null) return undefined;
+  return scopeWire(p.grants);
 }

@@ -7,6 +7,7 @@ import { QuiverError } from '../../shared/errors.js';
 import type { ScopeRecord } from '../../shared/db.js';
 import type { Condition, Filter } from '../../shared/filter.js';
 import type { TenantGuard } from '../../shared/protocol.js';
+import { patternMatcher, type ScopeEntryWire } from '../../shared/collection-scope.js';
 import { parseFilterAt } from '../../workers/service/filter-parse.js';
 import { PERM, PERMISSION_RULE, formatPermission, parsePermission } from './permissions.js';
 
@@ -31,6 +32,7 @@ export type ScopeEntry = ScopeRecord;
 /** What a scope entry grants on the collections it matches. */
 export interface CollectionGrant {
   readonly pattern: string;
+  readonly exact: boolean;
   readonly matches: (name: string) => boolean;
   /** PERM read/write, and MANAGE. */
   readonly bits: number;
@@ -48,16 +50,9 @@ export function withManage(permission: number): number {
   return (permission & PERM.write) !== 0 ? permission | MANAGE : permission;
 }
 
-function patternMatcher(pattern: string): (name: string) => boolean {
-  if (!pattern.includes('*')) return (name) => name === pattern;
-  const parts = pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  const re = new RegExp(`^${parts.join('.*')}$`, 's');
-  return (name) => re.test(name);
-}
-
 /** `exact`: the pattern is a name, `*` included (a Qdrant JWT names collections, it has no patterns). */
 export function grant(pattern: string, bits: number, guard: TenantGuard | null, exact = false): CollectionGrant {
-  return { pattern, matches: exact ? (name) => name === pattern : patternMatcher(pattern), bits, guard };
+  return { pattern, exact, matches: patternMatcher(pattern, exact), bits, guard };
 }
 
 /** The first grant whose pattern matches the collection. */
@@ -70,6 +65,11 @@ export function canSee(grants: Grants | null, collection: string): boolean {
   if (grants === null) return true;
   const g = grantFor(grants, collection);
   return g !== undefined && (g.bits & PERM.read) !== 0;
+}
+
+/** The grants as a hand-off carries them, for the collections a request reads besides its own. */
+export function scopeWire(grants: Grants): ScopeEntryWire[] {
+  return grants.collections.map((g) => ({ pattern: g.pattern, exact: g.exact, read: (g.bits & PERM.read) !== 0, guard: g.guard }));
 }
 
 const cache = new WeakMap<object, Grants | null>();

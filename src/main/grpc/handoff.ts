@@ -20,7 +20,7 @@ import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point
 import type { Metrics } from '../metrics.js';
 import type { Coordinators } from '../router/dispatcher.js';
 import { toStatus } from './unary.js';
-import type { TenantGuard } from '../../shared/protocol.js';
+import { scopeOf } from '../auth/authorize.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Access } from '../auth/permissions.js';
 
@@ -90,11 +90,13 @@ export interface GrpcHandoffDeps {
  * The hand-off itself: the message to a coordinating worker, its reply bytes back (or its failure
  * thrown). `tenant`: the binding of the call's credential on its collection (coordination.ts).
  */
-export type ServeHandoff = (method: GrpcHandoffMethod, body: Buffer, collection: string | undefined, tenant?: TenantGuard) => Promise<Buffer>;
+export type ServeHandoff = (method: GrpcHandoffMethod, body: Buffer, collection: string | undefined, ctx?: AuthContext) => Promise<Buffer>;
 
 export function serveHandoff({ coordinators, metrics }: Pick<GrpcHandoffDeps, 'coordinators' | 'metrics'>): ServeHandoff {
-  return (method, body, collection, tenant) =>
-    coordinators
+  return (method, body, collection, ctx) => {
+    const tenant = ctx?.tenant;
+    const scope = scopeOf(ctx);
+    return coordinators
       .handoff({
         kind: 'grpc',
         method,
@@ -102,12 +104,14 @@ export function serveHandoff({ coordinators, metrics }: Pick<GrpcHandoffDeps, 'c
         body,
         t0: performance.timeOrigin + performance.now(),
         ...(tenant === undefined ? {} : { tenant }),
+        ...(scope === undefined ? {} : { scope }),
       })
       .then(({ reply, worker }) => {
         metrics.coordinated(worker);
         if (!reply.ok) throw QuiverError.fromWire(reply.error);
         return Buffer.from(reply.body.buffer, reply.body.byteOffset, reply.body.byteLength);
       });
+  };
 }
 
 /**
@@ -211,15 +215,15 @@ export class HandoffCall extends grpc.ServerInterceptingCall {
           this.sendStatus({ code: grpc.status.UNIMPLEMENTED, details: `Received no request message for server streaming method ${this.#path}` });
           return;
         }
-        let tenant: TenantGuard | undefined;
+        let ctx: AuthContext;
         try {
           // Admitted before any message is read (startRead waits for it).
-          tenant = this.#gate.decide(this.#admitted!, this.#collection).tenant;
+          ctx = this.#gate.decide(this.#admitted!, this.#collection);
         } catch (err) {
           this.#fail(err);
           return;
         }
-        this.#serve(this.#method, body, this.#collection, tenant).then(
+        this.#serve(this.#method, body, this.#collection, ctx).then(
           (reply) => this.#reply(reply),
           (err: unknown) => this.#fail(err),
         );

@@ -14,6 +14,7 @@ import type { Coordinators } from '../router/dispatcher.js';
 import { validatorCompiler } from '../../shared/validation.js';
 import { PROBE_ON, probeRecord } from '../../shared/latency-probe.js';
 import { retryAfterFor } from '../../shared/envelope.js';
+import { scopeOf } from '../auth/authorize.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,6 +53,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
       const sent = PROBE_ON ? performance.now() : 0;
       // A tenant-bound credential's binding goes with the request: the coordinator applies it.
       const tenant = req.auth?.tenant;
+      const scope = scopeOf(req.auth);
       const { reply: out, worker } = await coordinators.handoff({
         route,
         params: req.params as Record<string, unknown>,
@@ -59,6 +61,7 @@ export function handoff(route: HandoffRoute, { coordinators, metrics }: HandoffD
         body,
         t0: performance.timeOrigin + req.t0,
         ...(tenant === undefined ? {} : { tenant }),
+        ...(scope === undefined ? {} : { scope }),
       });
       metrics.coordinated(worker);
       if (PROBE_ON) {

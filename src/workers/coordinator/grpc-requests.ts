@@ -17,7 +17,7 @@ import { isReadMethod, type GrpcHandoffMethod } from '../../shared/point-ops.js'
 import type { Codec } from './grpc-codec.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import { handleRequest } from './rest-requests.js';
-import { bindTenant } from './tenant-engine.js';
+import { accessOf, bindAccess } from './tenant-engine.js';
 import { engineAt, grpcReadLevel, type GrpcReadConsistency } from '../../shared/read-consistency.js';
 import { checkRequestTimeout, readOperation, readWithin, timeoutSeconds } from '../service/request-timeout.js';
 
@@ -34,7 +34,7 @@ export async function handleGrpcRequest(unbound: PointEngine, req: GrpcHandoffRe
   // The main thread's clock origin, in this thread's performance.now() terms.
   const t0 = req.t0 - performance.timeOrigin;
   // As handleRequest: a tenant-bound credential's call runs over the bound engine (tenant-engine.ts).
-  const engine = req.tenant === undefined ? unbound : bindTenant(unbound, req.tenant);
+  const engine = bindAccess(unbound, accessOf(req));
   try {
     const codec = (await (codecs ??= import('./grpc-codec.js').then((m) => m.loadCodecs())))[req.method];
     let message: unknown;

@@ -28,7 +28,7 @@ import { doSearch, doSearchBatch } from '../service/search.js';
 import { doDeleteVectors } from '../service/vectors.js';
 import { engineAt, restReadLevel } from '../../shared/read-consistency.js';
 import { compileCheck, type RequestCheck } from '../../shared/validation.js';
-import { bindTenant } from './tenant-engine.js';
+import { accessOf, bindAccess } from './tenant-engine.js';
 import type { UpdateResult } from '../service/writes.js';
 import { checkRequestTimeout, readOperation, readWithin, timeoutSeconds, waitDeadline, writeWithin } from '../service/request-timeout.js';
 
@@ -124,7 +124,7 @@ export async function handleRequest(unbound: PointEngine, req: HandoffRequest): 
   // The main thread's clock origin, in this thread's performance.now() terms.
   const t0 = req.t0 - performance.timeOrigin;
   // A tenant-bound credential's request sees and writes its tenant's points only (tenant-engine.ts).
-  const engine = req.tenant === undefined ? unbound : bindTenant(unbound, req.tenant);
+  const engine = bindAccess(unbound, accessOf(req));
   try {
     const body = parseBody(req.body);
     // The bytes are not read again: dropped, so that they can go at the thread's next scavenge

@@ -1,6 +1,7 @@
-// A tenant binding over a PointEngine (protocol.ts TenantGuard, issue 31): every shard call the
-// point services make through it is rewritten so that reads see only points matching the
-// binding's filter and writes carry the guard the shard enforces (shard/tenant-guard.ts). The
+// A credential's tenant binding and collections over a PointEngine (protocol.ts TenantGuard,
+// issue 31): every shard call the point services make through it is rewritten so that reads see
+// only points matching the binding's filter and writes carry the guard the shard enforces
+// (shard/tenant-guard.ts); a scoped credential reads no other collection it may not. The
 // services are unchanged: every read and write of a point reaches the shards through call() or
 // fanOut(), so rewriting there covers every route. The table is typed over every ShardOp: an op
 // added to the protocol without a decision here does not compile.
@@ -9,6 +10,7 @@ import type { Filter } from '../../shared/filter.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../shared/protocol.js';
 import { andFilter, forbidden } from '../shard/tenant-guard.js';
+import { entryFor, type ScopeEntryWire } from '../../shared/collection-scope.js';
 
 type Rewrite = { [O in ShardOp]: (req: ShardCall<O>, guard: TenantGuard) => ShardCall<O> };
 
@@ -65,19 +67,64 @@ export function rewriteCall<O extends ShardOp>(req: ShardCall<O>, guard: TenantG
   return rewrite(req, guard);
 }
 
-/** `engine` seen through a tenant binding: see the file comment. */
+/** `engine` seen through a tenant binding on every collection: see the file comment. */
 export function bindTenant(engine: PointEngine, guard: TenantGuard): PointEngine {
+  return bindAccess(engine, { tenant: guard });
+}
+
+/** What a hand-off says of its credential: the binding on its own collection, and a scoped credential's collections. */
+export interface RequestAccess {
+  /** The collection the request names (decided on by the main thread). */
+  collection?: string;
+  tenant?: TenantGuard;
+  scope?: ScopeEntryWire[];
+}
+
+/** A hand-off's access: its collection (the path's or the message's field 1), binding and scope. */
+export function accessOf(req: { params: { collection_name?: unknown }; tenant?: TenantGuard; scope?: ScopeEntryWire[] }): RequestAccess {
+  const name = req.params.collection_name;
+  return {
+    ...(typeof name === 'string' ? { collection: name } : {}),
+    ...(req.tenant === undefined ? {} : { tenant: req.tenant }),
+    ...(req.scope === undefined ? {} : { scope: req.scope }),
+  };
+}
+
+/**
+ * `engine` as the request's credential may use it. Without a scope, `tenant` binds every
+ * collection. With one, the request's own collection has `tenant`, and any other collection it
+ * reads (query's lookup_from) is decided from the scope as the main thread decides: no entry or no
+ * read bit is refused, and an entry's binding applies to it.
+ */
+export function bindAccess(engine: PointEngine, access: RequestAccess): PointEngine {
+  const { tenant, scope, collection: own } = access;
+  if (tenant === undefined && scope === undefined) return engine;
+  const guardOf = (name: string): TenantGuard | null => {
+    if (scope === undefined || name === own) return tenant ?? null;
+    const entry = entryFor(scope, name);
+    if (entry === undefined) throw forbidden(`this credential has no access to collection "${name}"`);
+    if (!entry.read) throw forbidden(`this credential lacks the read permission on collection "${name}"`);
+    return entry.guard;
+  };
+  const through = <O extends ShardOp>(name: string, req: ShardCall<O>): ShardCall<O> => {
+    const guard = guardOf(name);
+    return guard === null ? req : rewriteCall(req, guard);
+  };
   const bound: PointEngine = {
     requireReady: () => engine.requireReady(),
-    collection: (name) => engine.collection(name),
+    collection: (name) => {
+      const meta = engine.collection(name);
+      guardOf(name);
+      return meta;
+    },
     nextOpId: (collection) => engine.nextOpId(collection),
     // async: a refusal is a rejected promise, as any shard failure; the call itself still goes out in this turn.
-    call: async (meta, shard, req, transfer) => engine.call(meta, shard, rewriteCall(req, guard), transfer),
-    fanOut: async (meta, req) => engine.fanOut(meta, rewriteCall(req, guard)),
+    call: async (meta, shard, req, transfer) => engine.call(meta, shard, through(meta.name, req), transfer),
+    fanOut: async (meta, req) => engine.fanOut(meta, through(meta.name, req)),
     partition: (meta, ids) => engine.partition(meta, ids),
   };
   const { operationId, atLogEnd } = engine;
   if (operationId !== undefined) bound.operationId = (opId) => operationId.call(engine, opId);
-  if (atLogEnd !== undefined) bound.atLogEnd = () => bindTenant(atLogEnd.call(engine), guard);
+  if (atLogEnd !== undefined) bound.atLogEnd = () => bindAccess(atLogEnd.call(engine), access);
   return bound;
 }
