@@ -2,7 +2,8 @@
 // under /quiver/auth/. The admin made from SERVICE_ADMIN_PASSWORD exists once, a JWT from one
 // node works on the others (one secret), the auth switch set on one node holds on all, an API
 // key made on one node authenticates on the others (REST and gRPC), keys made at once on two
-// nodes get distinct ids, and a key deleted on one node is refused on every node.
+// nodes get distinct ids, a key deleted on one node is refused on every node, and a key narrowed
+// or bound to a tenant on one node holds so on every node (issue 31), its writes guarded through the log.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
@@ -103,6 +104,40 @@ describe.skipIf(etcdMissing() !== null)('auth across three nodes', () => {
     // Deleting it again, anywhere: 404.
     const again = await call(b.url, 'DELETE', `/auth/api_key/${key.id}`, undefined, bearer(jwt));
     expect(again.status).toBe(404);
+  });
+
+  it('a key narrowed on one node is refused on the others; a tenant-bound key keeps to its tenant on every node', async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const admin = bearer(jwt);
+    expect((await call(a.url, 'PUT', '/collections/tc', { vectors: { size: 2, distance: 'Dot' }, shard_number: 2 }, admin)).status).toBe(200);
+    const pts = [1, 2, 3, 4].map((id) => ({ id, vector: [1, id], payload: { tenant: id <= 2 ? 'a' : 'b' } }));
+    await until('the collection to take writes on C', async () => ((await call(c.url, 'PUT', '/collections/tc/points?wait=true', { points: pts }, admin)).status === 200 ? true : undefined));
+    const k = await createKey(a.url, jwt, { scope: [{ collection: 'tc', permission: 'read,write' }] });
+    const h = apiKeyHeader(k.api_key);
+    const ids = async (n: TestServer, headers = h): Promise<number[] | number> => {
+      const r = await call(n.url, 'POST', '/collections/tc/points/scroll', { limit: 100 }, headers);
+      return r.status === 200 ? (r.body.result.points as { id: number }[]).map((p) => p.id).sort() : r.status;
+    };
+    for (const n of [a, b, c]) await until('the scoped key to read tc everywhere', async () => (JSON.stringify(await ids(n)) === '[1,2,3,4]' ? true : undefined));
+
+    // Bound to tenant a on B: B at once, A and C once their watch brings it.
+    const narrowed = await call(b.url, 'PATCH', `/auth/api_key/${k.id}`, { scope: [{ collection: 'tc', permission: 'read,write', filter: { must: [{ key: 'tenant', match: { value: 'a' } }] } }] }, admin);
+    expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
+    expect(await ids(b)).toEqual([1, 2]);
+    for (const n of [a, c]) await until('the binding to hold on every node', async () => (JSON.stringify(await ids(n)) === '[1,2]' ? true : undefined));
+
+    // Writes through the log are guarded on every replica alike: refused, skipped, or allowed.
+    const before = await ids(a, admin);
+    expectDataError(await call(c.url, 'PUT', '/collections/tc/points?wait=true', { points: [{ id: 9, vector: [1, 9], payload: { tenant: 'b' } }] }, h), 403, /^Forbidden: point 9 does not match the tenant filter of API key/);
+    expect((await call(c.url, 'POST', '/collections/tc/points/delete?wait=true', { points: [3] }, h)).status).toBe(200);
+    expect(await ids(a, admin)).toEqual(before);
+    expect((await call(a.url, 'PUT', '/collections/tc/points?wait=true', { points: [{ id: 5, vector: [1, 5], payload: { tenant: 'a' } }] }, h)).status).toBe(200);
+    expect(await ids(b, admin)).toEqual([1, 2, 3, 4, 5]);
+
+    // Narrowed to another collection on C: refused on A and B too.
+    expect((await call(c.url, 'PATCH', `/auth/api_key/${k.id}`, { scope: [{ collection: 'elsewhere', permission: 'read' }] }, admin)).status).toBe(200);
+    for (const n of [a, b]) await until('the narrowed key to be refused on every node', async () => ((await ids(n)) === 403 ? true : undefined));
+    expectDataError(await call(a.url, 'POST', '/collections/tc/points/scroll', { limit: 1 }, h), 403, 'Forbidden: this credential has no access to collection "tc"');
   });
 
   it('a node restarted keeps the shared state (keys made while it was down work on it)', async () => {
