@@ -3,6 +3,7 @@
 // (url, port) and gRPC (grpcUrl, grpcPort).
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -106,10 +107,12 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   } finally {
     clearTimeout(timer);
   }
+  // A server given SERVICE_ENABLE_TLS answers https only (call() trusts the CA given to trustCa).
+  const scheme = opts.env?.['SERVICE_ENABLE_TLS'] === 'true' ? 'https' : 'http';
   const server: TestServer = {
-    url: `http://127.0.0.1:${port}`,
+    url: `${scheme}://127.0.0.1:${port}`,
     port,
-    grpcUrl: `http://127.0.0.1:${grpcPort}`,
+    grpcUrl: `${scheme}://127.0.0.1:${grpcPort}`,
     grpcPort,
     dataDir,
     proc,
@@ -127,7 +130,26 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-/** fetch with a JSON body; returns status and parsed body. */
+/** The CA call() trusts for https bases (the test's own, made with bench/lib/certs.ts). */
+let trustedCa: Buffer | undefined;
+export function trustCa(pem: Buffer | undefined): void {
+  trustedCa = pem;
+}
+
+/** An https request trusting trustedCa (fetch cannot be given a CA): status and text. */
+function httpsCall(url: string, method: string, headers: Record<string, string>, body: string | undefined): Promise<{ status: number; text: string }> {
+  return new Promise((res, rej) => {
+    const req = httpsRequest(url, { method, headers, ...(trustedCa === undefined ? {} : { ca: trustedCa }) }, (r) => {
+      let text = '';
+      r.on('data', (d: Buffer) => (text += d.toString()));
+      r.on('end', () => res({ status: r.statusCode ?? 0, text }));
+    });
+    req.on('error', rej);
+    req.end(body);
+  });
+}
+
+/** fetch with a JSON body (https through trustCa's CA); returns status and parsed body. */
 export async function call(
   base: string,
   method: string,
@@ -135,19 +157,24 @@ export async function call(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: any }> {
-  const res = await fetch(base + path, {
-    method,
-    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
+  const sent = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const allHeaders = body === undefined ? headers : { 'content-type': 'application/json', ...headers };
+  let status: number;
+  let text: string;
+  if (base.startsWith('https:')) {
+    ({ status, text } = await httpsCall(base + path, method, allHeaders, sent));
+  } else {
+    const res = await fetch(base + path, { method, headers: allHeaders, ...(sent === undefined ? {} : { body: sent }) });
+    status = res.status;
+    text = await res.text();
+  }
   let parsed: unknown = text;
   try {
     parsed = JSON.parse(text);
   } catch {
     // plain text answer
   }
-  return { status: res.status, body: parsed };
+  return { status, body: parsed };
 }
 
 export function randomVectors(n: number, dim: number, seed: number): number[][] {

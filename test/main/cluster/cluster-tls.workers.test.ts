@@ -1,17 +1,20 @@
-// The internal cluster port on TLS (SERVICE_CLUSTER_ENABLE_TLS) across three real nodes: every
-// node-to-node call (shard reads and writes on peers) goes over TLS with client certificates
-// signed by the test's CA, so a collection spread over the three nodes reads back whole from any
-// of them; a caller without a certificate, or with one from another CA, is refused in the
-// handshake. The REST ports stay plain here (their TLS is test/main/tls.workers.test.ts's).
+// Three real nodes on TLS everywhere: REST and gRPC (SERVICE_ENABLE_TLS) and the internal cluster
+// port (SERVICE_CLUSTER_ENABLE_TLS), where every node-to-node call (shard reads and writes on
+// peers) carries a client certificate signed by the test's CA. A collection spread over the three
+// nodes reads back whole from any of them, through both official clients too; plain HTTP to a
+// node's REST port is refused; a caller of the internal port without a certificate, or with one
+// from another CA, is refused in the handshake.
 
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCa, makeServerCert, OPENSSL } from '../../../bench/lib/certs.js';
 import { etcdMissing } from '../../helpers/etcd.js';
-import { call } from '../../helpers/server.js';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { call, trustCa } from '../../helpers/server.js';
 import { startThreeNodes, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 let dir = '';
@@ -34,6 +37,17 @@ function handshake(opts: { cert?: Buffer; key?: Buffer }): Promise<string> {
   });
 }
 
+/** The serial of the certificate node 0's internal port presents to a caller with the node's own certificate. */
+function internalSerial(): Promise<string> {
+  return new Promise((res, rej) => {
+    const s = connect({ host: '127.0.0.1', port: cluster.ports[0]!, ca: readFileSync(ca), cert: readFileSync(join(dir, 'node.pem')), key: readFileSync(join(dir, 'node.key')) }, () => {
+      res(s.getPeerCertificate().serialNumber.toUpperCase());
+      s.destroy();
+    });
+    s.once('error', rej);
+  });
+}
+
 describe.skipIf(etcdMissing() !== null || OPENSSL === null)('internal port on TLS, three nodes', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quiver-cluster-tls-'));
@@ -41,10 +55,14 @@ describe.skipIf(etcdMissing() !== null || OPENSSL === null)('internal port on TL
     ca = makeCa(dir);
     // One certificate for the three nodes: all of them answer at 127.0.0.1.
     const node = makeServerCert(dir, 'node', '0D04');
-    cluster = await startThreeNodes({ env: { SERVICE_CLUSTER_ENABLE_TLS: 'true', SERVICE_TLS_CERT: node.cert, SERVICE_TLS_KEY: node.key, SERVICE_TLS_CA_CERT: ca } });
+    trustCa(readFileSync(ca));
+    cluster = await startThreeNodes({
+      env: { SERVICE_ENABLE_TLS: 'true', SERVICE_CLUSTER_ENABLE_TLS: 'true', SERVICE_TLS_CERT: node.cert, SERVICE_TLS_KEY: node.key, SERVICE_TLS_CA_CERT: ca },
+    });
   }, 180_000);
 
   afterAll(async () => {
+    trustCa(undefined);
     await cluster?.close();
     rmSync(dir, { recursive: true, force: true });
     rmSync(other, { recursive: true, force: true });
@@ -66,6 +84,24 @@ describe.skipIf(etcdMissing() !== null || OPENSSL === null)('internal port on TL
     expect(local.filter((k) => k > 0).length).toBeGreaterThan(1);
   }, 60_000);
 
+  it('every node serves both official clients over TLS, and refuses plain HTTP', async () => {
+    const c = cluster.nodes[2]!;
+    expect(c.url.startsWith('https://')).toBe(true);
+    await expect(fetch(`http://127.0.0.1:${c.port}/collections`)).rejects.toThrow();
+    const script = `
+      import { QdrantClient as Rest } from '@qdrant/js-client-rest';
+      import { QdrantClient as Grpc } from '@qdrant/js-client-grpc';
+      const rest = new Rest({ url: '${c.url}', checkCompatibility: false });
+      const count = (await rest.count('t', { exact: true })).count;
+      const grpc = new Grpc({ host: '127.0.0.1', port: ${c.grpcPort}, https: true, checkCompatibility: false });
+      const found = await grpc.api('points').count({ collectionName: 't', exact: true });
+      console.log(JSON.stringify({ rest: count, grpc: Number(found.result.count) }));
+    `;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: resolve(import.meta.dirname, '..', '..', '..'), env: { ...process.env, NODE_EXTRA_CA_CERTS: ca }, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ rest: 30, grpc: 30 });
+  }, 60_000);
+
   it('refuses a caller without a client certificate, or with one another CA signed', async () => {
     expect(await handshake({})).toMatch(/^refused|^closed/);
     makeCa(other);
@@ -74,4 +110,13 @@ describe.skipIf(etcdMissing() !== null || OPENSSL === null)('internal port on TL
     // The node's own certificate is let in: the refusals above are about the certificates.
     expect(await handshake({ cert: readFileSync(join(dir, 'node.pem')), key: readFileSync(join(dir, 'node.key')) })).toBe('open');
   }, 30_000);
+
+  it('a renewed certificate is served by the internal port without a restart, and the nodes keep talking', async () => {
+    expect(await internalSerial()).toBe('0D04');
+    const renewed = makeServerCert(dir, 'renewed', '0F06');
+    copyFileSync(renewed.key, join(dir, 'node.key'));
+    copyFileSync(renewed.cert, join(dir, 'node.pem'));
+    await expect.poll(() => internalSerial(), { timeout: 15_000, interval: 250 }).toBe('0F06');
+    for (const n of cluster.nodes) expect((await call(n.url, 'POST', '/collections/t/points/count', { exact: true })).body.result.count).toBe(30);
+  }, 60_000);
 });
