@@ -2,7 +2,7 @@
 // config/dashboard-bundle.mjs bundles it with its modules into dist/src/dashboard/app.js:
 // api.ts (the credential, in memory only), one module per tab, and the map's PCA library.
 
-import { createKey, probeAuth, refreshKeys, setAuth } from './access.js';
+import { closeEdit, probeAuth, refreshKeys, wireAccess } from './access.js';
 import { api, ApiError, attempt, held, hold, onClick, onSubmit } from './api.js';
 import { createCollection, refreshCollections } from './collections.js';
 import { clearHistory, send } from './console.js';
@@ -37,6 +37,7 @@ function signOut(): void {
   for (const id of ['collections-table', 'points-table', 'query-table', 'keys-table']) $(id).querySelector('tbody')?.replaceChildren();
   clearMap();
   $('new-key').hidden = true;
+  closeEdit();
   $('detail-body').hidden = true;
   $('console-response').textContent = '';
   clearHistory();
@@ -94,10 +95,7 @@ function start(): void {
     }
   });
   onClick('console-clear', 'History', async () => clearHistory());
-  onClick('auth-enable', 'Enable auth', () => setAuth(true));
-  onClick('auth-disable', 'Disable auth', () => setAuth(false));
-  onSubmit('create-key', 'Create key', createKey);
-  onClick('refresh-keys', 'API keys', refreshKeys);
+  wireAccess();
   renderSession();
   void attempt('Collections', refreshCollections);
 }

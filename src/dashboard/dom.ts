@@ -46,7 +46,12 @@ export function fillSelect(id: string, names: readonly string[]): void {
 
 /** A JSON box's value, or undefined when empty; bad JSON is the caller's mistake, named as such. */
 export function jsonBox(id: string, what: string): unknown {
-  const text = $<HTMLTextAreaElement | HTMLInputElement>(id).value.trim();
+  return jsonText($<HTMLTextAreaElement | HTMLInputElement>(id).value, what);
+}
+
+/** Typed JSON's value, or undefined when empty (the boxes built on the fly have no id). */
+export function jsonText(raw: string, what: string): unknown {
+  const text = raw.trim();
   if (text === '') return undefined;
   try {
     return JSON.parse(text) as unknown;

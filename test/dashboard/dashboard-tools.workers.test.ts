@@ -10,11 +10,12 @@ import { PCA } from 'ml-pca';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { float32ToNumber } from '../../src/shared/float.js';
-import { ADMIN_PASSWORD, apiKeyHeader, createKey } from '../helpers/auth.js';
+import { apiKeyHeader, createKey } from '../helpers/auth.js';
 import { ARTIFACTS, haveChromium, message as messageOf, startDashboard, type Dashboard } from '../helpers/browser.js';
 import { sample, scrape } from '../helpers/metrics.js';
 import { pixel, readPng, rgbOf } from '../helpers/png.js';
 import { call, rng, type TestServer } from '../helpers/server.js';
+import { signInAsAdmin } from './steps.js';
 
 const NAME = 'tools';
 const DIM = 6;
@@ -96,11 +97,7 @@ describe.skipIf(!haveChromium)('dashboard tools in Chromium, auth on', () => {
   });
 
   it('signs in with the admin password', async () => {
-    await page.goto(`${server.url}/dashboard/`);
-    await page.selectOption('#cred-kind', 'password');
-    await page.fill('#cred-value', ADMIN_PASSWORD);
-    await page.click('#login');
-    await message(/Signed in as admin/);
+    await signInAsAdmin(page, server.url);
   });
 
   it('the collection detail shows state, vectors, indexes, config, shards, cluster and live recall', async () => {
