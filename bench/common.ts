@@ -13,10 +13,11 @@ export { cleanups, runBench, stopAll, trackChild, tracked } from './lib/lifecycl
 export { bruteForce, latencyStats, normalised, percentile, pushTop, randomMicros, recallOf, rng, row, rowJson } from './lib/seeded-data.js';
 export { startServer, stopServer, type Server } from './lib/server-child.js';
 
-export async function call(base: string, method: string, path: string, body?: string): Promise<{ status: number; json: unknown; text: string }> {
+/** `headers`: besides content-type (an api-key, a Bearer token). */
+export async function call(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown; text: string }> {
   const res = await fetch(base + path, {
     method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body }),
     signal: AbortSignal.timeout(300_000),
   });
@@ -30,8 +31,8 @@ export async function call(base: string, method: string, path: string, body?: st
   return { status: res.status, json, text };
 }
 
-export async function callOk(base: string, method: string, path: string, body?: string): Promise<unknown> {
-  const r = await call(base, method, path, body);
+export async function callOk(base: string, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<unknown> {
+  const r = await call(base, method, path, body, headers);
   if (r.status < 200 || r.status >= 300) throw new Error(`${method} ${path} -> ${r.status}: ${r.text.slice(0, 500)}`);
   return r.json;
 }

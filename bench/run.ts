@@ -7,6 +7,7 @@
 // (one server, default collection settings); restart after kill -9 in the middle of an ingest;
 // memory, recall and QPS at embedding scale with each memory lever (bench/run/embedding.ts);
 // responses carrying vectors beside JSON.stringify of their floats (bench/run/responses.ts);
+// search through a tenant-bound API key beside the client's own filter (bench/run/tenant.ts);
 // the throughput sweeps over SERVICE_SHARDS, shard_number and replication_factor, each setting
 // with recall and peak QPS at every ef, p50/p99 at half the peak rate, gRPC beside REST, and the
 // server's CPU per query by thread group (bench/lib/load.ts, proc.ts). A collection layout is
@@ -35,6 +36,7 @@ import { embeddingPhase } from './run/embedding.js';
 import { kindsPhase } from './run/kinds.js';
 import { responsesConfig, responsesPhase } from './run/responses.js';
 import { sweepPhase } from './run/sweep.js';
+import { tenantConfig, tenantPhase } from './run/tenant.js';
 
 // ---------------------------------------------------------------------------------------------
 
@@ -99,6 +101,7 @@ async function main(): Promise<void> {
     embedding: null,
     kinds: null,
     responses: null,
+    tenant: null,
     sweeps: null,
   };
   current = { report, file: join(RESULTS_DIR, `${started.toISOString().replace(/[:.]/g, '-')}.json`), t0 };
@@ -111,6 +114,7 @@ async function main(): Promise<void> {
   report.embedding = await phase('embedding', () => embeddingPhase(ctx));
   report.kinds = await phase('kinds', () => kindsPhase(ctx));
   report.responses = await phase('responses', () => responsesPhase(scratch, responsesConfig(CORES)));
+  report.tenant = await phase('tenant', () => tenantPhase(scratch, tenantConfig(CORES, { connections: CFG.connections, seconds: CFG.seconds, warmupS: CFG.warmupS })));
   const sweeps: Sweeps = { results: {}, workersKeys: [], shardKeys: [], replicaKeys: [] };
   report.sweeps = PHASES.has('sweep') ? sweeps : null;
   await phase('sweep', () => sweepPhase(ctx, sweeps));

@@ -58,7 +58,8 @@ const autocannon = require('autocannon') as Autocannon;
 
 /**
  * POSTs the bodies round-robin from `connections` connections (pipelining 1) for `seconds`;
- * `opts.onResponse` sees each response's status and exact latency in ms.
+ * `opts.onResponse` sees each response's status and exact latency in ms; `opts.headers` go on
+ * every request (an api-key).
  */
 export function autocannonRun(
   url: string,
@@ -66,9 +67,9 @@ export function autocannonRun(
   bodies: string[],
   seconds: number,
   connections: number,
-  opts: { onResponse?: (status: number, ms: number) => void } = {},
+  opts: { onResponse?: (status: number, ms: number) => void; headers?: Record<string, string> } = {},
 ): Promise<AcResult> {
-  const base: AcRequest[] = bodies.map((body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body }));
+  const base: AcRequest[] = bodies.map((body) => ({ method: 'POST', path, headers: { 'content-type': 'application/json', ...opts.headers }, body }));
   let nextClient = 0;
   return new Promise<AcResult>((res, rej) => {
     const instance = autocannon(

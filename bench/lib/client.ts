@@ -1,7 +1,7 @@
 // What the bench asks of a running server over REST: create a collection, ingest the dataset in
 // batches (wait=true, several in flight), search every query at an ef (recall), count, retrieve.
 
-import { callOk, idsOf } from '../common.js';
+import { call, callOk, idsOf } from '../common.js';
 import { rowJson, type Dataset } from './dataset.js';
 
 export interface CollectionLayout {
@@ -105,19 +105,30 @@ export function searchBody(vector: number[], ef: number, k: number): string {
 }
 
 /** Every body through POST /points/search, `concurrency` at a time: the ids found per query. */
-export async function searchAll(url: string, name: string, bodies: string[], concurrency = 8): Promise<number[][]> {
+export async function searchAll(url: string, name: string, bodies: string[], concurrency = 8, headers: Record<string, string> = {}): Promise<number[][]> {
   const found: number[][] = new Array<number[]>(bodies.length);
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (next < bodies.length) {
         const q = next++;
-        const json = (await callOk(url, 'POST', `/collections/${name}/points/search`, bodies[q])) as { result?: unknown };
+        const json = (await callOk(url, 'POST', `/collections/${name}/points/search`, bodies[q], headers)) as { result?: unknown };
         found[q] = idsOf(json.result, `search query ${q}`);
       }
     }),
   );
   return found;
+}
+
+/** Polls until collection `name` is green with all `n` vectors indexed; answers the ms it took. */
+export async function untilIndexed(url: string, name: string, n: number, label: string): Promise<number> {
+  const t = performance.now();
+  for (let i = 0; ; i++) {
+    const info = (await call(url, 'GET', `/collections/${name}`)).json as { result: { status: string; indexed_vectors_count: number } };
+    if (info.result.status === 'green' && info.result.indexed_vectors_count === n) return performance.now() - t;
+    if (i > 36_000) throw new Error(`${label}: the graph was not built in an hour`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function countPoints(url: string, name: string): Promise<number> {

@@ -19,6 +19,8 @@ export interface HttpLoadConfig {
   seconds: number;
   warmupSeconds: number;
   overallRate: number | null;
+  /** sent on every request besides content-type (an api-key) */
+  headers?: Record<string, string>;
 }
 
 /** Sends at `rate` per second for `seconds`; resolves with the latencies (ms from when each was due). */
@@ -41,7 +43,7 @@ function paced(c: HttpLoadConfig, agent: Agent, rate: number, seconds: number, l
       const due = t0 + (i * 1000) / rate;
       const body = bodies[i % bodies.length]!;
       const req = request(
-        { host: url.hostname, port: url.port, path: c.path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': body.length } },
+        { host: url.hostname, port: url.port, path: c.path, method: 'POST', agent, headers: { ...c.headers, 'content-type': 'application/json', 'content-length': body.length } },
         (res) => {
           res.resume();
           res.once('end', () => {
@@ -105,11 +107,12 @@ async function main(): Promise<void> {
     reportResult(await pacedRun(c, Math.max(1, c.overallRate)));
     return;
   }
-  if (c.warmupSeconds > 0) await autocannonRun(c.url, c.path, c.bodies, c.warmupSeconds, c.connections);
+  if (c.warmupSeconds > 0) await autocannonRun(c.url, c.path, c.bodies, c.warmupSeconds, c.connections, { headers: c.headers ?? {} });
   const lat: number[] = [];
   const cpu0 = process.cpuUsage();
   announceMeasuring();
   const r = await autocannonRun(c.url, c.path, c.bodies, c.seconds, c.connections, {
+    headers: c.headers ?? {},
     onResponse: (status, ms) => {
       if (status >= 200 && status < 300) lat.push(ms);
     },

@@ -86,8 +86,9 @@ export const WRK: { path: string | null; hasRate: boolean } = (() => {
 })();
 
 /** A Lua script that POSTs the bodies round-robin, per thread, from a different start each. */
-function wrkScript(bodies: string[], path: string): string {
+function wrkScript(bodies: string[], path: string, headers: Record<string, string>): string {
   const quoted = bodies.map((b) => `[==[${b}]==]`).join(',\n');
+  const extra = Object.entries(headers).map(([k, v]) => `, [${JSON.stringify(k)}] = ${JSON.stringify(v)}`).join('');
   return `local bodies = {\n${quoted}\n}
 local i = 0
 local counter = 0
@@ -100,7 +101,7 @@ function init(args)
 end
 request = function()
   i = i + 1
-  return wrk.format("POST", "${path}", { ["Content-Type"] = "application/json" }, bodies[(i % #bodies) + 1])
+  return wrk.format("POST", "${path}", { ["Content-Type"] = "application/json"${extra} }, bodies[(i % #bodies) + 1])
 end
 `;
 }
@@ -140,7 +141,7 @@ export function parseWrk(text: string, seconds: number): Omit<LoadResult, 'clien
 
 async function runWrk(o: HttpLoadConfig, scratch: string, target: Target): Promise<Measured> {
   const script = join(scratch, `wrk-${++configs}.lua`);
-  writeFileSync(script, wrkScript(o.bodies, o.path));
+  writeFileSync(script, wrkScript(o.bodies, o.path, o.headers ?? {}));
   const args = (seconds: number, rate: number | null): string[] => [
     '-t2',
     `-c${o.connections}`,

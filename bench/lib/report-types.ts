@@ -7,6 +7,7 @@ import type { RawBuild } from './raw.js';
 import type { EmbeddingFigures } from '../run/embedding.js';
 import type { KindsFigures } from '../run/kinds.js';
 import type { ResponsesFigures } from '../run/responses.js';
+import type { TenantFigures } from '../run/tenant.js';
 
 export interface SettingResult {
   key: string;
@@ -131,6 +132,7 @@ export interface Report {
   embedding?: EmbeddingFigures | null;
   kinds?: KindsFigures | null;
   responses?: ResponsesFigures | null;
+  tenant?: TenantFigures | null;
   sweeps: Sweeps | null;
 }
 

@@ -8,6 +8,7 @@ import { targets } from './report-targets.js';
 import { embeddingReport } from './report-embedding.js';
 import { kindsReport } from '../run/kinds.js';
 import { responsesReport } from '../run/responses.js';
+import { tenantReport } from '../run/tenant.js';
 import type { Report } from './report-types.js';
 
 export { fmt, memoryFields, table } from './report-format.js';
@@ -99,6 +100,7 @@ export function printReport(r: Report): void {
   if (r.embedding !== undefined && r.embedding !== null) out.push('', ...embeddingReport(r.embedding));
   if (r.kinds !== undefined && r.kinds !== null) out.push('', ...kindsReport(r.kinds));
   if (r.responses !== undefined && r.responses !== null) out.push('', ...responsesReport(r.responses));
+  if (r.tenant !== undefined && r.tenant !== null) out.push('', ...tenantReport(r.tenant));
 
   out.push('', 'targets (issues 13 and 14; ratios within this run)');
   out.push(...table(['target', 'figure', 'met'], targets(r).map((x) => [x.name, x.figure, x.met === null ? 'n/a' : x.met ? 'met' : 'NOT MET'])));

@@ -27,12 +27,12 @@ function envNumber(name: string, def: number): number {
 
 export const CORES = availableParallelism();
 export const PHASES = new Set(
-  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash,embedding' : 'raw,memory,crash,sweep,embedding,kinds,responses'))
+  (process.env.BENCH_PHASES ?? (LARGE ? 'memory,crash,embedding' : 'raw,memory,crash,sweep,embedding,kinds,responses,tenant'))
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== ''),
 );
-for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep', 'embedding', 'kinds', 'responses'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep, embedding, kinds, responses)`);
+for (const p of PHASES) if (!['raw', 'memory', 'crash', 'sweep', 'embedding', 'kinds', 'responses', 'tenant'].includes(p)) throw new Error(`BENCH_PHASES: unknown phase '${p}' (raw, memory, crash, sweep, embedding, kinds, responses, tenant)`);
 
 export const CFG = {
   large: LARGE,

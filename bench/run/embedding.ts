@@ -12,8 +12,8 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { call, callOk, progress } from '../common.js';
-import { Batches, ingest, searchAll } from '../lib/client.js';
+import { callOk, progress } from '../common.js';
+import { Batches, ingest, searchAll, untilIndexed } from '../lib/client.js';
 import { makeDataset, recallAtK, rowOf, UNIT, type Dataset } from '../lib/dataset.js';
 import { httpLoad } from '../lib/load.js';
 import { statusBytes } from '../lib/proc.js';
@@ -94,16 +94,7 @@ function memory(pid: number): { anon: number; file: number } {
   return { anon: statusBytes(s, 'RssAnon'), file: statusBytes(s, 'RssFile') };
 }
 
-/** Polls until the collection is green with every vector indexed; answers the ms it took. */
-async function indexedAll(url: string, n: number, label: string): Promise<number> {
-  const t = performance.now();
-  for (let i = 0; ; i++) {
-    const info = (await call(url, 'GET', `/collections/${NAME}`)).json as { result: { status: string; indexed_vectors_count: number } };
-    if (info.result.status === 'green' && info.result.indexed_vectors_count === n) return performance.now() - t;
-    if (i > 36_000) throw new Error(`${label}: the graph was not built in an hour`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const indexedAll = (url: string, n: number, label: string): Promise<number> => untilIndexed(url, NAME, n, label);
 
 async function measure(c: EmbeddingConfig, ds: Dataset, truth: number[][], batches: { plain: Batches; withPayloads: Batches }, ctx: Ctx): Promise<EmbeddingResult> {
   const { dim } = ds.spec;
