@@ -1,12 +1,14 @@
 // The route x credential matrix (issue 4). The routes are the ones the app registers (built
 // in-process from the same code the server runs, read back from the auth hook's registry), so a
 // new route shows up here by itself; a route without an entry in the permission table fails the
-// first test. Every route is then called on the real server with each of 11 credentials, sent
-// both as `Authorization: Bearer` and as `api-key`, with auth enabled and disabled, and the
-// status is compared with what docs/decisions.md section 3 says, as this file's own oracle computes it.
+// first test. Every route is then called on the real server with each credential of
+// test/helpers/auth-oracle.ts (keys over every collection, scoped and tenant-bound keys, admin and
+// Qdrant JWTs, expired and revoked ones), sent both as `Authorization: Bearer` and as `api-key`,
+// with auth enabled and disabled; the status is compared with what the oracle computes from
+// docs/decisions.md section 3 and docs/auth.md, and collection m is compared whole after every
+// refused change.
 
 import { UNIMPLEMENTED } from '../../src/main/http/routes/unimplemented.js';
-import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes, type RouteAccess } from '../../src/main/auth/http.js';
 import type { Access } from '../../src/main/auth/permissions.js';
@@ -16,58 +18,9 @@ import { Engine } from '../../src/main/engine.js';
 import { Metrics } from '../../src/main/metrics.js';
 import { buildApp } from '../../src/main/http/app.js';
 import { openAuthDb, openDb, type QuiverDb } from '../../src/shared/db.js';
-import { ADMIN_PASSWORD, OTHER_PASSWORD, bearer, createAdmin, createKey, login, setEnabled } from '../helpers/auth.js';
+import { OTHER_PASSWORD, bearer, login, setEnabled } from '../helpers/auth.js';
+import { BOUND, CREDENTIALS, MATRIX_SECRET, boundPassOk, oracle, setUpCredentials, type Credential } from '../helpers/auth-oracle.js';
 import { call, removeDir, startServer, tempDataDir, type TestServer } from '../helpers/server.js';
-
-const CREDENTIALS = [
-  'no credential',
-  'garbage',
-  'expired key',
-  'deleted key',
-  'read key',
-  'write key',
-  'admin-only key',
-  'read+write key',
-  'admin JWT',
-  'JWT signed with another secret',
-  'JWT from before a password reset',
-] as const;
-type Credential = (typeof CREDENTIALS)[number];
-
-const INVALID: ReadonlySet<Credential> = new Set(['garbage', 'expired key', 'deleted key', 'JWT signed with another secret', 'JWT from before a password reset']);
-const KEY_BITS: Partial<Record<Credential, number>> = { 'read key': 1, 'write key': 2, 'admin-only key': 4, 'read+write key': 3 };
-
-type Outcome = 'pass' | 401 | 403;
-
-/** docs/decisions.md section 3, written out independently of src/main/auth. */
-function oracle(access: Access, cred: Credential, enabled: boolean): Outcome {
-  const bits = KEY_BITS[cred];
-  const missingOrBad = cred === 'no credential' || INVALID.has(cred);
-  const adminRule = (): Outcome => (missingOrBad ? 401 : cred === 'admin JWT' ? 'pass' : (bits! & 4) !== 0 ? 'pass' : 403);
-  switch (access) {
-    case 'public':
-      return 'pass';
-    case 'read':
-    case 'list':
-    case 'write':
-    case 'manage':
-    case 'authenticated': {
-      if (!enabled) return 'pass';
-      if (missingOrBad) return 401;
-      if (cred === 'admin JWT' || access === 'authenticated') return 'pass';
-      // Keys over every collection: listing is reading, changing a collection is writing.
-      return (bits! & (access === 'read' || access === 'list' ? 1 : 2)) !== 0 ? 'pass' : 403;
-    }
-    case 'token_admin':
-      // docs/interface.md sections 3.1 and 5.3: token management is refused while auth is disabled, whoever asks.
-      return enabled ? adminRule() : 403;
-    case 'admin':
-    case 'admin_bootstrap': // the admin exists in this test
-      return adminRule();
-    case 'admin_jwt':
-      return missingOrBad ? 401 : cred === 'admin JWT' ? 'pass' : 403;
-  }
-}
 
 /** docs/decisions.md section 3's classification of routes, for checking the table's entries. */
 function designAccess(method: string, url: string): Access | 'unclassified' {
@@ -202,6 +155,14 @@ function sample(method: string, url: string): Sample {
 
 let currentlyEnabled = true;
 
+/** Collection m whole, as the admin reads it (payloads, vectors, and the index set). */
+async function snapshot(): Promise<unknown> {
+  const h = bearer(adminJwt);
+  const points = await call(base, 'POST', '/collections/m/points/scroll', { limit: 100, with_payload: true, with_vector: true }, h);
+  const info = await call(base, 'GET', '/collections/m', undefined, h);
+  return [points.body?.result?.points, info.body?.result?.payload_schema, info.body?.result?.config];
+}
+
 async function refreshAdminJwt(): Promise<void> {
   adminJwt = await login(base, password);
   creds['admin JWT'] = adminJwt;
@@ -217,40 +178,12 @@ beforeAll(async () => {
   routes = [...registeredRoutes(app)];
   await app.close();
 
-  // The real server and the credentials.
-  server = await startServer({ shards: 2 });
+  // The real server and the credentials (the admin's password ends as OTHER_PASSWORD).
+  server = await startServer({ shards: 2, env: { SERVICE_JWT_SECRET: MATRIX_SECRET } });
   base = server.url;
-  await createAdmin(base, ADMIN_PASSWORD);
-  let jwt = await login(base, ADMIN_PASSWORD);
-  await setEnabled(base, jwt, true);
-  const key = async (permission: string, extra: Record<string, unknown> = {}) => (await createKey(base, jwt, { permission, ...extra })).api_key;
-  const expiring = await key('read,write,admin', { will_expire: true, expires_in_seconds: 1 });
-  const expiresAt = Date.now() + 1_000;
-  const doomed = await createKey(base, jwt, { permission: 'read,write,admin' });
-  expect((await call(base, 'DELETE', `/auth/api_key/${doomed.id}`, undefined, bearer(jwt))).status).toBe(200);
-  creds['no credential'] = null;
-  creds['garbage'] = 'not-a-token';
-  creds['expired key'] = expiring;
-  creds['deleted key'] = doomed.api_key;
-  creds['read key'] = await key('read');
-  creds['write key'] = await key('write');
-  creds['admin-only key'] = await key('admin');
-  creds['read+write key'] = await key('read,write');
-  // A JWT from before a reset: valid until the password changes.
-  const preReset = await login(base, ADMIN_PASSWORD);
-  expect((await call(base, 'POST', '/auth/admin/reset-password', { password: OTHER_PASSWORD }, bearer(jwt))).status).toBe(200);
-  creds['JWT from before a password reset'] = preReset;
-  jwt = await login(base, OTHER_PASSWORD);
-  // Right claims (the current password epoch too), wrong secret.
-  const claims = JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-  creds['JWT signed with another secret'] = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode('another-secret-of-at-least-32-bytes!!'));
-  await refreshAdminJwt();
-  // Data to work on.
-  expect((await call(base, 'PUT', '/collections/m', { vectors: { size: 4, distance: 'Dot' } }, bearer(adminJwt))).status).toBe(200);
-  const points = [1, 2, 3, 4].map((id) => ({ id, vector: [id, 1, 0, 0], payload: { tag: 'a', x: id } }));
-  expect((await call(base, 'PUT', '/collections/m/points?wait=true', { points }, bearer(adminJwt))).status).toBe(200);
-  const wait = expiresAt - Date.now() + 50;
-  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  const made = await setUpCredentials(base);
+  Object.assign(creds, made.creds);
+  adminJwt = made.adminJwt;
 }, 120_000);
 
 afterAll(async () => {
@@ -299,12 +232,21 @@ describe.each([true, false])('route x credential matrix, auth enabled = %s', (en
           const token = creds[cred];
           const headers: Record<string, string> = token === null ? {} : style === 'api-key' ? { 'api-key': token } : { authorization: `Bearer ${token}` };
           const s = sample(route.method, route.url);
+          // The collection the route names, as the sample fills it (null: the route names none).
+          const target = route.url.includes(':collection_name') ? decodeURIComponent(/^\/collections\/([^/?]+)/.exec(s.path)?.[1] ?? '') : null;
+          const want = oracle(access, cred, enabled, target);
+          // A refused change must leave the collection as it was: compared whole after each.
+          const changes = (access === 'write' || access === 'manage') && target === 'm' && want !== 'pass';
+          const before = changes ? await snapshot() : null;
           const res = await call(base, route.method, s.path, route.method === 'GET' || route.method === 'HEAD' ? undefined : s.body ?? {}, headers);
           cells++;
-          const want = oracle(access, cred, enabled);
           const where = `${route.method} ${route.url} [${access}] with ${cred} via ${style}: got ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`;
           const isAuth = route.url.startsWith('/auth/');
-          if (want === 'pass') {
+          if (before !== null && JSON.stringify(await snapshot()) !== JSON.stringify(before)) failures.push(`${where}; refused, yet the collection changed`);
+          if (want === 'pass' && BOUND.has(cred)) {
+            // Through a binding: not refused by auth; a change its filter forbids is 403 naming the filter.
+            if (!boundPassOk(res.status, String(res.body?.status?.error ?? res.body?.message ?? ''))) failures.push(`${where}; expected not refused by auth`);
+          } else if (want === 'pass') {
             if (s.expect !== undefined ? res.status !== s.expect : res.status === 401 || res.status === 403 || res.status >= 500) {
               failures.push(`${where}; expected ${s.expect ?? 'not 401/403/5xx'}`);
             }

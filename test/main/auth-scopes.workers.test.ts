@@ -60,6 +60,7 @@ describe('creating a scoped key', () => {
     await bad({ scope: [{ collection: 'docs', permission: 'read', filter: { must: [{ key: 'tenant', matc: { value: 'a' } }] } }] }, /^Bad filter: scope\[0\]\.filter\.must\[0\]/);
     await bad({ scope: [{ collection: 'docs', permission: 'read', filter: { must: [{ has_id: [1] }] } }] }, 'scope[0].filter.must[0]: has_id cannot bind a tenant; use payload conditions');
     await bad({}, /^Invalid permission: /);
+    await bad({ permission: '' }, /^Invalid permission: /);
     await bad({ scope: [{ collection: '', permission: 'read' }] }, /scope/);
     expect((await call(base, 'GET', '/auth/api_keys', undefined, bearer(jwt))).body).toHaveLength(before);
   });
@@ -135,10 +136,14 @@ describe('PATCH /auth/api_key/{id}', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body).toMatchObject({ id: k.id, permission: 'read', scope: [{ collection: 'docs', permission: 'read' }] });
     expect(r.body.api_key).toBeUndefined();
+    // A scoped key's own permission may be emptied: no rights outside its collections.
+    const emptied = await call(base, 'PATCH', `/auth/api_key/${k.id}`, { permission: '' }, bearer(jwt));
+    expect(emptied.body.permission).toBe('');
+    expectDataError(await call(base, 'GET', '/telemetry', undefined, h), 403, 'Forbidden: this access token lacks the read permission');
     expectDataError(await search('other', h), 403, 'Forbidden: this credential has no access to collection "other"');
     expectDataError(await upsert('docs', h), 403, 'Forbidden: this credential lacks the write permission on collection "docs"');
     // scope null makes it a key over every collection again
-    const back = await call(base, 'PATCH', `/auth/api_key/${k.id}`, { scope: null }, bearer(jwt));
+    const back = await call(base, 'PATCH', `/auth/api_key/${k.id}`, { scope: null, permission: 'read,write' }, bearer(jwt));
     expect(back.body.scope).toBeUndefined();
     expect((await search('other', h)).status).toBe(200);
   });

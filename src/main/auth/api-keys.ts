@@ -21,6 +21,14 @@ export interface ApiKeyRequest {
   scope?: ScopeRequest[] | undefined;
 }
 
+/** A permission string as its mask; a scoped key's may be empty (no rights outside its collections). 400 otherwise. */
+function permissionOf(text: string, scoped: boolean): number {
+  if (text === '' && scoped) return 0;
+  const mask = parsePermission(text);
+  if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+  return mask;
+}
+
 /**
  * A key's permission and scope: an unscoped key needs a permission (the spec's rule); a scoped
  * key's is its rights outside collections, none when left out. 400 when either is invalid.
@@ -31,9 +39,7 @@ export function accessTerms(permission: string | undefined, scope: readonly Scop
     if (entries === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
     return { permission: 0, scope: entries };
   }
-  const mask = parsePermission(permission);
-  if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
-  return { permission: mask, scope: entries };
+  return { permission: permissionOf(permission, entries !== null), scope: entries };
 }
 
 /** The request's permission mask, scope and lifetime (null: never expires); 400 when any is invalid. */
@@ -63,12 +69,7 @@ export interface ApiKeyUpdate {
 /** The token after the update, same id, key and expiry; 400 when the result would be invalid. */
 export function updatedToken(old: TokenRecord, req: ApiKeyUpdate): TokenRecord {
   const scope = req.scope === undefined ? (old.scope ?? null) : req.scope === null ? null : scopeTerms(req.scope);
-  let permission = old.permission;
-  if (req.permission !== undefined) {
-    const mask = parsePermission(req.permission);
-    if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
-    permission = mask;
-  }
+  const permission = req.permission === undefined ? old.permission : permissionOf(req.permission, scope !== null);
   if (scope === null && permission === 0) throw QuiverError.badInput(`Invalid permission: a key over every collection needs one; ${PERMISSION_RULE}`);
   const { scope: _dropped, ...rest } = old;
   return { ...rest, name: req.name ?? old.name, description: req.description ?? old.description, permission, ...(scope === null ? {} : { scope }) };

@@ -37,7 +37,7 @@ export function collectionHandlers({ engine, log, cluster, auth }: GrpcContext):
     Get: timed(log, async (r) => ({ result: collectionInfoOut(await doGetCollection(engine, name(r))) })),
     // A scoped credential sees the collections it may read: who the call is, again (admission's context stays in the interceptor).
     List: (call, callback) => {
-      const seen = auth === undefined ? Promise.resolve(() => true) : auth.authenticate((n) => call.metadata.get(n)[0]?.toString()).then(visibleTo);
+      const seen = auth === undefined ? Promise.resolve(() => true) : auth.guard('list', (n) => call.metadata.get(n)[0]?.toString(), null).then(visibleTo);
       void seen.then(
         (visible) => timed(log, async () => doListCollections(engine, visible))(call, callback),
         (err: unknown) => callback(toStatus(err, call.getPath(), log)),

@@ -31,7 +31,7 @@ import { toStatus, type GrpcContext } from './unary.js';
 import { TLS_POLL_MS, tlsFiles } from '../../shared/tls.js';
 
 /** What the gRPC server asks of the auth service. */
-export type GrpcAuth = Pick<AuthService, 'guard' | 'forCollection' | 'authenticate'>;
+export type GrpcAuth = Pick<AuthService, 'guard' | 'forCollection'>;
 
 export interface GrpcServer {
   port: number;

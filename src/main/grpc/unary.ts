@@ -16,7 +16,7 @@ export interface GrpcContext {
   /** Cluster mode: the cluster API's view of this node (service/cluster.ts); undefined in single-node mode. */
   cluster?: ClusterApi | undefined;
   /** Who a call is, again, where a handler's answer depends on it (the collections a scoped credential sees). */
-  auth?: Pick<AuthService, 'authenticate'> | undefined;
+  auth?: Pick<AuthService, 'guard'> | undefined;
 }
 
 /** A failure of any origin as a gRPC status, logged as REST logs it (4xx at info, 5xx at error). */
