@@ -190,6 +190,11 @@ describe('writes through a bound key keep to its tenant', () => {
     expect(await everything()).toEqual(before);
   });
 
+  it('is_tenant is kept on the tenant field index and shown', async () => {
+    const info = await call(base, 'GET', '/collections/tt', undefined, acme);
+    expect(info.body.result.payload_schema.tenant).toMatchObject({ data_type: 'keyword', params: { type: 'keyword', is_tenant: true } });
+  });
+
   it('may not change the collection itself', async () => {
     expectDataError(await call(base, 'DELETE', '/collections/tt', undefined, acme), 403, 'Forbidden: changing collection "tt" itself is not allowed through a tenant-bound credential');
     expectDataError(await call(base, 'PUT', `${C}/index`, { field_name: 'n', field_schema: 'integer' }, acme), 403, /itself is not allowed/);
