@@ -8,6 +8,7 @@ import { QuiverClient, QuiverClientError } from '../client/index.js';
 import { createRequire } from 'node:module';
 import type { FileConfig } from '../main/config.js';
 import { CliError, withRetry } from './common.js';
+import type { ScopeEntryBody } from '../shared/schemas/auth.js';
 
 // Each command loads what it needs when it runs (the server's modules, LMDB, the CSV parser):
 // a CLI that answers --help or lists collections should start in a blink.
@@ -22,6 +23,18 @@ function int(name: string): (v: string) => number {
     if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
     return Number(v);
   };
+}
+
+/** --scope's JSON: a list of entries, or null; the server checks the entries themselves. */
+function scopeArg(v: string): ScopeEntryBody[] | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    throw new InvalidArgumentError('--scope must be JSON: a list of {collection, permission, filter?}, or null');
+  }
+  if (parsed !== null && !Array.isArray(parsed)) throw new InvalidArgumentError('--scope must be a list of {collection, permission, filter?}, or null');
+  return parsed as ScopeEntryBody[] | null;
 }
 
 const program = new Command('quiver')
@@ -185,18 +198,34 @@ keys
   .description('create an API key; the key is printed once')
   .requiredOption('--name <name>', 'a name for the key')
   .option('--description <text>', 'free text')
-  .option('--permission <set>', 'comma-separated read, write, admin', 'read')
+  .option('--permission <set>', 'comma-separated read, write, admin (with --scope: the rights outside its collections; default none)')
+  .option('--scope <json>', 'limit the key to collections: [{"collection": "docs" or "logs_*", "permission": "read,write", "filter": {...tenant filter}}]', scopeArg)
   .option('--expires-in <seconds>', 'lifetime in seconds (default: no expiry)', int('--expires-in'))
   .action(
-    act(async (o: { name: string; description?: string; permission: string; expiresIn?: number }, cmd: Command) => {
+    act(async (o: { name: string; description?: string; permission?: string; scope?: ScopeEntryBody[]; expiresIn?: number }, cmd: Command) => {
       print(
         await client(cmd).createApiKey({
           name: o.name,
-          permission: o.permission,
+          // Without a scope, a key reads unless told otherwise, as before scopes.
+          ...(o.permission !== undefined ? { permission: o.permission } : o.scope === undefined ? { permission: 'read' } : {}),
+          ...(o.scope === undefined ? {} : { scope: o.scope }),
           ...(o.description === undefined ? {} : { description: o.description }),
           ...(o.expiresIn === undefined ? {} : { will_expire: true, expires_in_seconds: o.expiresIn }),
         }),
       );
+    }),
+  );
+keys
+  .command('update')
+  .description("change a key's name, description, permission or scope; the key itself stays")
+  .argument('<id>', 'key id (from keys list)', int('id'))
+  .option('--name <name>', 'a new name')
+  .option('--description <text>', 'a new description')
+  .option('--permission <set>', 'comma-separated read, write, admin')
+  .option('--scope <json>', 'the new scope (as keys create), or null for every collection', scopeArg)
+  .action(
+    act(async (id: number, o: { name?: string; description?: string; permission?: string; scope?: ScopeEntryBody[] | null }, cmd: Command) => {
+      print(await client(cmd).updateApiKey(id, o));
     }),
   );
 keys

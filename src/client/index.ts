@@ -7,7 +7,7 @@
 
 import type { CreateCollection, UpdateCollection } from '../shared/schemas/collections.js';
 import type { ClearPayload, CreateFieldIndex, DeletePayload, SetPayload } from '../shared/schemas/payload.js';
-import type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody } from '../shared/schemas/auth.js';
+import type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody, UpdateApiKeyBody } from '../shared/schemas/auth.js';
 import type { CountPoints, DeleteVectors, FacetRequest, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints } from '../shared/schemas/points.js';
 import type { UpdateOperation, UpdateOperations } from '../shared/schemas/batch.js';
 import type { FacetValue } from '../shared/protocol.js';
@@ -15,7 +15,7 @@ import type { QueryRequest, SearchRequest } from '../shared/schemas/search.js';
 import type { PointId, PointRecord, ScoredPoint } from '../shared/types.js';
 
 export type { CreateCollection, UpdateCollection, ClearPayload, CreateFieldIndex, DeletePayload, SetPayload };
-export type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody, DeleteVectors };
+export type { ApiKeyCreated, ApiKeyInfo, CreateApiKeyBody, DeleteVectors, UpdateApiKeyBody };
 export type { CountPoints, PointsSelector, RetrievePoints, ScrollPoints, UpdateVectors, UpsertPoints, QueryRequest, SearchRequest };
 export type { FacetRequest, FacetValue, UpdateOperation, UpdateOperations };
 export type { PointId, PointRecord, ScoredPoint };
@@ -229,6 +229,10 @@ export class QuiverClient {
   }
   deleteApiKey(id: number): Promise<{ status: string; message: string }> {
     return this.requestBody('DELETE', `/auth/api_key/${id}`) as Promise<{ status: string; message: string }>;
+  }
+  /** Changes a key's name, description, permission or scope (`scope: null`: every collection); the key itself stays. */
+  updateApiKey(id: number, body: UpdateApiKeyBody): Promise<ApiKeyInfo> {
+    return this.requestBody('PATCH', `/auth/api_key/${id}`, body) as Promise<ApiKeyInfo>;
   }
   rotateApiKey(id: number): Promise<ApiKeyCreated> {
     return this.requestBody('POST', `/auth/api_key/${id}/rotate`) as Promise<ApiKeyCreated>;

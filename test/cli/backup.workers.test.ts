@@ -161,6 +161,22 @@ describe('quiver keys / login with auth on', () => {
     expect(badPerm.code).toBe(1);
     expect(badPerm.stderr).toMatch(/^quiver: the server answered 400: /);
 
+    // A scoped key: only the collections named, narrowed later by `keys update`.
+    const scoped = await runCli(['keys', 'create', '--name', 'docs-only', '--scope', '[{"collection": "docs*", "permission": "read,write"}]'], admin);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const sk = JSON.parse(scoped.stdout) as { id: number; api_key: string; permission: string; scope: unknown };
+    expect(sk).toMatchObject({ permission: '', scope: [{ collection: 'docs*', permission: 'read,write' }] });
+    const narrowed = await runCli(['keys', 'update', String(sk.id), '--scope', '[{"collection": "docs", "permission": "read"}]'], admin);
+    expect(narrowed.code, narrowed.stderr).toBe(0);
+    expect(JSON.parse(narrowed.stdout)).toMatchObject({ id: sk.id, scope: [{ collection: 'docs', permission: 'read' }] });
+    const badScope = await runCli(['keys', 'update', String(sk.id), '--scope', '{"collection": "docs"}'], admin);
+    expect(badScope.code).toBe(1);
+    expect(badScope.stderr).toContain('--scope must be a list of {collection, permission, filter?}, or null');
+    const refused = await runCli(['keys', 'update', String(sk.id), '--scope', '[{"collection": "docs", "permission": "admin"}]'], admin);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe("quiver: the server answered 400: scope[0].permission: admin is not given per collection; give it in the key's own permission\n");
+    expect((await runCli(['keys', 'delete', String(sk.id)], admin)).code).toBe(0);
+
     const list = await runCli(['keys', 'list'], admin);
     expect(list.code, list.stderr).toBe(0);
     const listed = JSON.parse(list.stdout) as { id: number; name: string }[];

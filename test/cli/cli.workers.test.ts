@@ -256,7 +256,7 @@ describe('quiver collections / info', () => {
   });
 
   it('has --help on every command', async () => {
-    const cmds = [[], ['serve'], ['import'], ['export'], ['backup'], ['restore'], ['collections'], ['info'], ['login'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'delete']];
+    const cmds = [[], ['serve'], ['import'], ['export'], ['backup'], ['restore'], ['collections'], ['info'], ['login'], ['keys'], ['keys', 'create'], ['keys', 'list'], ['keys', 'update'], ['keys', 'delete']];
     const results = await Promise.all(cmds.map((cmd) => runCli([...cmd, '--help'])));
     results.forEach((r, i) => {
       expect(r.code, cmds[i]!.join(' ')).toBe(0);
