@@ -6,7 +6,10 @@
 
 import { ConnectErrorCode as Code } from '@qdrant/js-client-grpc';
 import { QdrantClient } from '@qdrant/js-client-rest';
+import * as grpcJs from '@grpc/grpc-js';
 import { SignJWT } from 'jose';
+import protobuf from 'protobufjs';
+import { PROTO_DIR } from '../../src/shared/grpc/proto.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyHeader, bearer, createAdmin, createKey, expectAuthError, expectDataError, login, setEnabled } from '../helpers/auth.js';
 import { grpcClient } from '../helpers/grpc.js';
@@ -124,6 +127,63 @@ describe('what a scoped key may do', () => {
     await expect(grpc.api('collections').get({ collectionName: 'other' })).rejects.toMatchObject({ code: Code.PermissionDenied });
     await expect(grpc.api('collections').delete({ collectionName: 'docs' })).rejects.toMatchObject({ code: Code.PermissionDenied });
     expect((await grpc.api('collections').list({})).collections.map((c) => c.name)).toEqual(['docs']);
+  });
+});
+
+describe('a scoped key cannot reach past its scope', () => {
+  /** Upsert of point 77 into `collection`, encoded as the protos say, with `tail` appended raw. */
+  function upsertBytes(collection: string, tail: Buffer): Buffer {
+    const root = new protobuf.Root();
+    root.resolvePath = (_origin, target) => `${PROTO_DIR}/${target}`;
+    root.loadSync('qdrant.proto', { keepCase: true });
+    const T = root.lookupType('qdrant.UpsertPoints');
+    const msg = T.fromObject({ collection_name: collection, wait: true, points: [{ id: { num: 77 }, vectors: { vector: { data: V } } }] });
+    return Buffer.concat([Buffer.from(T.encode(msg).finish()), tail]);
+  }
+  const rawUpsert = (bytes: Buffer, key: string): Promise<grpcJs.ServiceError | null> => {
+    const client = new grpcJs.Client(`127.0.0.1:${server.grpcPort}`, grpcJs.credentials.createInsecure());
+    const md = new grpcJs.Metadata();
+    md.set('api-key', key);
+    return new Promise((res) => client.makeUnaryRequest('/qdrant.Points/Upsert', (b: Buffer) => b, (b: Buffer) => b, bytes, md, (err) => {
+      client.close();
+      res(err);
+    }));
+  };
+  const count = async (c: string) => (await call(base, 'POST', `/collections/${c}/points/count`, { exact: true }, bearer(jwt))).body.result.count as number;
+
+  it('gRPC: a message naming a second collection in an odd encoding of field 1 is refused, and nothing is written there', async () => {
+    const k = await createKey(base, jwt, { scope: [{ collection: 'acme_one', permission: 'read,write' }, { collection: 'docs', permission: 'read' }] });
+    const before = await count('docs');
+    const name = Buffer.from('docs');
+    // Field 1 again under a tag of more than 32 bits (protobufjs reads it as field 1): the worker
+    // finds a name the main thread did not decide on.
+    const wide = await rawUpsert(upsertBytes('acme_one', Buffer.concat([Buffer.from([0x8a, 0x80, 0x80, 0x80, 0x10, name.length]), name])), k.api_key);
+    expect(wide?.code, String(wide)).toBe(grpcJs.status.INVALID_ARGUMENT);
+    expect(wide?.details).toBe('Malformed request message for /qdrant.Points/Upsert: its collection_name is not a plain field 1');
+    // Field 1 as a varint whose bytes protobufjs reads as a string: the main thread reads no name, so a scoped key is refused there.
+    const typed = await rawUpsert(upsertBytes('acme_one', Buffer.concat([Buffer.from([0x08, name.length]), name])), k.api_key);
+    expect(typed?.code, String(typed)).toBe(grpcJs.status.PERMISSION_DENIED);
+    // An unscoped key passes the main thread with it; the worker refuses it.
+    const plain = await createKey(base, jwt, { permission: 'read,write' });
+    const unscoped = await rawUpsert(upsertBytes('acme_one', Buffer.concat([Buffer.from([0x08, name.length]), name])), plain.api_key);
+    expect(unscoped?.code, String(unscoped)).toBe(grpcJs.status.INVALID_ARGUMENT);
+    expect(await count('docs')).toBe(before);
+    // The same message without the tail is written: the refusal is about the tail.
+    expect(await rawUpsert(upsertBytes('acme_one', Buffer.alloc(0)), k.api_key)).toBeNull();
+  });
+
+  it("lookup_from answers 403 for a collection outside the scope whether it exists or not", async () => {
+    const k = await createKey(base, jwt, { scope: [{ collection: 'docs', permission: 'read' }] });
+    const ask = (c: string) => call(base, 'POST', '/collections/docs/points/query', { query: 1, lookup_from: { collection: c }, limit: 1 }, apiKeyHeader(k.api_key));
+    expectDataError(await ask('other'), 403, 'Forbidden: this credential has no access to collection "other"');
+    expectDataError(await ask('nope'), 403, 'Forbidden: this credential has no access to collection "nope"');
+  });
+
+  it('a scoped key cannot hold admin (it could make itself a key over every collection)', async () => {
+    const message = 'Invalid permission: a scoped key cannot hold admin (it could make keys over every collection)';
+    expectAuthError(await call(base, 'POST', '/auth/api_key', { name: 'x', permission: 'admin', scope: [{ collection: 'docs', permission: 'read' }] }, bearer(jwt)), 400, message);
+    const k = await createKey(base, jwt, { permission: 'read,admin' });
+    expectAuthError(await call(base, 'PATCH', `/auth/api_key/${k.id}`, { scope: [{ collection: 'docs', permission: 'read' }] }, bearer(jwt)), 400, message);
   });
 });
 

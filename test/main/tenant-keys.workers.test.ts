@@ -148,6 +148,8 @@ describe('writes through a bound key keep to its tenant', () => {
       ['overwrite payload dropping the tenant', 'PUT', `${C}/points/payload?wait=true`, { payload: { n: 9 }, points: [2] }, /^Forbidden: the change would take point 2 outside /],
       ['delete the tenant key', 'POST', `${C}/points/payload/delete?wait=true`, { keys: ['tenant'], points: [3] }, /^Forbidden: the change would take point 3 outside /],
       ['clear payload', 'POST', `${C}/points/payload/clear?wait=true`, { points: [4] }, /^Forbidden: the change would take point 4 outside /],
+      ['a tenant key holding a list', 'PUT', `${C}/points?wait=true`, { points: [{ id: 503, vector: vec(503), payload: { tenant: ['acme', 'beta'] } }] }, /^Forbidden: point 503 would hold a list at "tenant", which /],
+      ['a payload change making it a list', 'POST', `${C}/points/payload?wait=true`, { payload: { tenant: ['acme', 'beta'] }, points: [1] }, /^Forbidden: point 1 would hold a list at "tenant", which /],
       ['batch with one bad op', 'POST', `${C}/points/batch?wait=true`, { operations: [{ upsert: { points: [{ id: 502, vector: vec(502), payload: { tenant: 'beta' } }] } }] }, /^Batch operation 0 \(upsert\) failed: Forbidden: point 502 does not match /],
     ];
     for (const [name, method, path, body, message] of refused) {
@@ -156,6 +158,9 @@ describe('writes through a bound key keep to its tenant', () => {
       expect(r.body.status.error, name).toContain(rule);
       expect(await everything(), name).toEqual(before);
     }
+    // update_only skips another tenant's id as it skips a missing one: it tells nothing.
+    expect((await call(base, 'PUT', `${C}/points?wait=true`, { points: [{ id: 101, vector: vec(1), payload: { tenant: 'acme' } }], update_mode: 'update_only' }, acme)).status).toBe(200);
+    expect((await call(base, 'PUT', `${C}/points?wait=true`, { points: [{ id: 4242, vector: vec(1), payload: { tenant: 'acme' } }], update_mode: 'update_only' }, acme)).status).toBe(200);
     // Another tenant's points are invisible to a change by id: as missing ones.
     expectDataError(await call(base, 'PUT', `${C}/points/vectors?wait=true`, { points: [{ id: 101, vector: vec(9) }] }, acme), 404);
     expectDataError(await call(base, 'POST', `${C}/points/payload?wait=true`, { payload: { tag: 'y' }, points: [101] }, acme), 404);

@@ -6,7 +6,7 @@
 import type { TokenRecord } from '../../shared/db.js';
 import { QuiverError } from '../../shared/errors.js';
 import type { ApiKeyCreated, ApiKeyInfo } from '../../shared/schemas/auth.js';
-import { PERMISSION_RULE, formatPermission, parsePermission } from './permissions.js';
+import { PERM, PERMISSION_RULE, formatPermission, parsePermission } from './permissions.js';
 import { scopeOut, scopeTerms, type ScopeEntry, type ScopeRequest } from './scopes.js';
 
 /** Longest token lifetime: 10 years of 365 days. */
@@ -21,13 +21,20 @@ export interface ApiKeyRequest {
   scope?: ScopeRequest[] | undefined;
 }
 
-/** A permission string as its mask; a scoped key's may be empty (no rights outside its collections). 400 otherwise. */
+/**
+ * A permission string as its mask; a scoped key's may be empty (no rights outside its
+ * collections) and may not hold admin, with which it could make itself a key over every
+ * collection. 400 otherwise.
+ */
 function permissionOf(text: string, scoped: boolean): number {
   if (text === '' && scoped) return 0;
   const mask = parsePermission(text);
   if (mask === null) throw QuiverError.badInput(`Invalid permission: ${PERMISSION_RULE}`);
+  if (scoped && (mask & PERM.admin) !== 0) throw QuiverError.badInput(SCOPED_ADMIN);
   return mask;
 }
+
+const SCOPED_ADMIN = 'Invalid permission: a scoped key cannot hold admin (it could make keys over every collection)';
 
 /**
  * A key's permission and scope: an unscoped key needs a permission (the spec's rule); a scoped
@@ -70,6 +77,7 @@ export interface ApiKeyUpdate {
 export function updatedToken(old: TokenRecord, req: ApiKeyUpdate): TokenRecord {
   const scope = req.scope === undefined ? (old.scope ?? null) : req.scope === null ? null : scopeTerms(req.scope);
   const permission = req.permission === undefined ? old.permission : permissionOf(req.permission, scope !== null);
+  if (scope !== null && (permission & PERM.admin) !== 0) throw QuiverError.badInput(SCOPED_ADMIN);
   if (scope === null && permission === 0) throw QuiverError.badInput(`Invalid permission: a key over every collection needs one; ${PERMISSION_RULE}`);
   const { scope: _dropped, ...rest } = old;
   return { ...rest, name: req.name ?? old.name, description: req.description ?? old.description, permission, ...(scope === null ? {} : { scope }) };

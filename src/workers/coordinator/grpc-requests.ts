@@ -44,6 +44,12 @@ export async function handleGrpcRequest(unbound: PointEngine, req: GrpcHandoffRe
       throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const m = message as { collection_name?: string; timeout?: unknown };
+    // The main thread routed and authorized the call by the name it read from the raw bytes
+    // (handoff.ts collectionNameOf); a message protobufjs reads another name from (an odd tag or
+    // wire type for field 1) is refused, never served on a collection nobody decided on.
+    if ((m.collection_name ?? '') !== (req.params.collection_name ?? '')) {
+      throw QuiverError.badInput(`Malformed request message for /qdrant.Points/${req.method}: its collection_name is not a plain field 1`);
+    }
     const seconds = timeoutSeconds(m.timeout);
     checkRequestTimeout(engine, m.collection_name, seconds);
     // A read's read_consistency (cluster mode; read-consistency.ts): the engine reading at the log's end.

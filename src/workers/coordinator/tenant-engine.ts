@@ -11,6 +11,7 @@ import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../shared/protocol.js';
 import { andFilter, forbidden } from '../shard/tenant-guard.js';
 import { entryFor, type ScopeEntryWire } from '../../shared/collection-scope.js';
+import { isLoggedOp } from '../../shared/log-entry.js';
 
 type Rewrite = { [O in ShardOp]: (req: ShardCall<O>, guard: TenantGuard) => ShardCall<O> };
 
@@ -107,15 +108,18 @@ export function bindAccess(engine: PointEngine, access: RequestAccess): PointEng
     return entry.guard;
   };
   const through = <O extends ShardOp>(name: string, req: ShardCall<O>): ShardCall<O> => {
+    // Only reads reach another collection (lookup_from): a write anywhere but the request's own
+    // collection was decided by nobody, and is refused.
+    if (scope !== undefined && name !== own && isLoggedOp(req.op)) throw forbidden(`this credential may not write collection "${name}" through a request on "${own ?? ''}"`);
     const guard = guardOf(name);
     return guard === null ? req : rewriteCall(req, guard);
   };
   const bound: PointEngine = {
     requireReady: () => engine.requireReady(),
+    // Decided before the lookup: a collection the credential may not read answers 403 whether it exists or not.
     collection: (name) => {
-      const meta = engine.collection(name);
       guardOf(name);
-      return meta;
+      return engine.collection(name);
     },
     nextOpId: (collection) => engine.nextOpId(collection),
     // async: a refusal is a rejected promise, as any shard failure; the call itself still goes out in this turn.

@@ -206,7 +206,8 @@ export class ShardWrites {
     }
     const rowOf = this.#row(batch);
     const failAfter = failpoint('upsert_after');
-    const onlyIf = this.#reads.predicate(condition.updateFilter);
+    // update_only under a binding: another tenant's point is skipped as a missing one would be.
+    const onlyIf = this.#reads.predicate(guard !== null && condition.mode === 'update_only' ? andFilter(condition.updateFilter, guard.filter) : condition.updateFilter);
     return this.#write(
       batch.ids,
       opId,
@@ -226,14 +227,13 @@ export class ShardWrites {
   /**
    * Every new payload must match; an existing point the upsert would write must match too. Its
    * update_filter is not consulted: skipping on it would tell the caller about another
-   * tenant's payload.
+   * tenant's payload. insert_only skips existing points, and update_only skips other tenants'
+   * (upsert's onlyIf), as missing ones: neither answers whether another tenant holds an id.
    */
   #guardUpsert(batch: PointBatch, opId: number, condition: WriteCondition, guard: TenantGuard): void {
     const g = this.#guard(guard);
-    batch.ids.forEach((id, i) => {
-      if (!g.fits(id, batch.payloads[i] ?? null)) throw g.unmatched(id);
-    });
-    if (condition.mode === 'insert_only') return;
+    batch.ids.forEach((id, i) => g.requireFits(id, batch.payloads[i] ?? null, 'new'));
+    if (condition.mode === 'insert_only' || condition.mode === 'update_only') return;
     for (const id of batch.ids) {
       const slot = this.#s.ids.slotOf(id);
       if (slot !== undefined && this.#reaches(slot, opId) && !g.stored(slot)) throw g.outside(id);
@@ -310,7 +310,7 @@ export class ShardWrites {
       const slot = this.#s.ids.slotOf(id)!;
       if (!this.#reaches(slot, opId) || next.has(slot)) continue;
       const payload = applyPayloadOp(this.#s.payloads.get(slot), op);
-      if (!g.fits(id, payload)) throw g.leaving(id);
+      g.requireFits(id, payload, 'change');
       next.set(slot, payload);
     }
     return next;

@@ -4,10 +4,10 @@
 // writes nothing and, in cluster mode, every replica applying the same log entry decides alike.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { Filter } from '../../shared/filter.js';
+import type { Condition, Filter } from '../../shared/filter.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import type { Payload, PointId } from '../../shared/types.js';
-import { compileFilter } from './filter-eval.js';
+import { compileFilter, parsePath, valuesAt, type PathPart } from './filter-eval.js';
 import type { ShardState } from './shard-state.js';
 
 /** Both filters (a filter is a condition): `b` alone when `a` is null. */
@@ -20,6 +20,33 @@ export function forbidden(message: string): QuiverError {
   return new QuiverError('Forbidden', `Forbidden: ${message}`);
 }
 
+/**
+ * The payload keys a binding's filter reads, outside nested conditions, as paths: a write through
+ * the binding must hold each as one value. A list would match several tenants' filters at once
+ * (a condition on a list matches when any element does), putting the point in their views too.
+ * Keys that spread arrays themselves (`a[]`) are left alone: they read lists by design.
+ */
+function keysRead(f: Filter): { key: string; path: PathPart[] }[] {
+  const out: { key: string; path: PathPart[] }[] = [];
+  const visit = (c: Condition): void => {
+    if ('nested' in c || 'has_id' in c || 'has_vector' in c || 'slice' in c) return;
+    if ('filter' in c) return walk(c.filter);
+    if ('key' in c && typeof c.key === 'string') return add(c.key);
+    if ('is_empty' in c && typeof c.is_empty === 'object' && c.is_empty !== null) return add(c.is_empty.key);
+    if ('is_null' in c && typeof c.is_null === 'object' && c.is_null !== null) return add(c.is_null.key);
+    walk(c as Filter);
+  };
+  const add = (key: string): void => {
+    if (!key.includes('[') && !out.some((k) => k.key === key)) out.push({ key, path: parsePath(key) });
+  };
+  const walk = (g: Filter): void => {
+    for (const clause of [g.must, g.should, g.must_not]) for (const c of clause === undefined ? [] : Array.isArray(clause) ? clause : [clause]) visit(c);
+    g.min_should?.conditions.forEach(visit);
+  };
+  walk(f);
+  return out;
+}
+
 export class GuardCheck {
   readonly filter: Filter;
   readonly rule: string;
@@ -28,11 +55,13 @@ export class GuardCheck {
   readonly #fresh: (slot: number) => boolean;
   #payload: Payload | null = null;
   #id: PointId = 0;
+  readonly #keys: { key: string; path: PathPart[] }[];
 
   constructor(guard: TenantGuard, state: ShardState, stored: (slot: number) => boolean) {
     this.filter = guard.filter;
     this.rule = guard.rule;
     this.stored = stored;
+    this.#keys = keysRead(guard.filter);
     // One payload at a time, not a stored slot; text matches use the shard's own text indexes,
     // so a new payload is judged as it will be once stored. A guard holds payload conditions only.
     this.#fresh = compileFilter(guard.filter, {
@@ -52,6 +81,18 @@ export class GuardCheck {
     } finally {
       this.#payload = null;
     }
+  }
+
+  /**
+   * Throws unless `payload`, as point `id` would hold it after a write (`new`: an upsert's;
+   * `change`: after a payload change), matches and holds the keys the filter reads as one value each.
+   */
+  requireFits(id: PointId, payload: Payload | null, kind: 'new' | 'change'): void {
+    if (payload !== null) {
+      const list = this.#keys.find((k) => valuesAt(payload, k.path).some(Array.isArray));
+      if (list !== undefined) throw forbidden(`point ${String(id)} would hold a list at "${list.key}", which ${this.rule} reads; write it as one value`);
+    }
+    if (!this.fits(id, payload)) throw kind === 'new' ? this.unmatched(id) : this.leaving(id);
   }
 
   /** An existing point outside the binding, which the write would change. */

@@ -9,7 +9,7 @@ import type { PointEngine } from '../../../src/shared/point-engine.js';
 import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../../src/shared/protocol.js';
 import { UNCONDITIONAL } from '../../../src/shared/shard-results.js';
 import type { CollectionMeta } from '../../../src/shared/types.js';
-import { bindTenant } from '../../../src/workers/coordinator/tenant-engine.js';
+import { bindAccess, bindTenant } from '../../../src/workers/coordinator/tenant-engine.js';
 import { batch, metaOf, spec } from '../shard/helpers.js';
 
 const guard: TenantGuard = { filter: { must: [{ key: 'tenant', match: { value: 'acme' } }] }, rule: 'tenant acme' };
@@ -119,5 +119,37 @@ describe('bindTenant', () => {
     const bare = bindTenant(plain, guard);
     expect(bare.atLogEnd).toBeUndefined();
     expect(bare.operationId).toBeUndefined();
+  });
+});
+
+describe('bindAccess with a scope', () => {
+  const scope = [
+    { pattern: 'own', exact: false, read: true, guard },
+    { pattern: 'ref_*', exact: false, read: true, guard: null },
+    { pattern: 'blind', exact: false, read: false, guard: null },
+  ];
+  const on = (name: string): CollectionMeta => ({ ...meta, name });
+
+  it("binds the request's own collection, reads another by the scope's entry, and writes no other collection", async () => {
+    const r = recorder();
+    const e = bindAccess(r.engine, { collection: 'own', tenant: guard, scope });
+    await e.fanOut(on('own'), { op: 'count', filter: null, exact: true });
+    await e.fanOut(on('ref_1'), { op: 'count', filter: null, exact: true });
+    expect(r.calls.map((c) => (c.req as { filter: Filter | null }).filter)).toEqual([guard.filter, null]);
+    await expect(e.call(on('ref_1'), 0, { op: 'delete', opId: 1, wait: true, ids: [1], filter: null })).rejects.toThrow(
+      'Forbidden: this credential may not write collection "ref_1" through a request on "own"',
+    );
+    expect(r.calls).toHaveLength(2);
+  });
+
+  it('refuses a collection outside the scope, or without read, before looking it up', () => {
+    let looked = 0;
+    const r = recorder();
+    const base: PointEngine = { ...r.engine, collection: (name) => (looked++, on(name)) };
+    const e = bindAccess(base, { collection: 'own', scope });
+    expect(() => e.collection('secret')).toThrow('Forbidden: this credential has no access to collection "secret"');
+    expect(() => e.collection('blind')).toThrow('Forbidden: this credential lacks the read permission on collection "blind"');
+    expect(looked).toBe(0);
+    expect(e.collection('ref_2').name).toBe('ref_2');
   });
 });
