@@ -6,7 +6,7 @@
 // every slot holding a value of another type than the index takes, so candidates stay a
 // superset of the matches.
 
-import type { FieldCondition } from '../../shared/filter.js';
+import type { FieldCondition, Match } from '../../shared/filter.js';
 import type { FacetValue } from '../../shared/protocol.js';
 import type { FieldIndexSchema, JsonValue } from '../../shared/types.js';
 
@@ -20,6 +20,12 @@ export interface FieldIndex {
   remove(slot: number): void;
   /** Slots that may satisfy the condition, or null when this index cannot narrow it. */
   candidates(cond: FieldCondition): Set<number> | null;
+  /**
+   * Whether a slot satisfies the condition's match, decided by the index exactly as the filter
+   * predicate would decide it from the payload (filter-eval.ts), or null where the index cannot
+   * tell (then the payload is read). Only for a condition on the point's own payload.
+   */
+  matcher?(match: Match): ((slot: number) => boolean) | null;
   /**
    * The distinct values a facet counts for the slot, in payload order; absent on indexes a
    * facet cannot use (float, datetime, geo, text).

@@ -14,8 +14,9 @@
 //     hnswlib computes every distance with SIMD;
 //   - other rows (small candidate sets, those the walk cannot reach, with_vector, persisting a
 //     record, rebuilds) are read from the point's LMDB record, memory-mapped, so not anonymous
-//     memory (about 5-7 us a row: Shard#readRow, VectorSpace.readRows); getPoint only where that
-//     record cannot be trusted (a secondary's primary at another version).
+//     memory (about 0.5-0.8 us a row read in place, 5-7 us decoded: Shard#readRow,
+//     VectorSpace.readRows); getPoint only where that record cannot be trusted (a
+//     secondary's primary at another version).
 // The price is exact scoring: a full exact search or a filtered one below full_scan_threshold
 // is several times slower than from a Float32Array (1,000 candidates of 20k, in one run on a
 // busy machine: 10 ms from LMDB, 33 ms through getPoint, 0.8-1.3 ms from a store); what the

@@ -2,7 +2,7 @@
 // per index (createFieldIndex in payload-index.ts picks the conversion and the facet mapping).
 // Invariant: a slot is posted under exactly the converted values of its current payload.
 
-import type { FieldCondition } from '../../shared/filter.js';
+import type { FieldCondition, Match } from '../../shared/filter.js';
 import type { FacetValue } from '../../shared/protocol.js';
 import type { FieldIndexSchema, JsonValue } from '../../shared/types.js';
 import { distinctFacets, Postings, TypedIndex, union, type FieldIndex } from './field-index.js';
@@ -42,6 +42,34 @@ export class ValueIndex<K extends string> extends TypedIndex implements FieldInd
   remove(slot: number): void {
     this.#postings.remove(slot);
     this.forgetOthers(slot);
+  }
+
+  /**
+   * `value`, and `any` of strings and numbers: the predicate compares each leaf with ===, and a
+   * slot is posted under the converted leaves. A value the conversion takes is only === to leaves
+   * of its own type, which convert to its key (the conversions are one-to-one), so the slot
+   * matches exactly when it is posted under that key. A value it does not take: null.
+   */
+  matcher(match: Match): ((slot: number) => boolean) | null {
+    const keys: K[] = [];
+    if ('value' in match) {
+      const k = this.#convert(match.value);
+      if (k === undefined) return null;
+      keys.push(k);
+    } else if ('any' in match) {
+      // The predicate's `any` takes string and number leaves only (a boolean never matches).
+      for (const v of match.any) {
+        const k = typeof v === 'string' || typeof v === 'number' ? this.#convert(v) : undefined;
+        if (k === undefined) return null;
+        keys.push(k);
+      }
+    } else return null;
+    const postings = this.#postings;
+    if (keys.length === 1) {
+      const k = keys[0]!;
+      return (slot) => postings.get(k)?.has(slot) === true;
+    }
+    return (slot) => keys.some((k) => postings.get(k)?.has(slot) === true);
   }
 
   candidates(cond: FieldCondition): Set<number> | null {

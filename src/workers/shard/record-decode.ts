@@ -1,7 +1,8 @@
 // A decoder for the commonest point record, used by a shard's load pass (issue 14, start-up): a
-// record whose payload is null or JSON text, and whose vectors are dense; and the reader of such a
-// record's payload alone (storedPayloadText), for payloads kept on disk. lmdb-js stores a record with msgpackr's
-// records extension and no shared structures, so every record carries its own structure
+// record whose payload is null or JSON text, and whose vectors are dense; and the readers of such a
+// record's payload alone (storedPayloadText), for payloads kept on disk, and of where one vector's
+// bytes lie (plainRecordRow), for rows a graph holds that a search reads back. lmdb-js stores a
+// record with msgpackr's records extension and no shared structures, so every record carries its own structure
 // definitions (the key lists of the record and of its vectors), and msgpackr parses them and
 // builds a reader for them per record: at 100k x 128 that was most of the load pass's decoding
 // (~1.3 us a record, of ~2.2 us the pass spent on each). This reads those bytes directly.
@@ -27,8 +28,11 @@ import type { StoredPoint } from '../../shared/db.js';
 const HEAD = [0xd4, 0x72, 0x40, 0x94, 0xa1, 0x76, 0xa1, 0x71, 0xa1, 0x70, 0xa1, 0x78];
 const utf8 = new TextDecoder();
 
-/** The string or nil at `at` (advanced past it): null for nil, undefined when the bytes are something else. */
-function text(b: Uint8Array, end: number): string | null | undefined {
+/**
+ * The string or nil at `at` (advanced past it): null for nil, undefined when the bytes are
+ * something else. `decode` false: '' for any string (its bytes skipped, not decoded).
+ */
+function text(b: Uint8Array, end: number, decode = true): string | null | undefined {
   if (at >= end) return undefined;
   const t = b[at]!;
   let len: number;
@@ -51,11 +55,11 @@ function text(b: Uint8Array, end: number): string | null | undefined {
   } else return undefined;
   if (from + len > end) return undefined;
   at = from + len;
-  return utf8.decode(b.subarray(from, from + len));
+  return decode ? utf8.decode(b.subarray(from, from + len)) : '';
 }
 
 /** Reads the head (definition, v, q) and the payload of a record of the shape above; undefined when it is not one. */
-function head(bytes: Uint8Array, size: number): { v: number; q: number; p: string | null } | undefined {
+function head(bytes: Uint8Array, size: number, decode = true): { v: number; q: number; p: string | null } | undefined {
   if (size < HEAD.length + 7) return undefined;
   for (let i = 0; i < HEAD.length; i++) if (bytes[i] !== HEAD[i]) return undefined;
   at = HEAD.length;
@@ -63,7 +67,7 @@ function head(bytes: Uint8Array, size: number): { v: number; q: number; p: strin
   if (v < 0) return undefined;
   const q = number(bytes, size);
   if (q < 0) return undefined;
-  const p = text(bytes, size);
+  const p = text(bytes, size, decode);
   if (p === undefined) return undefined;
   return { v, q, p };
 }
@@ -134,43 +138,59 @@ function nameOf(bytes: Uint8Array, at: number): string {
   return name;
 }
 
+/**
+ * The vector names' definition at `at` (advanced past it, to the first bin): how many names, each
+ * an ASCII fixstr starting at the definition's start + 4; -1 when the bytes are something else.
+ */
+function names(bytes: Uint8Array, size: number): number {
+  if (at + 3 > size || bytes[at] !== 0xd4 || bytes[at + 1] !== 0x72 || bytes[at + 2] !== 0x41) return -1;
+  at += 3;
+  const arr = bytes[at]!;
+  if (arr < 0x91 || arr > 0x9f) return -1;
+  const n = arr - 0x90;
+  at++;
+  for (let k = 0; k < n; k++) {
+    if (at >= size) return -1;
+    const s = bytes[at]!;
+    if (s < 0xa0 || s > 0xbf || at + 1 + s - 0xa0 > size) return -1;
+    for (let i = at + 1; i < at + 1 + s - 0xa0; i++) if (bytes[i]! >= 0x80) return -1;
+    at += 1 + s - 0xa0;
+  }
+  return n;
+}
+
+/** The bin header at `at` (advanced past it): the length of the bytes after it, or -1 when the bytes are something else. */
+function bin(bytes: Uint8Array, size: number): number {
+  if (at >= size) return -1;
+  const t = bytes[at]!;
+  let len: number;
+  if (t === 0xc4 && at + 2 <= size) {
+    len = bytes[at + 1]!;
+    at += 2;
+  } else if (t === 0xc5 && at + 3 <= size) {
+    len = (bytes[at + 1]! << 8) | bytes[at + 2]!;
+    at += 3;
+  } else if (t === 0xc6 && at + 5 <= size) {
+    len = bytes[at + 1]! * 0x1000000 + ((bytes[at + 2]! << 16) | (bytes[at + 3]! << 8) | bytes[at + 4]!);
+    at += 5;
+  } else return -1;
+  return at + len > size ? -1 : len;
+}
+
 /** The record in `bytes[0, size)` when it has the shape above, else undefined (decode it the usual way). */
 export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint | undefined {
   const h = head(bytes, size);
   if (h === undefined) return undefined;
   const { v, q, p } = h;
-  if (at + 3 > size || bytes[at] !== 0xd4 || bytes[at + 1] !== 0x72 || bytes[at + 2] !== 0x41) return undefined;
-  at += 3;
-  const arr = bytes[at]!;
-  if (arr < 0x91 || arr > 0x9f) return undefined;
-  const n = arr - 0x90;
-  at++;
   // Where each name's bytes are (its string is made once all is checked): no array per record.
-  const nameAt = at;
-  for (let k = 0; k < n; k++) {
-    if (at >= size) return undefined;
-    const s = bytes[at]!;
-    if (s < 0xa0 || s > 0xbf || at + 1 + s - 0xa0 > size) return undefined;
-    for (let i = at + 1; i < at + 1 + s - 0xa0; i++) if (bytes[i]! >= 0x80) return undefined;
-    at += 1 + s - 0xa0;
-  }
+  const nameAt = at + 4;
+  const n = names(bytes, size);
+  if (n < 0) return undefined;
   const x: Record<string, Uint8Array> = {};
   let name = nameAt;
   for (let k = 0; k < n; k++) {
-    if (at >= size) return undefined;
-    const t = bytes[at]!;
-    let len: number;
-    if (t === 0xc4 && at + 2 <= size) {
-      len = bytes[at + 1]!;
-      at += 2;
-    } else if (t === 0xc5 && at + 3 <= size) {
-      len = (bytes[at + 1]! << 8) | bytes[at + 2]!;
-      at += 3;
-    } else if (t === 0xc6 && at + 5 <= size) {
-      len = bytes[at + 1]! * 0x1000000 + ((bytes[at + 2]! << 16) | (bytes[at + 3]! << 8) | bytes[at + 4]!);
-      at += 5;
-    } else return undefined;
-    if (at + len > size) return undefined;
+    const len = bin(bytes, size);
+    if (len < 0) return undefined;
     const key = nameOf(bytes, name);
     // msgpackr renames this key (an own property of that name cannot be set plainly): its way.
     if (key === '__proto__' || key in x) return undefined;
@@ -181,4 +201,69 @@ export function decodePlainRecord(bytes: Uint8Array, size: number): StoredPoint 
   }
   if (at !== size) return undefined;
   return { v, q, p, x };
+}
+
+/** Where plainRecordRow found the row: its record's version, and its bytes' offset and length. */
+export interface RowSpan {
+  v: number;
+  at: number;
+  length: number;
+}
+
+/** plainRecordRow's answer, reused: a filtered search reads hundreds of rows. */
+const span: RowSpan = { v: 0, at: 0, length: 0 };
+
+/**
+ * Where the bytes of vector `name` (ASCII, as bytes) lie in a record of the shape above, without
+ * decoding its payload or making any object (a search reads rows back one by one: msgpackr's
+ * decoding was most of a filtered exact search). Undefined exactly where decodePlainRecord
+ * declines the record or has no such vector; `name` must be one it can answer for (not a key
+ * every object has, such as 'constructor'). The answer is reused by the next call.
+ */
+export function plainRecordRow(bytes: Uint8Array, size: number, name: Uint8Array): RowSpan | undefined {
+  const h = head(bytes, size, false);
+  if (h === undefined) return undefined;
+  const nameAt = at + 4;
+  const n = names(bytes, size);
+  if (n < 0) return undefined;
+  let wanted = -1;
+  for (let k = 0, p = nameAt; k < n; k++, p += 1 + bytes[p]! - 0xa0) {
+    if (bytes[p]! - 0xa0 !== name.length || !sameBytes(bytes, p + 1, name)) continue;
+    // decodePlainRecord declines a record naming a vector twice
+    if (wanted !== -1) return undefined;
+    wanted = k;
+  }
+  // and one with other repeated names, or one every object has: as it does
+  if (n > 1 && !distinctNames(bytes, nameAt, n)) return undefined;
+  let found = false;
+  for (let k = 0; k < n; k++) {
+    const len = bin(bytes, size);
+    if (len < 0) return undefined;
+    if (k === wanted) {
+      span.at = at;
+      span.length = len;
+      found = true;
+    }
+    at += len;
+  }
+  if (at !== size || !found) return undefined;
+  span.v = h.v;
+  return span;
+}
+
+function sameBytes(bytes: Uint8Array, from: number, name: Uint8Array): boolean {
+  for (let i = 0; i < name.length; i++) if (bytes[from + i] !== name[i]) return false;
+  return true;
+}
+
+/** The n fixstr names at `from` are distinct and none is a key every object has (checked ASCII). */
+function distinctNames(bytes: Uint8Array, from: number, n: number): boolean {
+  const seen = new Set<string>();
+  for (let k = 0, p = from; k < n; k++) {
+    const key = nameOf(bytes, p);
+    if (key === '__proto__' || key in Object.prototype || seen.has(key)) return false;
+    seen.add(key);
+    p += 1 + bytes[p]! - 0xa0;
+  }
+  return true;
 }

@@ -35,6 +35,7 @@ export class ShardReads {
       id: (slot) => state.ids.idOf(slot)!,
       hasVector: (slot, name) => state.hasVector(slot, name),
       textIndex: (key) => state.payloads.textParams(key),
+      indexMatch: (key, match) => state.payloads.index(key)?.matcher?.(match) ?? null,
     };
   }
 

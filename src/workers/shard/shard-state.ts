@@ -20,7 +20,7 @@ import type { Row } from './batch-rows.js';
 import { GraphSnapshots } from './graph-snapshots.js';
 import { IdTracker } from './id-tracker.js';
 import { PayloadSpace } from './payload-space.js';
-import { storedPayloadText } from './record-decode.js';
+import { plainRecordRow, storedPayloadText } from './record-decode.js';
 import { VectorSpace, type GraphConfig } from './vector-space.js';
 
 /**
@@ -135,7 +135,9 @@ export class ShardState {
         continue;
       }
       const space = new VectorSpace(name, params.size, params.distance, graphConfig(meta, name, this.secondary));
-      space.readRows((slot) => this.#readRow(name, params.size, slot, space.originalsOnDisk));
+      // A name every object has is left to msgpackr (plainRecordRow cannot answer for it).
+      const nameBytes = name in Object.prototype || !/^[\x00-\x7f]{0,31}$/.test(name) ? null : new TextEncoder().encode(name);
+      space.readRows((slot, into) => this.#readRow(name, nameBytes, params.size, slot, space.originalsOnDisk, into));
       this.spaces.set(name, space);
     }
     // In the configuration's order (dense names, then sparse), whatever order they came in.
@@ -241,14 +243,30 @@ export class ShardState {
    * The row of vector `name` at a present slot, from outside the graph that holds it (see
    * VectorSpace.readRows): the vectors of a write not committed yet, else the point's LMDB record
    * when its version is the slot's (a secondary's primary commits at its own pace, ahead of or
-   * behind this copy). Undefined when neither can be trusted: the graph is read then.
+   * behind this copy). Undefined when neither can be trusted: the graph is read then. `into`:
+   * the row may be copied there (see RowReader). `nameBytes`: the name in ASCII, or null where the
+   * record's bytes cannot be read directly for it.
    */
-  #readRow(name: string, dim: number, slot: number, onDisk: boolean): Float32Array | undefined {
+  #readRow(name: string, nameBytes: Uint8Array | null, dim: number, slot: number, onDisk: boolean, into: Float32Array | undefined): Float32Array | undefined {
     const pending = this.pending.get(slot);
     if (pending !== undefined) return pending.x[name];
     const id = this.ids.idOf(slot);
     if (id === undefined) return undefined;
-    const record = this.db.points.get([this.collection, this.shard, id]);
+    const key: PointKey = [this.collection, this.shard, id];
+    if (nameBytes !== null) {
+      // The record's bytes read in place (record-decode.ts); valid only until the next read.
+      const bytes = this.db.points.getBinaryFast(key);
+      if (bytes === undefined) return undefined;
+      const at = plainRecordRow(bytes, bytes.length, nameBytes);
+      if (at !== undefined) {
+        if (!onDisk && at.v !== this.ids.versionOf(slot)) return undefined;
+        if (at.length !== dim * 4) return undefined;
+        const row = into !== undefined && into.length === dim ? into : new Float32Array(dim);
+        new Uint8Array(row.buffer, row.byteOffset, dim * 4).set(new Uint8Array(bytes.buffer, bytes.byteOffset + at.at, at.length));
+        return row;
+      }
+    }
+    const record = this.db.points.get(key);
     // A record at another version than the slot is not trusted where the rows have another home
     // (the graph: getPoint reads it back; a read copy never writes LMDB). Originals on disk have
     // none: a copy that writes LMDB holds their newest rows there or in `pending`, and a record

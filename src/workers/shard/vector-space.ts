@@ -13,7 +13,9 @@
 // (`readRows`: the point's LMDB record, memory-mapped pages rather than anonymous memory, or the
 // vectors of a write not committed yet), which falls back to hnswlib's getPoint when it has no
 // row it can trust. Measured at 128-d, 1,000 random rows of 100k: about 5 us a row from LMDB
-// against 20-40 us through getPoint (scratch script, busy machine).
+// decoded by msgpackr against 20-40 us through getPoint (scratch script, busy machine); score()
+// now reads the row's bytes in place (record-decode.ts plainRecordRow) into a scratch row:
+// 0.5-0.8 us a row at 128-d, 10k-20k points.
 //
 // Writes to replay onto a restored graph at start (after kill -9, those after the last save) may
 // be left to catch up in the background (behind-rows.ts), for the float32 graph and the quantized
@@ -46,15 +48,19 @@ const REBUILD_CHUNK = 256;
  * what visiting one node in the native walk of the whole graph does (measured at 128-d, 20k
  * points, on the same busy machine: 4.4-5.5 us a row from LMDB against 0.8-1.1 us a node;
  * through getPoint it was 20-47 us a row, a ratio of 16). Fewer candidates than live/ratio are
- * read back one by one, more are scored by walking the graph.
+ * read back one by one, more are scored by walking the graph. With rows read in place and the
+ * filter decided by the index, 2,769 of 10k candidates a shard took the same time either way
+ * (bench:tenant's data, 2 shards: 9-11 ms a search), so the ratio stands.
  */
 const READ_BACK_VS_VISIT = 5;
 
 /**
  * Reads a present slot's row from outside the graph (the shard's LMDB record, or the vectors of a
  * write not committed yet); undefined when it has none it can trust (then getPoint reads it).
+ * With `into` (dim floats), the row may be copied into it and `into` returned: a scoring loop's
+ * scratch, used before the next read, so that no array is made per row.
  */
-export type RowReader = (slot: number) => Float32Array | undefined;
+export type RowReader = (slot: number, into?: Float32Array) => Float32Array | undefined;
 
 /** The graph parameters a configuration asks for. */
 export interface GraphConfig {
@@ -117,6 +123,8 @@ export class VectorSpace {
   #rebuild: Rebuild | null = null;
   /** Where rows held by a graph are read back from first (see the module comment); null: getPoint only. */
   #reader: RowReader | null = null;
+  /** The row score() reads into: scored at once, never kept. */
+  readonly #scratch: Float32Array;
   /** Present slots whose rows the serving graph does not hold yet, with their rows (behind-rows.ts). */
   readonly #behind = new BehindRows(() => this.servingGraph);
 
@@ -126,6 +134,7 @@ export class VectorSpace {
     this.metric = metricFor(distance);
     this.#distance = distance;
     this.#want = want;
+    this.#scratch = new Float32Array(dim);
     const graph = this.graphParams();
     if (graph !== null) this.index = new HnswIndex(graph);
     else if (!want.originalsOnDisk) this.#store = new VectorStore(dim);
@@ -214,11 +223,11 @@ export class VectorSpace {
   /**
    * The vector of a present slot: a view of the store's row, or, where a graph holds it, the row
    * the reader gives (not to be written to: it may be the write's own array) or a copy read back
-   * from the graph.
+   * from the graph. `into`: see RowReader.
    */
-  vector(slot: number): Float32Array {
+  vector(slot: number, into?: Float32Array): Float32Array {
     if (this.#store !== null) return this.#store.get(slot);
-    const row = this.#behind.get(slot) ?? this.#reader?.(slot);
+    const row = this.#behind.get(slot) ?? this.#reader?.(slot, into);
     if (row !== undefined) return row;
     // Only a quantized vector with its originals on disk has no graph to read back from; its
     // reader always has the row of a present slot on a copy that writes LMDB (see graphConfig).
@@ -234,7 +243,7 @@ export class VectorSpace {
   /** The score of a present slot against `query`, exactly as the metric defines it. */
   score(slot: number, query: Float32Array): number {
     if (this.#store !== null) return this.#store.score(slot, query, this.metric.score);
-    return this.metric.score(query, this.vector(slot), 0);
+    return this.metric.score(query, this.vector(slot, this.#scratch), 0);
   }
 
   /** A score from hnswlib's distance for the metric (1 - dot for 'ip', squared L2 for 'l2'). */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb, type StoredPoint } from '../../../src/shared/db.js';
-import { decodePlainRecord } from '../../../src/workers/shard/record-decode.js';
+import { decodePlainRecord, plainRecordRow } from '../../../src/workers/shard/record-decode.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'quiver-decode-'));
 const db = openDb(dir);
@@ -78,5 +78,46 @@ describe('decodePlainRecord', () => {
     for (let cut = 0; cut < size; cut++) expect(decodePlainRecord(bytes, cut)).toBeUndefined();
     expect(decodePlainRecord(bytes, size + 1)).toBeUndefined();
     expect(decodePlainRecord(bytes, size)).toBeDefined();
+  });
+});
+
+describe('plainRecordRow', () => {
+  const ascii = (name: string): Uint8Array => new TextEncoder().encode(name);
+  /** What plainRecordRow must answer: decodePlainRecord's vector, as version and bytes. */
+  const expected = (bytes: Uint8Array, size: number, name: string): { v: number; row: number[] } | undefined => {
+    const rec = decodePlainRecord(bytes, size);
+    const row = rec === undefined || !Object.hasOwn(rec.x, name) ? undefined : rec.x[name];
+    return row === undefined ? undefined : { v: rec!.v, row: [...row] };
+  };
+  const found = (bytes: Uint8Array, size: number, name: string): { v: number; row: number[] } | undefined => {
+    const at = plainRecordRow(bytes, size, ascii(name));
+    return at === undefined ? undefined : { v: at.v, row: [...bytes.subarray(at.at, at.at + at.length)] };
+  };
+
+  it('finds a vector where decodePlainRecord reads the record, payload text or not, and declines where it declines', () => {
+    const records: StoredPoint[] = [
+      { v: 0x10000, q: 2, p: null, x: { '': bytesOf(1, 2, 3), image: bytesOf(...Array.from({ length: 200 }, (_, i) => i)), t: bytesOf() } },
+      { v: 7, q: 9, p: '{"tenant":"t3","n":[1,2]}', x: { '': bytesOf(4, 5) } },
+      { v: 7, q: 9, p: 'x'.repeat(70_000), x: { a: bytesOf(4), ab: bytesOf(5, 6) } },
+      { v: 1, q: 2, p: { a: 1 }, x: { '': bytesOf(1) } },
+      { v: 1, q: 2, p: null, x: { '': bytesOf(1) }, s: { s: { i: Buffer.from(Uint32Array.of(1).buffer), v: bytesOf(1) } } },
+      { v: 1, p: null, x: { '': bytesOf(1) } },
+      { v: 1, q: 2, p: null, x: {} },
+      { v: 1, q: 2, p: null, x: { 'vecteur-é': bytesOf(1), '': bytesOf(2) } },
+      { v: 1, q: 2, p: null, x: { constructor: bytesOf(1), '': bytesOf(2) } },
+      { v: 1, q: 2, p: null, x: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`v${i}`, bytesOf(i)])) },
+    ];
+    let answered = 0;
+    for (const rec of records) {
+      const { bytes, size } = stored(rec);
+      for (const name of ['', 'a', 'ab', 'image', 't', 'v1', 'missing']) {
+        const want = expected(bytes, size, name);
+        expect(found(bytes, size, name)).toEqual(want);
+        if (want !== undefined) answered++;
+      }
+      for (let cut = 0; cut < Math.min(size, 200); cut++) expect(found(bytes, cut, '')).toEqual(expected(bytes, cut, ''));
+      expect(found(bytes, size + 1, '')).toBeUndefined();
+    }
+    expect(answered).toBe(6);
   });
 });
