@@ -249,7 +249,7 @@ export interface WriteCondition {
 }
 
 /**
- * A tenant binding (docs/auth.md, "Tenant-bound keys"): the payload filter a credential is bound
+ * A tenant binding (docs/auth.md section 5): the payload filter a credential is bound
  * to on one collection, and the rule's wording for refusals. Reads through it see only points
  * matching `filter`; a write through it refuses (403, naming `rule`) to write a point outside it
  * or to leave one outside it, and deletes touch only matching points. Checked by the shard at

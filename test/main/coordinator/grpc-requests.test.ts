@@ -3,6 +3,7 @@
 // without workers serve the hand-off methods too; failures come back as wire errors for the
 // main thread's status mapping.
 
+import { collectionNameOf } from '../../../src/main/grpc/handoff.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as protoLoader from '@grpc/proto-loader';
 import { InProcessCoordinators } from '../../../src/main/coordinator/in-process.js';
@@ -18,7 +19,10 @@ let coordinators: InProcessCoordinators;
 
 async function grpcCall(method: GrpcHandoffMethod, message: object): Promise<GrpcHandoffReply> {
   const body = points[method]!.requestSerialize(message);
-  const { reply, worker } = await coordinators.handoff({ kind: 'grpc', method, params: {}, body, t0: performance.timeOrigin + performance.now() });
+  // As the main thread: the collection name peeked from the raw bytes (the coordinator checks the decoded one against it).
+  const name = collectionNameOf(body);
+  const params = name === undefined ? {} : { collection_name: name };
+  const { reply, worker } = await coordinators.handoff({ kind: 'grpc', method, params, body, t0: performance.timeOrigin + performance.now() });
   expect(worker).toBe(0);
   return reply;
 }
