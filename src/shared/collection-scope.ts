@@ -24,3 +24,7 @@ export function patternMatcher(pattern: string, exact: boolean): (name: string) 
 export function entryFor(entries: readonly ScopeEntryWire[], name: string): ScopeEntryWire | undefined {
   return entries.find((e) => patternMatcher(e.pattern, e.exact)(name));
 }
+
+/** The refusals of a scoped credential on a collection, worded once for the main thread and the coordinator. */
+export const noAccessTo = (name: string): string => `this credential has no access to collection "${name}"`;
+export const lacksOn = (permission: string, name: string): string => `this credential lacks the ${permission} permission on collection "${name}"`;

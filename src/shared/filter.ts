@@ -55,3 +55,31 @@ export type Condition =
   | { filter: Filter }
   | Filter;
 
+
+/**
+ * Every leaf condition of a filter, sub-filters walked, in clause order: `prefix` is what a nested
+ * condition puts before its inner keys (`items[].`), `at` where the condition sits
+ * (`.must[0]`, `.min_should.conditions[1]`, after a sub-filter's own place). A nested condition
+ * comes itself, then its inner conditions.
+ */
+export function* conditionsOf(f: Filter, prefix = '', at = ''): Generator<{ c: Condition; prefix: string; at: string }> {
+  const clauses: [string, Condition[] | Condition | undefined][] = [
+    ['must', f.must],
+    ['should', f.should],
+    ['must_not', f.must_not],
+    ['min_should.conditions', f.min_should?.conditions],
+  ];
+  for (const [name, part] of clauses) {
+    if (part === undefined) continue;
+    const list = Array.isArray(part) ? part : [part];
+    for (const [i, c] of list.entries()) {
+      const here = `${at}.${name}[${i}]`;
+      if ('must' in c || 'should' in c || 'must_not' in c || 'min_should' in c) yield* conditionsOf(c as Filter, prefix, here);
+      else if ('filter' in c) yield* conditionsOf(c.filter, prefix, here);
+      else if ('nested' in c) {
+        yield { c, prefix, at: here };
+        yield* conditionsOf(c.nested.filter, `${prefix}${c.nested.key}[].`, `${here}.nested.filter`);
+      } else yield { c, prefix, at: here };
+    }
+  }
+}

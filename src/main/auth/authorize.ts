@@ -16,7 +16,7 @@ import type { QuiverError } from '../../shared/errors.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import { PERM, type Access } from './permissions.js';
 import { MANAGE, canSee, grantFor, scopeWire, withManage, type Grants } from './scopes.js';
-import type { ScopeEntryWire } from '../../shared/collection-scope.js';
+import { lacksOn, noAccessTo, type ScopeEntryWire } from '../../shared/collection-scope.js';
 
 export const MISSING_CREDENTIAL = 'Must provide an API key or an Authorization bearer token';
 
@@ -128,7 +128,7 @@ export function authorize(ctx: AuthContext, access: Access, adminExists: boolean
 /** A scoped credential on one collection: its first matching grant's bits and binding. */
 function authorizeGrants(grants: Grants, access: Access, collection: string): TenantGuard | null {
   const g = grantFor(grants, collection);
-  if (g === undefined) throw forbidden(`Forbidden: this credential has no access to collection "${collection}"`);
+  if (g === undefined) throw forbidden(`Forbidden: ${noAccessTo(collection)}`);
   const bit = bitOf(access);
   if ((g.bits & bit) !== 0) return g.guard;
   if (bit === MANAGE) {
@@ -138,7 +138,7 @@ function authorizeGrants(grants: Grants, access: Access, collection: string): Te
         : `Forbidden: changing collection "${collection}" itself needs manage access (write on an unbound scope, or a JWT with access "m")`,
     );
   }
-  throw forbidden(`Forbidden: this credential lacks the ${access} permission on collection "${collection}"`);
+  throw forbidden(`Forbidden: ${lacksOn(access, collection)}`);
 }
 
 /** Which collections a list shows the context: those a scoped credential may read, else all. */

@@ -5,7 +5,7 @@
 
 import { QuiverError } from '../../shared/errors.js';
 import type { ScopeRecord } from '../../shared/db.js';
-import type { Condition, Filter } from '../../shared/filter.js';
+import { conditionsOf, type Filter } from '../../shared/filter.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import { patternMatcher, type ScopeEntryWire } from '../../shared/collection-scope.js';
 import { parseFilterAt } from '../../workers/service/filter-parse.js';
@@ -67,9 +67,16 @@ export function canSee(grants: Grants | null, collection: string): boolean {
   return g !== undefined && (g.bits & PERM.read) !== 0;
 }
 
-/** The grants as a hand-off carries them, for the collections a request reads besides its own. */
+const wires = new WeakMap<Grants, ScopeEntryWire[]>();
+
+/** The grants as a hand-off carries them, for the collections a request reads besides its own; made once per Grants (a key's are kept with its record). */
 export function scopeWire(grants: Grants): ScopeEntryWire[] {
-  return grants.collections.map((g) => ({ pattern: g.pattern, exact: g.exact, read: (g.bits & PERM.read) !== 0, guard: g.guard }));
+  let wire = wires.get(grants);
+  if (wire === undefined) {
+    wire = grants.collections.map((g) => ({ pattern: g.pattern, exact: g.exact, read: (g.bits & PERM.read) !== 0, guard: g.guard }));
+    wires.set(grants, wire);
+  }
+  return wire;
 }
 
 const cache = new WeakMap<object, Grants | null>();
@@ -103,23 +110,13 @@ export interface ScopeRequest {
   filter?: unknown;
 }
 
-/** Refuses conditions that do not read the payload: a tenant is told apart by its payload only. */
+/** Refuses conditions that do not read the payload: a tenant is told apart by its payload only (nested conditions' insides are not looked at). */
 function payloadOnly(f: Filter, path: string): void {
-  const walk = (c: Condition, at: string): void => {
-    if ('has_id' in c || 'has_vector' in c || 'slice' in c) {
-      const what = 'has_id' in c ? 'has_id' : 'has_vector' in c ? 'has_vector' : 'slice';
-      throw QuiverError.badInput(`${at}: ${what} cannot bind a tenant; use payload conditions`);
-    }
-    if ('nested' in c) return;
-    if ('filter' in c) return payloadOnly(c.filter, at);
-    if ('must' in c || 'should' in c || 'must_not' in c || 'min_should' in c) payloadOnly(c as Filter, at);
-  };
-  for (const clause of ['must', 'should', 'must_not'] as const) {
-    const v = f[clause];
-    const list = v === undefined ? [] : Array.isArray(v) ? v : [v];
-    list.forEach((c, i) => walk(c, `${path}.${clause}[${i}]`));
+  for (const { c, prefix, at } of conditionsOf(f, '', path)) {
+    if (prefix !== '') continue;
+    const what = 'has_id' in c ? 'has_id' : 'has_vector' in c ? 'has_vector' : 'slice' in c ? 'slice' : null;
+    if (what !== null) throw QuiverError.badInput(`${at}: ${what} cannot bind a tenant; use payload conditions`);
   }
-  f.min_should?.conditions.forEach((c, i) => walk(c, `${path}.min_should.conditions[${i}]`));
 }
 
 /** Checks a requested scope and returns it as stored; 400 naming the entry otherwise. */

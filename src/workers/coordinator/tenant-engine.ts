@@ -10,7 +10,7 @@ import type { Filter } from '../../shared/filter.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../shared/protocol.js';
 import { andFilter, forbidden } from '../shard/tenant-guard.js';
-import { entryFor, type ScopeEntryWire } from '../../shared/collection-scope.js';
+import { entryFor, lacksOn, noAccessTo, type ScopeEntryWire } from '../../shared/collection-scope.js';
 import { isLoggedOp } from '../../shared/log-entry.js';
 
 type Rewrite = { [O in ShardOp]: (req: ShardCall<O>, guard: TenantGuard) => ShardCall<O> };
@@ -100,12 +100,19 @@ export function accessOf(req: { params: { collection_name?: unknown }; tenant?: 
 export function bindAccess(engine: PointEngine, access: RequestAccess): PointEngine {
   const { tenant, scope, collection: own } = access;
   if (tenant === undefined && scope === undefined) return engine;
+  // Decided once per collection a request reads (lookup_from may be read again and again).
+  const decided = new Map<string, TenantGuard | null>();
   const guardOf = (name: string): TenantGuard | null => {
     if (scope === undefined || name === own) return tenant ?? null;
-    const entry = entryFor(scope, name);
-    if (entry === undefined) throw forbidden(`this credential has no access to collection "${name}"`);
-    if (!entry.read) throw forbidden(`this credential lacks the read permission on collection "${name}"`);
-    return entry.guard;
+    let guard = decided.get(name);
+    if (guard === undefined) {
+      const entry = entryFor(scope, name);
+      if (entry === undefined) throw forbidden(noAccessTo(name));
+      if (!entry.read) throw forbidden(lacksOn('read', name));
+      guard = entry.guard;
+      decided.set(name, guard);
+    }
+    return guard;
   };
   const through = <O extends ShardOp>(name: string, req: ShardCall<O>): ShardCall<O> => {
     // Only reads reach another collection (lookup_from): a write anywhere but the request's own

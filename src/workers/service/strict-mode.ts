@@ -5,7 +5,7 @@
 // service/strict-mode-config.ts.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { Condition, FieldCondition, Filter } from '../../shared/filter.js';
+import { conditionsOf, type Condition, type FieldCondition, type Filter } from '../../shared/filter.js';
 import type { CollectionMeta, FieldIndexSchema, PayloadSchemaType, StrictModeSettings } from '../../shared/types.js';
 import { isUuid } from '../../shared/ids.js';
 import { rustF32 } from '../../shared/float.js';
@@ -19,21 +19,6 @@ const bad = (message: string): QuiverError => QuiverError.badInput(`Bad request:
 
 function limitExceeded(value: number, limit: number, name: string): QuiverError {
   return bad(`Limit exceeded ${value} > ${limit} for "${name}". Help: Reduce the "${name}" parameter to or below ${limit}.`);
-}
-
-/** The conditions of a filter, nested ones included (a nested condition's key prefixed to its inner keys). */
-function* conditionsOf(f: Filter, prefix = ''): Generator<{ c: Condition; prefix: string }> {
-  for (const part of [f.must, f.should, f.must_not, f.min_should?.conditions]) {
-    if (part === undefined) continue;
-    for (const c of Array.isArray(part) ? part : [part]) {
-      if ('must' in c || 'should' in c || 'must_not' in c || 'min_should' in c) yield* conditionsOf(c as Filter, prefix);
-      else if ('filter' in c) yield* conditionsOf(c.filter, prefix);
-      else if ('nested' in c) {
-        yield { c, prefix };
-        yield* conditionsOf(c.nested.filter, `${prefix}${c.nested.key}[].`);
-      } else yield { c, prefix };
-    }
-  }
 }
 
 /** How big one condition is: the values it lists (match any or except, has_id), else 1. */

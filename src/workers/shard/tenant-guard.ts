@@ -4,7 +4,7 @@
 // writes nothing and, in cluster mode, every replica applying the same log entry decides alike.
 
 import { QuiverError } from '../../shared/errors.js';
-import type { Condition, Filter } from '../../shared/filter.js';
+import { conditionsOf, type Filter } from '../../shared/filter.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import type { Payload, PointId } from '../../shared/types.js';
 import { compileFilter, parsePath, valuesAt, type PathPart } from './filter-eval.js';
@@ -28,22 +28,11 @@ export function forbidden(message: string): QuiverError {
  */
 function keysRead(f: Filter): { key: string; path: PathPart[] }[] {
   const out: { key: string; path: PathPart[] }[] = [];
-  const visit = (c: Condition): void => {
-    if ('nested' in c || 'has_id' in c || 'has_vector' in c || 'slice' in c) return;
-    if ('filter' in c) return walk(c.filter);
-    if ('key' in c && typeof c.key === 'string') return add(c.key);
-    if ('is_empty' in c && typeof c.is_empty === 'object' && c.is_empty !== null) return add(c.is_empty.key);
-    if ('is_null' in c && typeof c.is_null === 'object' && c.is_null !== null) return add(c.is_null.key);
-    walk(c as Filter);
-  };
-  const add = (key: string): void => {
-    if (!key.includes('[') && !out.some((k) => k.key === key)) out.push({ key, path: parsePath(key) });
-  };
-  const walk = (g: Filter): void => {
-    for (const clause of [g.must, g.should, g.must_not]) for (const c of clause === undefined ? [] : Array.isArray(clause) ? clause : [clause]) visit(c);
-    g.min_should?.conditions.forEach(visit);
-  };
-  walk(f);
+  for (const { c, prefix } of conditionsOf(f)) {
+    if (prefix !== '') continue;
+    const key = 'key' in c && typeof c.key === 'string' ? c.key : 'is_empty' in c && typeof c.is_empty === 'object' && c.is_empty !== null ? c.is_empty.key : 'is_null' in c && typeof c.is_null === 'object' && c.is_null !== null ? c.is_null.key : null;
+    if (key !== null && !key.includes('[') && !out.some((k) => k.key === key)) out.push({ key, path: parsePath(key) });
+  }
   return out;
 }
 
