@@ -4,8 +4,9 @@
 // nodes, the catalog and the nodes' status reports. Writing is control-loop.ts's (fenced + CAS).
 //
 // Invariants of what reconcile produces:
-// - the replicas of a shard are on distinct nodes, placed by rendezvous hashing of
-//   (collection id, shard, node): the same inputs give the same order on any controller;
+// - the replicas of a shard are on distinct nodes; a new one goes to the node holding fewest of
+//   its collection's replicas, rendezvous hashing of (collection id, shard, node) deciding between
+//   equals: the same inputs give the same placement on any controller;
 // - a Dead replica is removed only once its replacement is Active (make-before-break), and a
 //   replacement is added only once a Dead one is past its grace;
 // - a transfer (move_shard, replicate_shard, a drain) whose target replica is Dead ends as Qdrant
@@ -111,11 +112,23 @@ function placeable(view: ControlView): number[] {
   return [...view.live].filter((n) => view.leaving?.has(n) !== true);
 }
 
-/** The replicas of a shard after one reconcile step (a copy: `current` is not changed). */
-export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView): Assignment | null {
+/**
+ * Where a new replica of a shard goes, best first: the nodes holding fewest of the collection's
+ * other replicas (so shard_number 3 on three nodes is one shard per node, as Qdrant spreads them),
+ * rendezvous order between equals (the sort is stable).
+ */
+function placementOrder(collection: number, shard: number, view: ControlView, load: ReadonlyMap<number, number>): number[] {
+  return rendezvous(collection, shard, placeable(view)).sort((a, b) => (load.get(a) ?? 0) - (load.get(b) ?? 0));
+}
+
+/**
+ * The replicas of a shard after one reconcile step (a copy: `current` is not changed). `load`: how
+ * many replicas (not Dead) of the collection's other shards each node holds.
+ */
+export function reconcileShard(collection: number, shard: number, collectionRf: number, current: Assignment | undefined, view: ControlView, load: ReadonlyMap<number, number> = new Map()): Assignment | null {
   if (current === undefined) {
     // A new collection: every stream is empty, so its replicas are Active at once.
-    const nodes = rendezvous(collection, shard, placeable(view)).slice(0, Math.min(collectionRf, view.live.size));
+    const nodes = placementOrder(collection, shard, view, load).slice(0, Math.min(collectionRf, view.live.size));
     return nodes.length === 0 ? null : { epoch: 1, replicas: nodes.map((node) => ({ node, state: 'Active' })) };
   }
   const key = shardKey(collection, shard);
@@ -164,7 +177,7 @@ export function reconcileShard(collection: number, shard: number, collectionRf: 
   let allowed = Math.max(0, target - reps.length) + pastGrace;
   if (nonDead() < target && allowed > 0) {
     const used = new Set(reps.map((r) => r.node));
-    for (const node of rendezvous(collection, shard, placeable(view))) {
+    for (const node of placementOrder(collection, shard, view, load)) {
       if (nonDead() >= target || allowed === 0) break;
       if (used.has(node)) continue;
       reps.push({ node, state: 'Initializing' });
@@ -195,11 +208,21 @@ export function reconcile(view: ControlView): AssignChange[] {
   for (const entry of view.catalog.values()) {
     if (entry.deleting) continue;
     const rf = replicationFactor(entry);
-    for (let s = 0; s < shardNumber(entry); s++) {
+    const shards = shardNumber(entry);
+    // The collection's replicas per node, kept up to date as each shard is decided, so shards
+    // placed in one run spread as well as those placed before.
+    const load = new Map<number, number>();
+    const count = (a: Assignment | null | undefined, by: number): void => {
+      for (const r of a?.replicas ?? []) if (r.state !== 'Dead') load.set(r.node, (load.get(r.node) ?? 0) + by);
+    };
+    for (let s = 0; s < shards; s++) count(view.assignments.get(shardKey(entry.id, s)), 1);
+    for (let s = 0; s < shards; s++) {
       const key = shardKey(entry.id, s);
       wanted.add(key);
       const cur = view.assignments.get(key);
-      const next = reconcileShard(entry.id, s, rf, cur, view);
+      count(cur, -1);
+      const next = reconcileShard(entry.id, s, rf, cur, view, load);
+      count(next, 1);
       if (next !== null && next !== cur) changes.push({ collection: entry.id, shard: s, next });
     }
   }

@@ -1,5 +1,5 @@
-// The controller's placement decisions (assignments.ts), without etcd: rendezvous placement on
-// distinct nodes, Dead at lease loss, Partial on return, Active once caught up, a replacement
+// The controller's placement decisions (assignments.ts), without etcd: placement on distinct
+// nodes, spread over them (fewest of the collection's replicas first, rendezvous between equals), Dead at lease loss, Partial on return, Active once caught up, a replacement
 // after the grace and the Dead one removed only once the replacement is Active.
 
 import { describe, expect, it } from 'vitest';
@@ -14,18 +14,42 @@ const entry = (id: number, shards: number, rf: number, deleting = false): Catalo
 const report = (key: string, applied: number, caughtUp: boolean, dead = false): NodeStatus => ({ at: '', shards: { [key]: { applied_seq: applied, caught_up: caughtUp, dead } } });
 
 describe('placement', () => {
-  it('places rf replicas Active on distinct live nodes in rendezvous order, the same on any controller', () => {
+  it('places rf replicas Active on distinct live nodes, spread evenly, the same on any controller', () => {
     const v = view({ catalog: new Map([['a', entry(7, 4, 2)]]) });
     const changes = reconcile(v);
     expect(changes).toHaveLength(4);
+    const held = new Map<number, number>();
     for (const c of changes) {
       const nodes = c.next!.replicas.map((r) => r.node);
       expect(new Set(nodes).size).toBe(2);
-      expect(nodes).toEqual(rendezvous(7, c.shard, [3, 2, 1]).slice(0, 2));
+      for (const n of nodes) held.set(n, (held.get(n) ?? 0) + 1);
       expect(c.next!.replicas.every((r) => r.state === 'Active')).toBe(true);
       expect(c.next!.epoch).toBe(1);
     }
+    // The first shard, with nothing placed yet, goes in rendezvous order; 8 replicas on 3 nodes: 3, 3, 2.
+    expect(changes[0]!.next!.replicas.map((r) => r.node)).toEqual(rendezvous(7, 0, [3, 2, 1]).slice(0, 2));
+    expect([...held.values()].sort()).toEqual([2, 3, 3]);
     expect(reconcile(v)).toEqual(changes);
+  });
+
+  it('shard_number a multiple of the nodes: the same count on each, whatever the collection id (rendezvous alone would pile some up)', () => {
+    for (let id = 1; id <= 60; id++) {
+      for (const [shards, rf, each] of [[3, 1, 1], [6, 1, 2], [3, 2, 2]] as const) {
+        const held = new Map<number, number>();
+        for (const c of reconcile(view({ catalog: new Map([['a', entry(id, shards, rf)]]) }))) for (const r of c.next!.replicas) held.set(r.node, (held.get(r.node) ?? 0) + 1);
+        expect([...held.values()], `collection ${id}, ${shards} shards, rf ${rf}`).toEqual([each, each, each]);
+      }
+    }
+  });
+
+  it("a replacement goes to the live node holding fewest of the collection's replicas", () => {
+    // Node 2 is gone past its grace; node 3 already holds shard 1, node 4 holds nothing of it.
+    const assignments = new Map<string, Assignment>([
+      ['9/0', { epoch: 3, replicas: [{ node: 1, state: 'Active' }, { node: 2, state: 'Dead', since: 1_000_000 }] }],
+      ['9/1', { epoch: 2, replicas: [{ node: 1, state: 'Active' }, { node: 3, state: 'Active' }] }],
+    ]);
+    const changes = reconcile(view({ live: new Set([1, 3, 4]), now: 1_031_000, catalog: new Map([['a', entry(9, 2, 2)]]), assignments }));
+    expect(changes).toEqual([{ collection: 9, shard: 0, next: { epoch: 4, replicas: [...assignments.get('9/0')!.replicas, { node: 4, state: 'Initializing' }] } }]);
   });
 
   it('a node being drained (removing/) gets no new replica: a new collection and a replacement go to the others', () => {

@@ -130,8 +130,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
   });
 
   it('kill -9 of the controller node: its replicas Dead; after the grace a replacement becomes Active; the node restarted comes back Partial, then Active', { timeout: 180_000 }, async () => {
-    // 8 shards of 2 replicas: rendezvous placement leaves a given node out of all of them with
-    // probability (1/3)^8 (with docs' 3 shards it was 1 in 27, and the test had no shard to watch).
+    // 8 shards of 2 replicas, spread over the three nodes: every node holds some, so the victim
+    // below always has a shard to watch.
     await new QdrantClient({ url: nodes[0]!.url }).createCollection('spread', { vectors: { size: 2, distance: 'Dot' }, shard_number: 8, replication_factor: 2 });
     const docs = await catalogId('spread');
     for (let s = 0; s < 8; s++) await until(`spread/${s} placed`, async () => ((await assignment(docs, s))?.replicas.length === 2 ? true : undefined));
