@@ -241,11 +241,15 @@ async function cluster(ds: ReturnType<typeof makeDataset>, truth: number[][]): P
         await new Promise((res) => setTimeout(res, 100));
       }
     }
+    // Replicas per node: with one remote read per query on each node this spreads evenly; a node
+    // holding every shard answers its queries with no hop, and the closed-loop load then sends it
+    // more of them, so an uneven placement flatters the cluster's CPU per query.
+    const perNode = await Promise.all(urls.map(async (u) => ((await callOk(u, 'GET', `/collections/${NAME}/cluster`)) as { result: { local_shards: unknown[] } }).result.local_shards.length));
     kv = new Etcd3({ hosts: etcd.endpoints.split(',') });
     const id = (JSON.parse((await kv.get('/quiver/catalog/bench').string()) ?? '{}') as { id?: number }).id;
     if (typeof id !== 'number') throw new Error('no catalog entry for the bench collection');
     const setup: Setup = {
-      label: `3 nodes x 1 worker, ${CFG.shardNumber} shards, replication_factor ${CFG.replicationFactor}`,
+      label: `3 nodes x 1 worker, ${CFG.shardNumber} shards, replication_factor ${CFG.replicationFactor} (replicas per node ${perNode.join('/')})`,
       urls,
       quivers,
       natsPids: nats.nodes.map((n) => n.proc!.pid!),
@@ -307,6 +311,16 @@ function print(raw: RawBuild | null, results: SetupResult[]): void {
       rows.push([r.label, String(e.ef), fmt(e.recall, 4), `${fmt(e.qps)} (${fmt(e.qps / rawQps, 2)}x raw)`, fmt(e.p99, 1), String(e.failed), `${fmt(100 * e.hedgedPerQuery, 1)}%`, [c.quiverMain, c.quiverWorkers, c.quiverOther, c.nats, c.etcd].map((x) => fmt(x, 3)).join(' | ')]);
     }
   out.push('', ...table(['set-up', 'ef', 'recall@10', 'peak QPS', 'p99 ms', 'failed', 'hedged', 'CPU ms/query main | workers | other | nats | etcd'], rows));
+  // The cluster's CPU per query against the single node's, at each ef: all processes, and main threads.
+  const [one, three] = results;
+  if (one !== undefined && three !== undefined) {
+    const total = (c: Record<string, number>): number => (c.quiverMain ?? 0) + (c.quiverWorkers ?? 0) + (c.quiverOther ?? 0) + (c.nats ?? 0) + (c.etcd ?? 0);
+    const ratios = one.perEf.flatMap((a) => {
+      const b = three.perEf.find((x) => x.ef === a.ef);
+      return b === undefined ? [] : [[String(a.ef), fmt(total(b.cpuMsPerQuery) / total(a.cpuMsPerQuery), 2), fmt((b.cpuMsPerQuery.quiverMain ?? 0) / (a.cpuMsPerQuery.quiverMain ?? Number.NaN), 2)]];
+    });
+    out.push('', ...table(['ef', 'cluster / one node: CPU per query, all processes', 'main threads'], ratios));
+  }
   process.stdout.write(out.join('\n') + '\n');
 }
 
