@@ -89,10 +89,13 @@ function sampleRoles(s: Setup): CpuRoles {
   };
 }
 
+/** Every role's processes: "all processes" in the figures. */
+const ROLES = ['quiverMain', 'quiverWorkers', 'quiverOther', 'nats', 'etcd'] as const;
+
 /** CPU ms per unit (query or point) by role between two samples, and cores busy in all. */
 function perUnit(a: CpuRoles, b: CpuRoles, units: number): Record<string, number> {
   const d = (k: keyof Omit<CpuRoles, 'at'>): number => (b[k] - a[k]) / Math.max(1, units);
-  const total = (['quiverMain', 'quiverWorkers', 'quiverOther', 'nats', 'etcd'] as const).reduce((x, k) => x + (b[k] - a[k]), 0);
+  const total = ROLES.reduce((x, k) => x + (b[k] - a[k]), 0);
   return { quiverMain: d('quiverMain'), quiverWorkers: d('quiverWorkers'), quiverOther: d('quiverOther'), nats: d('nats'), etcd: d('etcd'), coresBusy: total / Math.max(1, b.at - a.at) };
 }
 
@@ -314,7 +317,7 @@ function print(raw: RawBuild | null, results: SetupResult[]): void {
   // The cluster's CPU per query against the single node's, at each ef: all processes, and main threads.
   const [one, three] = results;
   if (one !== undefined && three !== undefined) {
-    const total = (c: Record<string, number>): number => (c.quiverMain ?? 0) + (c.quiverWorkers ?? 0) + (c.quiverOther ?? 0) + (c.nats ?? 0) + (c.etcd ?? 0);
+    const total = (c: Record<string, number>): number => ROLES.reduce((x, k) => x + (c[k] ?? 0), 0);
     const ratios = one.perEf.flatMap((a) => {
       const b = three.perEf.find((x) => x.ef === a.ef);
       return b === undefined ? [] : [[String(a.ef), fmt(total(b.cpuMsPerQuery) / total(a.cpuMsPerQuery), 2), fmt((b.cpuMsPerQuery.quiverMain ?? 0) / (a.cpuMsPerQuery.quiverMain ?? Number.NaN), 2)]];

@@ -111,6 +111,10 @@ export class QuiverError extends Error {
     return new QuiverError(ERROR_CODES.includes(w.code) ? w.code : 'Internal', w.message, w.retryAfter);
   }
 
+  /** A refusal of a credential or of a tenant binding (403): worded "Forbidden: <why>" everywhere. */
+  static forbidden(why: string): QuiverError {
+    return new QuiverError('Forbidden', `Forbidden: ${why}`);
+  }
   static badInput(message: string): QuiverError {
     return new QuiverError('BadInput', message);
   }

@@ -6,13 +6,12 @@
 import {
   ANONYMOUS,
   AUTH_DISABLED_MESSAGE,
-  forbidden,
   unauthorized,
   type AuthContext,
   type GetHeader,
   type Principal,
 } from './context.js';
-import type { QuiverError } from '../../shared/errors.js';
+import { QuiverError } from '../../shared/errors.js';
 import type { TenantGuard } from '../../shared/protocol.js';
 import { PERM, type Access } from './permissions.js';
 import { MANAGE, canSee, grantFor, scopeWire, withManage, type Grants } from './scopes.js';
@@ -81,9 +80,9 @@ function bitOf(access: Access): number {
 }
 
 function lacks(access: Access): QuiverError {
-  if (access === 'manage') return forbidden('Forbidden: this access token lacks the write permission');
+  if (access === 'manage') return QuiverError.forbidden('this access token lacks the write permission');
   const name = access === 'read' || access === 'list' ? 'read' : access === 'write' ? access : 'admin';
-  return forbidden(`Forbidden: this access token lacks the ${name} permission`);
+  return QuiverError.forbidden(`this access token lacks the ${name} permission`);
 }
 
 /** A collection not known yet: a gRPC call before its message is read (AuthService.forCollection decides once it is). */
@@ -99,7 +98,7 @@ export type Target = string | null | typeof DEFERRED;
  * null. Pure: the state it needs is in its arguments.
  */
 export function authorize(ctx: AuthContext, access: Access, adminExists: boolean, target: Target = null): TenantGuard | null {
-  if (access === 'token_admin' && !ctx.authEnabled) throw forbidden(AUTH_DISABLED_MESSAGE);
+  if (access === 'token_admin' && !ctx.authEnabled) throw new QuiverError('Forbidden', AUTH_DISABLED_MESSAGE);
   if (!needsCredential(access, ctx.authEnabled, adminExists)) return null;
   const p: Principal = ctx.principal;
   if (p.kind === 'anonymous') throw unauthorized(MISSING_CREDENTIAL);
@@ -110,7 +109,7 @@ export function authorize(ctx: AuthContext, access: Access, adminExists: boolean
     case 'public':
       return null;
     case 'admin_jwt':
-      throw forbidden('Forbidden: changing the auth setting requires an admin JWT');
+      throw QuiverError.forbidden('changing the auth setting requires an admin JWT');
     default:
       break;
   }
@@ -128,17 +127,17 @@ export function authorize(ctx: AuthContext, access: Access, adminExists: boolean
 /** A scoped credential on one collection: its first matching grant's bits and binding. */
 function authorizeGrants(grants: Grants, access: Access, collection: string): TenantGuard | null {
   const g = grantFor(grants, collection);
-  if (g === undefined) throw forbidden(`Forbidden: ${noAccessTo(collection)}`);
+  if (g === undefined) throw QuiverError.forbidden(noAccessTo(collection));
   const bit = bitOf(access);
   if ((g.bits & bit) !== 0) return g.guard;
   if (bit === MANAGE) {
-    throw forbidden(
+    throw QuiverError.forbidden(
       g.guard !== null
-        ? `Forbidden: changing collection "${collection}" itself is not allowed through a tenant-bound credential`
-        : `Forbidden: changing collection "${collection}" itself needs manage access (write on an unbound scope, or a JWT with access "m")`,
+        ? `changing collection "${collection}" itself is not allowed through a tenant-bound credential`
+        : `changing collection "${collection}" itself needs manage access (write on an unbound scope, or a JWT with access "m")`,
     );
   }
-  throw forbidden(`Forbidden: ${lacksOn(access, collection)}`);
+  throw QuiverError.forbidden(lacksOn(access, collection));
 }
 
 /** Which collections a list shows the context: those a scoped credential may read, else all. */

@@ -43,9 +43,5 @@ export function unauthorized(message: string): QuiverError {
   return new QuiverError('Unauthorized', message);
 }
 
-export function forbidden(message: string): QuiverError {
-  return new QuiverError('Forbidden', message);
-}
-
 /** docs/interface.md sections 4.1 and 7.2, word for word. */
 export const AUTH_DISABLED_MESSAGE = 'API key management API requires auth_enabled=true';

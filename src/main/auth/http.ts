@@ -6,7 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyTypeProvider, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger } from 'fastify';
 import { QuiverError } from '../../shared/errors.js';
-import { forbidden, type AuthContext } from './context.js';
+import type { AuthContext } from './context.js';
 import { restAccess, type Access } from './permissions.js';
 import type { AuthService } from './service.js';
 
@@ -81,7 +81,7 @@ export function installAuth<P extends FastifyTypeProvider>(app: App<P>, auth: Au
   app.addHook('onRequest', async (req, reply) => {
     const access: Access | undefined = req.is404 ? 'authenticated' : req.routeOptions.config.access;
     try {
-      if (access === undefined) throw forbidden(`Forbidden: ${req.method} ${req.routeOptions.url ?? ''} has no access rule`);
+      if (access === undefined) throw QuiverError.forbidden(`${req.method} ${req.routeOptions.url ?? ''} has no access rule`);
       // A route about one collection names it in its path: a scoped credential is decided on it.
       const params = req.params as Record<string, unknown> | undefined;
       const collection = typeof params?.['collection_name'] === 'string' ? params['collection_name'] : null;

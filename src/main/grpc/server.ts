@@ -10,7 +10,6 @@ import * as grpc from '@grpc/grpc-js';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_NOT_INITIALIZED, QuiverError } from '../../shared/errors.js';
 import { GRPC_HANDOFF_METHODS, type GrpcHandoffMethod } from '../../shared/point-ops.js';
-import { forbidden } from '../auth/context.js';
 import { GRPC_NO_COLLECTION, grpcAccess } from '../auth/permissions.js';
 import type { AuthContext } from '../auth/context.js';
 import { DEFERRED } from '../auth/authorize.js';
@@ -50,7 +49,7 @@ async function admit(engine: Engine, auth: GrpcAuth, path: string, metadata: grp
   // Cluster mode: a node without its lease refuses the data services, as REST's collections routes.
   if (cluster !== null && !path.startsWith('/qdrant.Qdrant/') && !cluster.leaseHeld()) throw new QuiverError('ShardUnavailable', cluster.notServingReason());
   const access = grpcAccess(path);
-  if (access === undefined) throw forbidden(`Forbidden: ${path} has no access rule`);
+  if (access === undefined) throw QuiverError.forbidden(`${path} has no access rule`);
   // A method about one collection names it in its message, not read yet: a scoped credential is
   // decided on it once it is (decide).
   const ctx = await auth.guard(access, (name) => metadata.get(name)[0]?.toString(), GRPC_NO_COLLECTION.has(path) ? null : DEFERRED);

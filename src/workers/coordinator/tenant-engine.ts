@@ -6,10 +6,11 @@
 // fanOut(), so rewriting there covers every route. The table is typed over every ShardOp: an op
 // added to the protocol without a decision here does not compile.
 
+import { QuiverError } from '../../shared/errors.js';
 import type { Filter } from '../../shared/filter.js';
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec, ShardCall, ShardOp, TenantGuard } from '../../shared/protocol.js';
-import { andFilter, forbidden } from '../shard/tenant-guard.js';
+import { andFilter } from '../shard/tenant-guard.js';
 import { entryFor, lacksOn, noAccessTo, type ScopeEntryWire } from '../../shared/collection-scope.js';
 import { isLoggedOp } from '../../shared/log-entry.js';
 
@@ -32,7 +33,7 @@ function asIs<R>(req: R): R {
 
 /** Whole-shard copies would hold every tenant's points. */
 function refused(_req: unknown, guard: TenantGuard): never {
-  throw forbidden(`shard snapshots and restores are outside ${guard.rule}`);
+  throw QuiverError.forbidden(`shard snapshots and restores are outside ${guard.rule}`);
 }
 
 const REWRITE: Rewrite = {
@@ -107,8 +108,8 @@ export function bindAccess(engine: PointEngine, access: RequestAccess): PointEng
     let guard = decided.get(name);
     if (guard === undefined) {
       const entry = entryFor(scope, name);
-      if (entry === undefined) throw forbidden(noAccessTo(name));
-      if (!entry.read) throw forbidden(lacksOn('read', name));
+      if (entry === undefined) throw QuiverError.forbidden(noAccessTo(name));
+      if (!entry.read) throw QuiverError.forbidden(lacksOn('read', name));
       guard = entry.guard;
       decided.set(name, guard);
     }
@@ -117,7 +118,7 @@ export function bindAccess(engine: PointEngine, access: RequestAccess): PointEng
   const through = <O extends ShardOp>(name: string, req: ShardCall<O>): ShardCall<O> => {
     // Only reads reach another collection (lookup_from): a write anywhere but the request's own
     // collection was decided by nobody, and is refused.
-    if (scope !== undefined && name !== own && isLoggedOp(req.op)) throw forbidden(`this credential may not write collection "${name}" through a request on "${own ?? ''}"`);
+    if (scope !== undefined && name !== own && isLoggedOp(req.op)) throw QuiverError.forbidden(`this credential may not write collection "${name}" through a request on "${own ?? ''}"`);
     const guard = guardOf(name);
     return guard === null ? req : rewriteCall(req, guard);
   };

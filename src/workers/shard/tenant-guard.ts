@@ -15,11 +15,6 @@ export function andFilter(a: Filter | null | undefined, b: Filter): Filter {
   return a === null || a === undefined ? b : { must: [a, b] };
 }
 
-/** A write refused by a binding: 403, naming its rule. */
-export function forbidden(message: string): QuiverError {
-  return new QuiverError('Forbidden', `Forbidden: ${message}`);
-}
-
 /**
  * The payload keys a binding's filter reads, outside nested conditions, as paths: a write through
  * the binding must hold each as one value. A list would match several tenants' filters at once
@@ -79,23 +74,23 @@ export class GuardCheck {
   requireFits(id: PointId, payload: Payload | null, kind: 'new' | 'change'): void {
     if (payload !== null) {
       const list = this.#keys.find((k) => valuesAt(payload, k.path).some(Array.isArray));
-      if (list !== undefined) throw forbidden(`point ${String(id)} would hold a list at "${list.key}", which ${this.rule} reads; write it as one value`);
+      if (list !== undefined) throw QuiverError.forbidden(`point ${String(id)} would hold a list at "${list.key}", which ${this.rule} reads; write it as one value`);
     }
     if (!this.fits(id, payload)) throw kind === 'new' ? this.unmatched(id) : this.leaving(id);
   }
 
   /** An existing point outside the binding, which the write would change. */
   outside(id: PointId): QuiverError {
-    return forbidden(`point ${String(id)} belongs outside ${this.rule}`);
+    return QuiverError.forbidden(`point ${String(id)} belongs outside ${this.rule}`);
   }
 
   /** A new point whose payload does not match. */
   unmatched(id: PointId): QuiverError {
-    return forbidden(`point ${String(id)} does not match ${this.rule}`);
+    return QuiverError.forbidden(`point ${String(id)} does not match ${this.rule}`);
   }
 
   /** A payload change that would leave the point outside. */
   leaving(id: PointId): QuiverError {
-    return forbidden(`the change would take point ${String(id)} outside ${this.rule}`);
+    return QuiverError.forbidden(`the change would take point ${String(id)} outside ${this.rule}`);
   }
 }
