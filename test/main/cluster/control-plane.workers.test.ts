@@ -175,6 +175,8 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
       expect((await call(live[1]!.url, 'DELETE', '/collections/race')).body.result).toBe(true);
       nodes[vi] = await start(vi);
       await until('the victim Active again in all/0', async () => ((await assignment(all, 0))!.replicas.find((r) => r.node === victim)?.state === 'Active' ? true : undefined));
+      // A read can see a revision before the watch delivers it: wait for the watch to catch up.
+      await until('the watch to deliver Active', async () => (seen[seen.length - 1] === 'Active' ? true : undefined), 10_000);
       expect(seen).toEqual(['Dead', 'Partial', 'Active']);
       // Its data came back through the log from its own position.
       const r = await call(nodes[vi]!.url, 'POST', '/collections/all/points/count', { exact: true });
@@ -230,6 +232,7 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
         nodes[pi]!.proc.kill('SIGCONT');
       }
       await until('its replica Active again', async () => ((await assignment(all, 1))!.replicas.find((r) => r.node === paused)?.state === 'Active' ? true : undefined));
+      await until('the watch to deliver Active', async () => (seen[seen.length - 1] === 'Active' ? true : undefined), 10_000);
       expect(seen).toEqual(['Dead', 'Partial', 'Active']);
       const r = await until('the node serving again', async () => {
         const res = await call(nodes[pi]!.url, 'POST', '/collections/all/points/count', { exact: true });
