@@ -51,7 +51,11 @@ const CFG = {
   replicationFactor: envInt('BENCH_CLUSTER_RF', 2),
   singleWorkers: envInt('BENCH_SINGLE_WORKERS', CORES),
   timeoutS: envInt('BENCH_TIMEOUT_S', 1800),
-  warmupS: envInt('BENCH_WARMUP_S', 2),
+  // Unmeasured load before each ef, in windows of BENCH_WARMUP_S, until two windows in a row agree
+  // on the CPU per query within BENCH_STEADY_PCT percent, at most BENCH_WARMUP_MAX_S in all.
+  warmupS: envInt('BENCH_WARMUP_S', 3),
+  warmupMaxS: envInt('BENCH_WARMUP_MAX_S', 40),
+  steadyPct: Number(process.env.BENCH_STEADY_PCT ?? 5),
   settleMaxS: envInt('BENCH_SETTLE_MAX_S', 30),
   // The cluster's control plane alone (leases, status reports, etcd, NATS) keeps about 0.1 core busy.
   idleCores: Number(process.env.BENCH_IDLE_CORES ?? 0.15),
@@ -175,8 +179,8 @@ async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: numb
           httpLoad({ url: q.url, path: `/collections/${NAME}/points/search`, bodies, connections: conns, seconds, warmupSeconds: 0, overallRate: null }, scratch, { pid: q.pid, tidFile: q.tidFile }),
         ),
       );
-    // The same load, unmeasured, first: code paths compiled and connections open before CPU is counted.
-    if (CFG.warmupS > 0) await load(CFG.warmupS);
+    const warm = await warmUp(s, load);
+    progress(`  ef ${ef}: warm-up ${warm.map((x) => x.toFixed(3)).join(' -> ')} CPU ms/query (${warm.length} x ${CFG.warmupS} s)`);
     const hedged0 = await hedgedReads(s.urls);
     const before = sampleRoles(s);
     const runs = await load(CFG.seconds);
@@ -200,6 +204,28 @@ async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: numb
     progress(`  ef ${ef}: recall ${recall.toFixed(4)}, ${qps.toFixed(0)} QPS, p99 ${row.p99.toFixed(1)} ms (slowest node), ${row.cpuMsPerQuery.coresBusy!.toFixed(2)} cores busy, ${(100 * hedgedPerQuery).toFixed(1)}% of queries hedged a read${row.failed > 0 ? `, FAILED ${row.failed}` : ''}`);
   }
   return { label: s.label, ingest: { points: ing.points, seconds: ing.seconds, rate: ing.rate, replicatedS, cpuMsPerPoint: cpuIngest }, perEf };
+}
+
+/**
+ * The same load, unmeasured, until the set-up's CPU per query is steady; the figures per window.
+ * A cluster just started takes 10-20 s of load to get there (three processes, each with a main
+ * thread, a worker and an etcd thread, compile the same code and size their heaps, each at a third
+ * of the rate one node sees): four 5 s windows in a row, each after 2 s of load, cost 0.88, 0.67,
+ * 0.61 and 0.59 ms/query, while one node's first window was already as its later ones.
+ */
+async function warmUp(s: Setup, load: (seconds: number) => Promise<Measured[]>): Promise<number[]> {
+  const seen: number[] = [];
+  if (CFG.warmupS <= 0) return seen;
+  const total = (c: Record<string, number>): number => ROLES.reduce((x, k) => x + (c[k] ?? 0), 0);
+  for (let spent = 0; spent < CFG.warmupMaxS; spent += CFG.warmupS) {
+    const before = sampleRoles(s);
+    const runs = await load(CFG.warmupS);
+    const ms = total(perUnit(before, sampleRoles(s), runs.reduce((a, r) => a + r.load.ok, 0)));
+    const last = seen[seen.length - 1];
+    seen.push(ms);
+    if (last !== undefined && Math.abs(ms - last) <= (CFG.steadyPct / 100) * last) break;
+  }
+  return seen;
 }
 
 async function single(ds: ReturnType<typeof makeDataset>, truth: number[][]): Promise<SetupResult> {
