@@ -69,6 +69,16 @@ export async function until<T>(what: string | (() => string), probe: () => Promi
   }
 }
 
+/**
+ * Waits until every node answers a count of the collection: a create answers once the node it
+ * went through has the shards placed, and each other node learns of it through its own watch.
+ */
+export async function readableThroughEvery(urls: readonly string[], name: string): Promise<void> {
+  for (const url of urls) {
+    await until(`${name} readable through ${url}`, async () => ((await call(url, 'POST', `/collections/${name}/points/count`, { exact: true })).status === 200 ? true : undefined));
+  }
+}
+
 export async function startThreeNodes(opts: ThreeNodeOptions = {}): Promise<ThreeNodes> {
   const [etcd, nats] = await Promise.all([startEtcd(1), startNats(1)]);
   const kv = new Etcd3({ hosts: etcd.endpoints });
@@ -113,9 +123,7 @@ export async function startThreeNodes(opts: ThreeNodeOptions = {}): Promise<Thre
       const client = new QdrantClient({ url: nodes[0]!.url });
       await client.createCollection(name, { vectors: { size: 2, distance: 'Dot' }, shard_number: 1, replication_factor: 1 });
       const id = await cluster.catalogId(name);
-      for (const node of nodes) {
-        await until(`${name} readable through ${node.url}`, async () => ((await call(node.url, 'POST', `/collections/${name}/points/count`, { exact: true })).status === 200 ? true : undefined));
-      }
+      await readableThroughEvery(nodes.map((n) => n.url), name);
       const r = await client.upsert(name, { wait: true, points: Array.from({ length: n }, (_, i) => ({ id: i + 1, vector: [1, i] })) });
       if (r.status !== 'completed') throw new Error(`upsert into ${name} answered ${r.status}`);
       return id;

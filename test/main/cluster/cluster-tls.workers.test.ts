@@ -15,7 +15,7 @@ import { etcdMissing } from '../../helpers/etcd.js';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { call, trustCa } from '../../helpers/server.js';
-import { startThreeNodes, type ThreeNodes } from '../../helpers/three-nodes.js';
+import { readableThroughEvery, startThreeNodes, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 let dir = '';
 let other = '';
@@ -71,6 +71,7 @@ describe.skipIf(etcdMissing() !== null || OPENSSL === null)('internal port on TL
   it('a collection spread over the three nodes reads back whole from each, through the TLS peers', async () => {
     const [a, b, c] = cluster.nodes as [ThreeNodes['nodes'][number], ThreeNodes['nodes'][number], ThreeNodes['nodes'][number]];
     expect((await call(a.url, 'PUT', '/collections/t', { vectors: { size: 2, distance: 'Dot' }, shard_number: 3, replication_factor: 1 })).status).toBe(200);
+    await readableThroughEvery([a.url, b.url, c.url], 't');
     const points = Array.from({ length: 30 }, (_, i) => ({ id: i + 1, vector: [Math.cos(i), Math.sin(i)], payload: { i } }));
     expect((await call(b.url, 'PUT', '/collections/t/points?wait=true', { points })).status).toBe(200);
     for (const n of [a, b, c]) {

@@ -11,7 +11,7 @@ import { QdrantClient } from '@qdrant/js-client-rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grpcClient } from '../../helpers/grpc.js';
 import { removeDir, startServer, type TestServer } from '../../helpers/server.js';
-import { startThreeNodes, type ThreeNodes } from '../../helpers/three-nodes.js';
+import { readableThroughEvery, startThreeNodes, type ThreeNodes } from '../../helpers/three-nodes.js';
 
 const C = 'parity';
 const DIM = 8;
@@ -69,6 +69,7 @@ describe('a 3-node cluster answers as a single node does', () => {
     const params = { vectors: { size: DIM, distance: 'Euclid' as const }, shard_number: 3, replication_factor: 2, write_consistency_factor: 2 };
     await one.createCollection(C, params);
     await many[0]!.createCollection(C, params);
+    await readableThroughEvery(cluster.nodes.map((n) => n.url), C);
     for (const c of [one, many[1]!]) {
       await c.createPayloadIndex(C, { field_name: 'color', field_schema: 'keyword', wait: true });
       await c.createPayloadIndex(C, { field_name: 'n', field_schema: 'integer', wait: true });

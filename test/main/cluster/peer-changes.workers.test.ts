@@ -101,7 +101,12 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
     // The killed node comes back: it gets no replica of the shard back.
     await cluster.start(ti);
     await until('the restarted node registered', async () => ((await cluster.kv.get(`/quiver/nodes/${to}`).string()) !== null ? true : undefined));
-    expect(await count(cluster.nodes[ti]!)).toBe(N);
+    // Registered is not yet serving: its mirrors of the assignments and peers may still be filling.
+    const through = await until('a count through the restarted node', async () => {
+      const r = await call(cluster.nodes[ti]!.url, 'POST', `/collections/${C}/points/count?consistency=all`, { exact: true });
+      return r.status === 200 ? (r.body.result.count as number) : undefined;
+    });
+    expect(through).toBe(N);
     expect(await replicas()).toEqual([`${src}:Active`]);
   });
 
