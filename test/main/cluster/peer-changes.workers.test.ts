@@ -38,12 +38,14 @@ describe.skipIf(etcdMissing() !== null)('three nodes: a transfer target that die
       logs = again.logs;
       code = await until('the restarted removed node to exit', async () => (again.proc.exitCode === null ? undefined : again.proc.exitCode));
     } catch (e) {
-      // It may exit before its ports were read: the error carries its output.
-      logs = [String(e)];
+      // It may exit before its ports were read: the error carries its output, a line each.
+      logs = String(e).split('\n');
       code = 2;
       expect(String(e)).toMatch(/server exited with 2/);
     }
     expect(code).toBe(2);
+    // 'exit' can come before the last lines of its output are read.
+    await until('its refusal in its output', async () => (logs.some((l) => l.includes('was removed from the cluster')) ? true : undefined), 10_000, 50);
     return logs;
   };
 
