@@ -172,11 +172,13 @@ async function joinCluster(cluster: ClusterNode, writeLog: WriteLog) {
   const [{ CatalogSync }, { ReplicaFollow }] = await Promise.all([import('./cluster/catalog-sync.js'), import('./cluster/replica-follow.js')]);
   let follow: InstanceType<typeof ReplicaFollow> | null = null;
   const sync = new CatalogSync(cluster, (meta) => follow?.placed(meta) ?? Promise.resolve());
+  // The status report carries the catalog revision applied here: a create elsewhere waits for it.
+  sync.onApplied(() => follow?.kick());
   return {
     sync,
     /** Starts following once the Engine exists; `hooks` is where snapshots plug in (prepareReplica). */
     follow: (engine: Engine, hooks = {}) => {
-      follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks);
+      follow = new ReplicaFollow(cluster.state, engine, writeLog, (st) => cluster.report(st), cluster.log, hooks, () => sync.appliedRev);
       return follow;
     },
   };

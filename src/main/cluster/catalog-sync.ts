@@ -8,6 +8,11 @@
 // Invariants: every local catalog change in cluster mode runs in one chain (serialize), the
 // mirror's and the Engine's own (create, delete, PATCH), so they never interleave; an event
 // older than what this node already wrote itself (its own create's revision) changes nothing.
+//
+// A create answers once every live node has applied the catalog up to it (each reports the
+// revision it applied in its status, replica-follow.ts), as Qdrant synchronizes its nodes after a
+// create: a write sent to another node right after the create finds the collection there. A node
+// that does not report in time (SPREAD_TIMEOUT_MS) is logged, and the create answers anyway.
 
 import { QuiverError } from '../../shared/errors.js';
 import type { CatalogEntry as LocalEntry } from '../../shared/db.js';
@@ -43,6 +48,8 @@ type Held = { entry: CatalogEntry | null; rev: number };
 
 /** Between two passes when one failed. */
 const RETRY_MS = 1000;
+/** How long a create waits for the other live nodes to apply it before it answers anyway. */
+const SPREAD_TIMEOUT_MS = 10_000;
 
 function toLocal(name: string, e: CatalogEntry): LocalEntry {
   return { id: e.id, name, config: e.config as CollectionConfig, created_at: e.created_at ?? new Date(0).toISOString() };
@@ -57,6 +64,12 @@ export class CatalogSync implements ClusterCatalog {
   #chain: Promise<unknown> = Promise.resolve();
   #scheduled = false;
   #firstSync: (() => void) | null = null;
+  /** The newest catalog revision this node has heard of, and the newest applied to its Engine. */
+  #heardRev = 0;
+  #appliedRev = 0;
+  readonly #onApplied = new Set<() => void>();
+  /** The revision of each collection this node created, until its create answers. */
+  readonly #createdAt = new Map<number, number>();
   /** Resolves once the first snapshot is applied to the Engine (the node's catalog caught up). */
   readonly synced: Promise<void>;
 
@@ -73,7 +86,18 @@ export class CatalogSync implements ClusterCatalog {
     this.#schedule();
   }
 
+  /** The newest catalog revision applied to this node's Engine (0 before the first pass). */
+  get appliedRev(): number {
+    return this.#appliedRev;
+  }
+
+  /** Called after each pass that applied everything heard until it began. */
+  onApplied(listener: () => void): void {
+    this.#onApplied.add(listener);
+  }
+
   #set(name: string, held: Held): void {
+    if (held.rev > this.#heardRev) this.#heardRev = held.rev;
     const cur = this.#held.get(name);
     if (cur !== undefined && cur.rev > held.rev) return;
     this.#held.set(name, held);
@@ -82,6 +106,7 @@ export class CatalogSync implements ClusterCatalog {
   #onMessage(m: Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>): void {
     switch (m.type) {
       case 'catalog-snapshot': {
+        if (m.rev > this.#heardRev) this.#heardRev = m.rev;
         const names = new Set(m.entries.map((e) => e.name));
         for (const [name, h] of this.#held) if (!names.has(name) && h.rev <= m.rev) this.#held.set(name, { entry: null, rev: m.rev });
         for (const e of m.entries) this.#set(e.name, { entry: e.entry, rev: e.rev });
@@ -116,6 +141,7 @@ export class CatalogSync implements ClusterCatalog {
   async #apply(): Promise<void> {
     const engine = this.#engine;
     if (engine === null || !this.#snapshot) return;
+    const upTo = this.#heardRev;
     let failed = false;
     for (const local of engine.list()) {
       const h = this.#held.get(local.name);
@@ -135,6 +161,10 @@ export class CatalogSync implements ClusterCatalog {
     }
     // A failed step is tried again (the next pass redoes whatever still differs), not left until the next change in etcd.
     if (failed) setTimeout(() => this.#schedule(), RETRY_MS).unref();
+    else if (upTo > this.#appliedRev) {
+      this.#appliedRev = upTo;
+      for (const l of this.#onApplied) l();
+    }
     this.#firstSync?.();
     this.#firstSync = null;
   }
@@ -147,11 +177,40 @@ export class CatalogSync implements ClusterCatalog {
       throw QuiverError.alreadyExists(`Collection already exists: ${name}`);
     }
     this.#set(name, { entry: r.entry, rev: r.rev });
+    this.#createdAt.set(r.entry.id, r.rev);
     return toLocal(name, r.entry);
   }
 
-  placed(meta: CollectionMeta): Promise<void> {
-    return this.#placed(meta);
+  async placed(meta: CollectionMeta): Promise<void> {
+    await this.#placed(meta);
+    const rev = this.#createdAt.get(meta.id);
+    this.#createdAt.delete(meta.id);
+    if (rev !== undefined) await this.#appliedEverywhere(meta.name, rev);
+  }
+
+  /** Resolves once every live peer reports the catalog applied up to `rev`, or after SPREAD_TIMEOUT_MS. */
+  #appliedEverywhere(name: string, rev: number): Promise<void> {
+    const state = this.#node.state;
+    // A peer that reports no revision (a version before this report) is not waited for.
+    const behind = (): number[] =>
+      state
+        .peers()
+        .filter((p) => p.id !== state.nodeId && (state.status(p.id)?.catalog_rev ?? Number.POSITIVE_INFINITY) < rev)
+        .map((p) => p.id);
+    if (behind().length === 0) return Promise.resolve();
+    return new Promise((res) => {
+      const off = state.onChange(() => {
+        if (behind().length > 0) return;
+        clearTimeout(timer);
+        off();
+        res();
+      });
+      const timer = setTimeout(() => {
+        off();
+        this.#node.log.warn({ collection: name, rev, nodes: behind() }, 'cluster: collection created, but not every node has it yet; answering anyway');
+        res();
+      }, SPREAD_TIMEOUT_MS);
+    });
   }
 
   async markDeleting(name: string): Promise<number | null> {
@@ -163,6 +222,7 @@ export class CatalogSync implements ClusterCatalog {
   }
 
   async removed(name: string, id: number): Promise<void> {
+    this.#createdAt.delete(id);
     const r = await this.#node.request({ op: 'remove', name, id });
     if (r.op === 'remove' && r.rev !== null) this.#set(name, { entry: null, rev: r.rev });
   }

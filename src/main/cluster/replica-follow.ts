@@ -1,9 +1,10 @@
 // This node's replicas, on the main thread (decision 3 and item 6 of issue 16's control-plane
 // part): from the assignments mirrored in ClusterState, the shards this node holds a replica of
 // are FOLLOWED (their worker's apply loop runs), the others not; and every ~500 ms the node's
-// status report (status/<node>: applied_seq, caught_up, dead per followed shard) is written when
-// it changed. A shard newly assigned here first goes through the optional prepareReplica hook
-// (snapshots restore a replica there); without it the apply loop starts from applied_seq + 1.
+// status report (status/<node>: applied_seq, caught_up, dead per followed shard, and the catalog
+// revision the node has applied) is written when it changed. A shard newly assigned here first
+// goes through the optional prepareReplica hook (snapshots restore a replica there); without it
+// the apply loop starts from applied_seq + 1.
 //
 // Invariants: the followed set sent to the workers is always the whole set (a replaced worker
 // thread, which follows nothing, gets it again on the next run); a replica is reported caught_up
@@ -65,7 +66,11 @@ export class ReplicaFollow {
   #unsubscribe: (() => void) | null = null;
   readonly #waiters = new Set<() => void>();
 
-  constructor(state: ClusterStateMirror, engine: FollowTarget, log: FollowLog, report: (s: NodeStatus) => void, logger: FollowLogger, hooks: ReplicaHooks = {}) {
+  /** The catalog revision this node has applied (catalog-sync.ts), carried in every report. */
+  readonly #catalogRev: () => number;
+
+  constructor(state: ClusterStateMirror, engine: FollowTarget, log: FollowLog, report: (s: NodeStatus) => void, logger: FollowLogger, hooks: ReplicaHooks = {}, catalogRev: () => number = () => 0) {
+    this.#catalogRev = catalogRev;
     this.#state = state;
     this.#engine = engine;
     this.#log = log;
@@ -151,10 +156,11 @@ export class ReplicaFollow {
       }
       shards[key] = { applied_seq: p.applied, caught_up: caughtUp && p.dead === null, dead: p.dead !== null };
     }
-    const body = JSON.stringify(shards);
+    const catalogRev = this.#catalogRev();
+    const body = JSON.stringify([shards, catalogRev]);
     if (body !== this.#lastReport) {
       this.#lastReport = body;
-      this.#report({ at: new Date().toISOString(), boot: this.#boot, shards });
+      this.#report({ at: new Date().toISOString(), boot: this.#boot, shards, catalog_rev: catalogRev });
     }
   }
 

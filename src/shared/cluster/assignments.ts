@@ -54,6 +54,8 @@ export interface NodeStatus {
   /** This process's boot id (random at each start). */
   boot?: string;
   shards: Record<string, ShardReport>;
+  /** The etcd revision of the catalog this node has applied to its own (a create waits for it on every node). */
+  catalog_rev?: number;
 }
 
 export const assignKey = (collection: number, shard: number): string => `assign/${collection}/${shard}`;

@@ -2,24 +2,57 @@
 // its revision) brought into a fake Engine. A node's own create is never undone by an older
 // delete event of the same name; a snapshot deletes here what etcd no longer has; a failed local
 // step is tried again without a new event; a create that etcd refuses answers 409 (or 412 while
-// the name is being deleted).
+// the name is being deleted). A create answers once every live peer reports the catalog applied
+// up to it, or after its deadline (logged); the revision a node applied is what it reports.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CatalogSync, type MirrorTarget } from '../../../src/main/cluster/catalog-sync.js';
 import type { CatalogReply, CatalogRequest, FromEtcdThread } from '../../../src/shared/cluster/messages.js';
 import type { ClusterNode } from '../../../src/main/cluster/node.js';
 import type { CatalogEntry as LocalEntry } from '../../../src/shared/db.js';
 import type { CollectionConfig, CollectionMeta } from '../../../src/shared/types.js';
 import type { CatalogEntry } from '../../../src/shared/cluster/catalog.js';
+import type { NodeStatus } from '../../../src/shared/cluster/assignments.js';
 
 type CatalogMessage = Extract<FromEtcdThread, { type: 'catalog-snapshot' | 'catalog-put' | 'catalog-delete' }>;
 
 const config = (size: number): CollectionConfig => ({ vectors: { '': { size } }, payload_schema: {} }) as unknown as CollectionConfig;
 
+/** The peers and their status reports, as the main thread's mirror of etcd has them. */
+class FakeState {
+  readonly nodeId = 1;
+  readonly statuses = new Map<number, NodeStatus>();
+  live = [1, 2, 3];
+  readonly #listeners = new Set<() => void>();
+  peers(): { id: number }[] {
+    return this.live.map((id) => ({ id }));
+  }
+  status(node: number): NodeStatus | undefined {
+    return this.statuses.get(node);
+  }
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  report(node: number, catalogRev?: number): void {
+    this.statuses.set(node, { at: '', shards: {}, ...(catalogRev === undefined ? {} : { catalog_rev: catalogRev }) });
+    for (const l of [...this.#listeners]) l();
+  }
+  get listeners(): number {
+    return this.#listeners.size;
+  }
+}
+
 class FakeNode {
   onCatalog: (m: CatalogMessage) => void = () => undefined;
   readonly errors: string[] = [];
-  log = { info: () => undefined, warn: () => undefined, error: (f: Record<string, unknown>, msg: string) => this.errors.push(`${msg}: ${String(f.collection)}`) };
+  readonly warnings: string[] = [];
+  readonly state = new FakeState();
+  log = {
+    info: () => undefined,
+    warn: (f: Record<string, unknown>, msg: string) => this.warnings.push(`${msg}: ${JSON.stringify(f.nodes)}`),
+    error: (f: Record<string, unknown>, msg: string) => this.errors.push(`${msg}: ${String(f.collection)}`),
+  };
   answer: (req: CatalogRequest) => CatalogReply = () => {
     throw new Error('no answer set');
   };
@@ -129,5 +162,72 @@ describe('catalog mirror', () => {
     await expect(sync.update('gone', 3, config(2))).rejects.toMatchObject({ message: expect.stringContaining('gone') });
     node.answer = () => ({ op: 'markDeleting', entry: null, rev: 0 });
     expect(await sync.markDeleting('gone')).toBeNull();
+  });
+
+  it('the revision applied here: what every pass applied in full, not what failed or is only heard of', async () => {
+    const { node, engine, sync } = setup();
+    let told = 0;
+    sync.onApplied(() => told++);
+    expect(sync.appliedRev).toBe(0);
+    node.onCatalog({ type: 'catalog-snapshot', rev: 12, entries: [{ name: 'a', entry: entry(5), rev: 10 }] });
+    await sync.synced;
+    expect([sync.appliedRev, told]).toEqual([12, 1]);
+    engine.failCreates = 1;
+    node.onCatalog({ type: 'catalog-put', name: 'b', entry: entry(6), rev: 14 });
+    await settle(sync);
+    // Failed: still at 12 until the retry (1 s later) copies it.
+    expect(sync.appliedRev).toBe(12);
+    await vi.waitFor(() => expect(sync.appliedRev).toBe(14), { timeout: 5000 });
+    expect(told).toBe(2);
+  });
+
+  it('a create answers once every live peer has applied the catalog up to it; a peer that reports no revision is not waited for', async () => {
+    const { node, sync } = setup();
+    node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev: 22 });
+    const meta = await sync.create('x', config(3));
+    node.state.report(2, 21);
+    node.state.report(3, 20);
+    let answered = false;
+    const placed = sync.placed(meta).then(() => (answered = true));
+    await new Promise((res) => setTimeout(res, 20));
+    expect(answered).toBe(false);
+    node.state.report(2, 22);
+    await new Promise((res) => setTimeout(res, 20));
+    expect(answered).toBe(false);
+    // Node 3 leaves (its lease lapsed): nobody is left to wait for.
+    node.state.live = [1, 2];
+    node.state.report(2, 22);
+    await placed;
+    expect(node.state.listeners).toBe(0);
+    // A second create: node 3 is back, reporting no revision (an older version): not waited for.
+    node.state.live = [1, 2, 3];
+    node.state.report(3);
+    node.answer = () => ({ op: 'create', created: true, entry: entry(9, 3), rev: 30 });
+    const second = await sync.create('y', config(3));
+    const done = sync.placed(second);
+    node.state.report(2, 30);
+    await done;
+    expect(node.warnings).toEqual([]);
+  });
+
+  it('a peer that does not apply the create in time is logged, and the create answers anyway', async () => {
+    vi.useFakeTimers();
+    try {
+      const { node, sync } = setup();
+      node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev: 22 });
+      const meta = await sync.create('x', config(3));
+      node.state.report(2, 22);
+      node.state.report(3, 5);
+      let answered = false;
+      const placed = sync.placed(meta).then(() => (answered = true));
+      await vi.advanceTimersByTimeAsync(9_900);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(200);
+      await placed;
+      expect(node.warnings).toEqual(['cluster: collection created, but not every node has it yet; answering anyway: [3]']);
+      expect(node.state.listeners).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -5,6 +5,7 @@
 // replica lifecycle when a node is killed -9 (Dead, a replacement after the grace, the node back
 // Partial then Active, its catalog caught up; a node paused past its lease likewise), and config
 // changes (PATCH, field indexes) reaching every node, a raised replication_factor placing more.
+// A create answers once every node has applied it (a write through another node finds it).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QdrantClient } from '@qdrant/js-client-rest';
@@ -74,6 +75,23 @@ describe.skipIf(etcdMissing() !== null)('three nodes: catalog, placement and rep
       }
       return true;
     });
+  });
+
+  it('a create answers once every node has it: a write through B and C right after a create through A finds the collection', { timeout: 90_000 }, async () => {
+    const [a, b, c] = nodes as [TestServer, TestServer, TestServer];
+    const made = ['fresh0', 'fresh1', 'fresh2', 'fresh3', 'fresh4'];
+    for (const name of made) {
+      expect((await call(a.url, 'PUT', `/collections/${name}`, { vectors: { size: 2, distance: 'Dot' }, shard_number: 2, replication_factor: 1 })).status).toBe(200);
+      // No wait: the other nodes reported the catalog applied this far before the create answered.
+      const rev = Number((await kv.get(`/quiver/catalog/${name}`).exec()).kvs[0]!.mod_revision);
+      for (const node of ids.slice(1)) expect((await get<NodeStatus>(`status/${node}`))?.catalog_rev, `node ${node} after ${name}`).toBeGreaterThanOrEqual(rev);
+      for (const [i, n] of [b, c].entries()) {
+        const up = await call(n.url, 'PUT', `/collections/${name}/points?wait=true`, { points: [{ id: i + 1, vector: [1, i] }] });
+        expect(up.status, `${name} through ${n.url}: ${JSON.stringify(up.body)}`).toBe(200);
+      }
+    }
+    for (const name of made) expect((await call(a.url, 'DELETE', `/collections/${name}`)).status).toBe(200);
+    for (const n of nodes) await until('the fresh collections gone everywhere', async () => ((await names(n)).some((x) => x.startsWith('fresh')) ? undefined : true));
   });
 
   it('two nodes creating one name at once: one 200, the other 409 naming the collection', { timeout: 60_000 }, async () => {
