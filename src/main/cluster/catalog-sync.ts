@@ -25,7 +25,10 @@ import type { ClusterNode } from './node.js';
 export interface ClusterCatalog {
   /** Creates the entry in etcd: the local entry to open (cluster-wide id), or AlreadyExists. */
   create(name: string, config: CollectionConfig): Promise<LocalEntry>;
-  /** After the local create: resolves once the shards are assigned, and followed here where this node holds them. */
+  /**
+   * After the local create: resolves once the shards are assigned, followed here where this node
+   * holds them, and every other live node has applied the create (or after SPREAD_TIMEOUT_MS).
+   */
   placed(meta: CollectionMeta): Promise<void>;
   /** Marks the entry deleting in etcd: the collection id, or null when etcd has no such name. */
   markDeleting(name: string): Promise<number | null>;
