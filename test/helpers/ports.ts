@@ -4,7 +4,10 @@
 // that range and released is handed out again by the next listen(0) or outgoing connection of any
 // process, and test servers bind REST, gRPC and internal ports with 0 all the time, so a picked
 // port was taken before its owner bound it (EADDRINUSE in CI). Below the range only another
-// picker can take it, and each one picks at random among thousands.
+// picker can take it. Pickers in different test files running at once (vitest's workers) pick
+// from disjoint slices of the range, by VITEST_POOL_ID: two of them once picked one port within
+// the same second, and the nats-server started second could not bind it. Within a process, a
+// port is handed out once.
 
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -19,8 +22,17 @@ function ephemeralLow(): number {
   }
 }
 
-const LOW = 10_000;
-const HIGH = Math.min(ephemeralLow(), 65536) - 1;
+/** Slices of the range: one per vitest worker (ids beyond it share slices, still at random). */
+const SLICES = 8;
+const FLOOR = 10_000;
+const CEILING = Math.min(ephemeralLow(), 65536) - 1;
+const POOL = Number(process.env.VITEST_POOL_ID);
+const SLICE = Number.isInteger(POOL) && POOL > 0 ? (POOL - 1) % SLICES : null;
+const WIDTH = Math.floor((CEILING - FLOOR + 1) / SLICES);
+const LOW = SLICE === null ? FLOOR : FLOOR + SLICE * WIDTH;
+const HIGH = SLICE === null ? CEILING : LOW + WIDTH - 1;
+/** Ports this process handed out: a picker's port may not be bound yet when the next is picked. */
+const handedOut = new Set<number>();
 
 /** Listens on `port` (0: any) and closes again: the port it got, or null when it is in use. */
 function tryPort(port: number): Promise<number | null> {
@@ -39,8 +51,12 @@ function tryPort(port: number): Promise<number | null> {
 export async function freePort(): Promise<number> {
   if (HIGH - LOW >= 1000) {
     for (let i = 0; i < 100; i++) {
-      const p = await tryPort(LOW + Math.floor(Math.random() * (HIGH - LOW + 1)));
-      if (p !== null) return p;
+      const pick = LOW + Math.floor(Math.random() * (HIGH - LOW + 1));
+      if (handedOut.has(pick)) continue;
+      const p = await tryPort(pick);
+      if (p === null) continue;
+      handedOut.add(p);
+      return p;
     }
   }
   // No room below the range (or every try taken): the kernel's pick.
