@@ -96,6 +96,9 @@ function sampleRoles(s: Setup): CpuRoles {
 /** Every role's processes: "all processes" in the figures. */
 const ROLES = ['quiverMain', 'quiverWorkers', 'quiverOther', 'nats', 'etcd'] as const;
 
+/** All processes' CPU in one of perUnit's records. */
+const allRoles = (c: Record<string, number>): number => ROLES.reduce((x, k) => x + (c[k] ?? 0), 0);
+
 /** CPU ms per unit (query or point) by role between two samples, and cores busy in all. */
 function perUnit(a: CpuRoles, b: CpuRoles, units: number): Record<string, number> {
   const d = (k: keyof Omit<CpuRoles, 'at'>): number => (b[k] - a[k]) / Math.max(1, units);
@@ -216,11 +219,10 @@ async function measure(s: Setup, ds: ReturnType<typeof makeDataset>, truth: numb
 async function warmUp(s: Setup, load: (seconds: number) => Promise<Measured[]>): Promise<number[]> {
   const seen: number[] = [];
   if (CFG.warmupS <= 0) return seen;
-  const total = (c: Record<string, number>): number => ROLES.reduce((x, k) => x + (c[k] ?? 0), 0);
   for (let spent = 0; spent < CFG.warmupMaxS; spent += CFG.warmupS) {
     const before = sampleRoles(s);
     const runs = await load(CFG.warmupS);
-    const ms = total(perUnit(before, sampleRoles(s), runs.reduce((a, r) => a + r.load.ok, 0)));
+    const ms = allRoles(perUnit(before, sampleRoles(s), runs.reduce((a, r) => a + r.load.ok, 0)));
     const last = seen[seen.length - 1];
     seen.push(ms);
     if (last !== undefined && Math.abs(ms - last) <= (CFG.steadyPct / 100) * last) break;
@@ -343,10 +345,9 @@ function print(raw: RawBuild | null, results: SetupResult[]): void {
   // The cluster's CPU per query against the single node's, at each ef: all processes, and main threads.
   const [one, three] = results;
   if (one !== undefined && three !== undefined) {
-    const total = (c: Record<string, number>): number => ROLES.reduce((x, k) => x + (c[k] ?? 0), 0);
     const ratios = one.perEf.flatMap((a) => {
       const b = three.perEf.find((x) => x.ef === a.ef);
-      return b === undefined ? [] : [[String(a.ef), fmt(total(b.cpuMsPerQuery) / total(a.cpuMsPerQuery), 2), fmt((b.cpuMsPerQuery.quiverMain ?? 0) / (a.cpuMsPerQuery.quiverMain ?? Number.NaN), 2)]];
+      return b === undefined ? [] : [[String(a.ef), fmt(allRoles(b.cpuMsPerQuery) / allRoles(a.cpuMsPerQuery), 2), fmt((b.cpuMsPerQuery.quiverMain ?? 0) / (a.cpuMsPerQuery.quiverMain ?? Number.NaN), 2)]];
     });
     out.push('', ...table(['ef', 'cluster / one node: CPU per query, all processes', 'main threads'], ratios));
   }

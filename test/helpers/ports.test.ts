@@ -3,10 +3,10 @@
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-async function pickerFor(poolId: string | undefined): Promise<typeof import('./ports.js')> {
+/** ports.ts loaded afresh as vitest's worker `poolId` would load it. */
+async function pickerFor(poolId: string): Promise<typeof import('./ports.js')> {
   vi.resetModules();
-  if (poolId === undefined) vi.stubEnv('VITEST_POOL_ID', '');
-  else vi.stubEnv('VITEST_POOL_ID', poolId);
+  vi.stubEnv('VITEST_POOL_ID', poolId);
   return import('./ports.js');
 }
 
