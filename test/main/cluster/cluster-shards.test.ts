@@ -309,8 +309,9 @@ describe('ClusterShards over the internal port', () => {
   it('after the hedge, the first answer wins whichever replica gives it', { timeout: 30_000 }, async () => {
     const hedged = hedging(30);
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
-    // Node 3, asked first, is past the deadline but still answers before node 2, asked second.
-    nodes.get(3)!.delayMs = 300;
+    // Node 3, asked first, is past the deadline but still answers before node 2, asked second
+    // (its delay leaves a loaded machine's timers a second to fire the hedge first).
+    nodes.get(3)!.delayMs = 1000;
     nodes.get(2)!.delayMs = 20_000;
     expect(await hedged.call(meta(1), 0, count, local(), false)).toMatchObject({ node: 3 });
     expect(hedged.hedgedReads).toBe(1);
@@ -327,17 +328,17 @@ describe('ClusterShards over the internal port', () => {
 
   it('a slow read on a replica that keeps answering other reads is not hedged (busy, not stalled)', { timeout: 30_000 }, async () => {
     // A deadline far above a loaded machine's scheduling gaps between node 3's answers below.
-    const hedged = hedging(300);
+    const hedged = hedging(1000);
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
     assign(1, [[2, 'Active', 5], [3, 'Active', 9]]);
-    nodes.get(3)!.shardDelayMs.set(0, 1200);
+    nodes.get(3)!.shardDelayMs.set(0, 3000);
     const slow = hedged.call(meta(2), 0, count, local(), false);
     // Node 3 answers shard 1's reads all the while, each within a few ms.
     let done = false;
     void slow.finally(() => (done = true));
     while (!done) await hedged.call(meta(2), 1, count, local(), false);
     expect(await slow).toMatchObject({ node: 3, shard: 0 });
-    // The slow read was never sent to node 2 (a read of shard 1 held up past 300 ms may be).
+    // The slow read was never sent to node 2 (a read of shard 1 held up past 1 s may be).
     expect(nodes.get(2)!.calls.filter((c) => c.shard === 0)).toEqual([]);
   });
 
@@ -373,8 +374,9 @@ describe('ClusterShards over the internal port', () => {
   it('a hedged read whose first replica then fails as a replica waits for the second', { timeout: 30_000 }, async () => {
     const hedged = hedging(30);
     assign(0, [[2, 'Active', 5], [3, 'Active', 9]]);
-    nodes.get(3)!.delayMs = 300;
-    nodes.get(2)!.delayMs = 600;
+    // Node 3 must not answer before the test marks it failed: a second's margin for a loaded machine.
+    nodes.get(3)!.delayMs = 1000;
+    nodes.get(2)!.delayMs = 3000;
     const answer = hedged.call(meta(1), 0, count, local(), false);
     // Node 3 fails after node 2 was asked: the read goes on waiting for node 2, not 503.
     await until(() => nodes.get(2)!.calls.length === 1);
