@@ -11,6 +11,7 @@
 
 import client from 'prom-client';
 import type { Engine } from './engine.js';
+import type { LiveRecallFigures } from './engine/sizes.js';
 import { MEMORY_KINDS } from '../shared/shard-results.js';
 import { processMemory } from './process-memory.js';
 import { QdrantMetrics } from './qdrant-metrics.js';
@@ -157,7 +158,7 @@ export class Metrics {
       }
       return recallAsked;
     };
-    const liveRecall = (name: string, help: string, pick: (r: { recall: number; samples: number }) => number, kind: 'gauge' | 'counter'): void => {
+    const liveRecall = (name: string, help: string, pick: (r: LiveRecallFigures) => number | null, kind: 'gauge' | 'counter'): void => {
       const config = {
         name,
         help,
@@ -167,9 +168,11 @@ export class Metrics {
           this.reset();
           if (!engine.ready) return;
           for (const r of await recallNow()) {
+            const value = pick(r);
+            if (value === null) continue;
             const labels = { collection: r.collection, filtered: String(r.filtered) };
-            if (this instanceof client.Gauge) this.set(labels, pick(r));
-            else this.inc(labels, pick(r));
+            if (this instanceof client.Gauge) this.set(labels, value);
+            else this.inc(labels, value);
           }
         },
       };
@@ -178,6 +181,12 @@ export class Metrics {
     };
     liveRecall('quiver_live_recall', 'Mean recall@k of the recent approximate searches checked exactly in the background (live_recall_fraction), per collection, filtered searches apart', (r) => r.recall, 'gauge');
     liveRecall('quiver_live_recall_samples_total', 'Approximate searches checked exactly for live recall since start, per collection, filtered searches apart', (r) => r.samples, 'counter');
+    liveRecall(
+      'quiver_live_recall_skipped_total',
+      'Approximate searches picked for a live recall check since start but not checked (no room among the checks waiting under their time budget, or the check failed), per collection, filtered searches apart',
+      (r) => r.skipped,
+      'counter',
+    );
     new client.Gauge({
       name: 'quiver_collections',
       help: 'Collections (those being dropped excluded)',

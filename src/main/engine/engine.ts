@@ -37,7 +37,7 @@ import { HandedOffWrites } from './handed-off.js';
 import { localPoints, type MainPointEngine, type PointMode } from './point-engines.js';
 import { CatalogPublisher } from './publish.js';
 import { Replicas, type CopyInfo } from './replicas.js';
-import { Sizes } from './sizes.js';
+import { Sizes, type LiveRecallFigures } from './sizes.js';
 import { collectionLoads, loadAll, startupReport, type CollectionLoad, type StartupReport } from './start.js';
 
 /** What a create request leaves out: config values (default_shard_number, default_replication_factor). */
@@ -348,7 +348,7 @@ export class Engine implements PointEngine {
   }
 
   /** Live recall per collection and kind, the workers' merged (/metrics). */
-  liveRecall(): Promise<{ collection: string; filtered: boolean; samples: number; recall: number }[]> {
+  liveRecall(): Promise<LiveRecallFigures[]> {
     return this.#sizes.liveRecall(this.list());
   }
 

@@ -10,6 +10,16 @@ import type { ShardRouter } from '../../shared/shard-router.js';
 import type { CollectionMeta } from '../../shared/types.js';
 import type { ShardDispatcher } from '../router/dispatcher.js';
 
+/** One collection's live recall, one kind (filtered or not), merged over the workers (/metrics). */
+export interface LiveRecallFigures {
+  collection: string;
+  filtered: boolean;
+  samples: number;
+  skipped: number;
+  /** Mean recall@k of the recent checks; null while none has been made. */
+  recall: number | null;
+}
+
 export class Sizes {
   readonly #router: ShardRouter;
   readonly #dispatcher: ShardDispatcher;
@@ -57,24 +67,28 @@ export class Sizes {
 
   /**
    * Live recall per collection and kind (filtered or not), the workers' figures merged: samples
-   * summed, recall the mean of every worker's recent checks. Only collections that still exist.
+   * and skipped summed, recall the mean of every worker's recent checks (null before the first).
+   * Only collections that still exist.
    */
-  async liveRecall(current: readonly CollectionMeta[]): Promise<{ collection: string; filtered: boolean; samples: number; recall: number }[]> {
+  async liveRecall(current: readonly CollectionMeta[]): Promise<LiveRecallFigures[]> {
     const ids = new Map(current.map((m) => [m.id, m.name]));
     // A worker being replaced answers nothing: the others' figures still count.
     const asked = await Promise.allSettled(Array.from({ length: this.#dispatcher.workerCount }, (_, w) => this.#router.liveRecall(w, [...ids.keys()])));
     const all = asked.flatMap((a) => (a.status === 'fulfilled' ? a.value : []));
-    const merged = new Map<string, { collection: string; filtered: boolean; samples: number; sum: number; count: number }>();
+    const merged = new Map<string, { collection: string; filtered: boolean; samples: number; skipped: number; sum: number; count: number }>();
     for (const r of all) {
       if (ids.get(r.collectionId) !== r.collection) continue;
       const key = `${r.collectionId}/${r.filtered}`;
-      const m = merged.get(key) ?? { collection: r.collection, filtered: r.filtered, samples: 0, sum: 0, count: 0 };
+      const m = merged.get(key) ?? { collection: r.collection, filtered: r.filtered, samples: 0, skipped: 0, sum: 0, count: 0 };
       m.samples += r.samples;
+      m.skipped += r.skipped;
       m.sum += r.windowSum;
       m.count += r.windowCount;
       merged.set(key, m);
     }
-    return [...merged.values()].filter((m) => m.count > 0).map((m) => ({ collection: m.collection, filtered: m.filtered, samples: m.samples, recall: m.sum / m.count }));
+    return [...merged.values()]
+      .filter((m) => m.count > 0 || m.skipped > 0)
+      .map((m) => ({ collection: m.collection, filtered: m.filtered, samples: m.samples, skipped: m.skipped, recall: m.count > 0 ? m.sum / m.count : null }));
   }
 
   /**

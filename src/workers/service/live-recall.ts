@@ -9,7 +9,8 @@
 // coordinating worker, the next waits until checks have taken at most BUDGET_SHARE of the time
 // since the first began (a 20 ms scan is followed by 380 ms without one), at most MAX_PENDING
 // wait and a sample beyond them is dropped, not queued. A check that fails (the collection
-// dropped, a read refused) is dropped silently.
+// dropped, a read refused) is dropped too. Dropped samples are counted (skipped): an operator
+// then sees that the budget, not the fraction, sets how many searches are checked.
 
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec } from '../../shared/protocol.js';
@@ -34,6 +35,8 @@ interface Window {
   name: string;
   filtered: boolean;
   samples: number;
+  /** Samples picked but never checked: no room among those waiting, or the check failed. */
+  skipped: number;
   values: Float64Array;
 }
 
@@ -66,7 +69,10 @@ function checkable(spec: SearchSpec): boolean {
  */
 export function sampleRecall(engine: PointEngine, meta: CollectionMeta, plan: { spec: SearchSpec; offset: number; limit: number; higherIsBetter: boolean }, answer: ScoredPoint[]): void {
   if (fraction <= 0 || !checkable(plan.spec) || Math.random() >= fraction) return;
-  if (pending.length >= MAX_PENDING) return;
+  if (pending.length >= MAX_PENDING) {
+    windowOf(meta, plan.spec.filter !== null).skipped++;
+    return;
+  }
   pending.push({ engine, meta, spec: plan.spec, offset: plan.offset, limit: plan.limit, higherIsBetter: plan.higherIsBetter, sent: answer.map((p) => p.id) });
   if (!running) setImmediate(drain);
 }
@@ -83,6 +89,7 @@ async function drain(): Promise<void> {
         record(c, await exactIds(c));
       } catch {
         // Dropped: the collection went, or its read could not be served now.
+        windowOf(c.meta, c.spec.filter !== null).skipped++;
       }
       const took = performance.now() - started;
       nextAt = performance.now() + took * (1 / BUDGET_SHARE - 1);
@@ -102,15 +109,19 @@ async function exactIds(c: Check): Promise<PointId[]> {
   return all.slice(c.offset, c.offset + c.limit).map((p) => p.id);
 }
 
+function windowOf(meta: CollectionMeta, filtered: boolean): Window & { collectionId: number } {
+  const key = `${meta.id}/${filtered}`;
+  let w = windows.get(key);
+  if (w === undefined) windows.set(key, (w = { collectionId: meta.id, name: meta.name, filtered, samples: 0, skipped: 0, values: new Float64Array(RECALL_WINDOW) }));
+  return w;
+}
+
 function record(c: Check, exact: PointId[]): void {
   if (exact.length === 0) return;
   const want = new Set(exact.map(String));
   let found = 0;
   for (const id of c.sent) if (want.has(String(id))) found++;
-  const filtered = c.spec.filter !== null;
-  const key = `${c.meta.id}/${filtered}`;
-  let w = windows.get(key);
-  if (w === undefined) windows.set(key, (w = { collectionId: c.meta.id, name: c.meta.name, filtered, samples: 0, values: new Float64Array(RECALL_WINDOW) }));
+  const w = windowOf(c.meta, c.spec.filter !== null);
   w.values[w.samples % RECALL_WINDOW] = found / exact.length;
   w.samples++;
 }
@@ -123,6 +134,6 @@ export function liveRecall(keep: readonly number[]): LiveRecall[] {
     const n = Math.min(w.samples, RECALL_WINDOW);
     let sum = 0;
     for (let i = 0; i < n; i++) sum += w.values[i]!;
-    return { collection: w.name, collectionId: w.collectionId, filtered: w.filtered, samples: w.samples, windowCount: n, windowSum: sum };
+    return { collection: w.name, collectionId: w.collectionId, filtered: w.filtered, samples: w.samples, skipped: w.skipped, windowCount: n, windowSum: sum };
   });
 }
