@@ -183,7 +183,7 @@ export class Metrics {
     liveRecall('quiver_live_recall_samples_total', 'Approximate searches checked exactly for live recall since start, per collection, filtered searches apart', (r) => r.samples, 'counter');
     liveRecall(
       'quiver_live_recall_skipped_total',
-      'Approximate searches picked for a live recall check since start but not checked (no room among the checks waiting under their time budget, or the check failed), per collection, filtered searches apart',
+      'Approximate searches picked for a live recall check since start but not checked (no room among the checks waiting under their time budget, the check failed, or no point matched), per collection, filtered searches apart',
       (r) => r.skipped,
       'counter',
     );

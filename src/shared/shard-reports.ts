@@ -92,7 +92,7 @@ export interface LiveRecall {
   filtered: boolean;
   /** Checks made since start. */
   samples: number;
-  /** Searches picked for a check since start but not checked (no room among those waiting, or the check failed). */
+  /** Searches picked for a check since start but not checked (no room among those waiting, the check failed, or no point matched). */
   skipped: number;
   /** The recent checks (at most the window) and the sum of their recall@k. */
   windowCount: number;

@@ -9,8 +9,9 @@
 // coordinating worker, the next waits until checks have taken at most BUDGET_SHARE of the time
 // since the first began (a 20 ms scan is followed by 380 ms without one), at most MAX_PENDING
 // wait and a sample beyond them is dropped, not queued. A check that fails (the collection
-// dropped, a read refused) is dropped too. Dropped samples are counted (skipped): an operator
-// then sees that the budget, not the fraction, sets how many searches are checked.
+// dropped, a read refused) is dropped too, as is one with no exact answer to compare with.
+// Dropped samples are counted (skipped): an operator then sees when the budget, not the
+// fraction, sets how many searches are checked. Every sample picked is in time checked or skipped.
 
 import type { PointEngine } from '../../shared/point-engine.js';
 import type { SearchSpec } from '../../shared/protocol.js';
@@ -35,7 +36,7 @@ interface Window {
   name: string;
   filtered: boolean;
   samples: number;
-  /** Samples picked but never checked: no room among those waiting, or the check failed. */
+  /** Samples picked but never checked: no room among those waiting, the check failed, or it had no exact answer. */
   skipped: number;
   values: Float64Array;
 }
@@ -117,11 +118,15 @@ function windowOf(meta: CollectionMeta, filtered: boolean): Window & { collectio
 }
 
 function record(c: Check, exact: PointId[]): void {
-  if (exact.length === 0) return;
+  const w = windowOf(c.meta, c.spec.filter !== null);
+  // Nothing to compare with (no point matched): no recall to record.
+  if (exact.length === 0) {
+    w.skipped++;
+    return;
+  }
   const want = new Set(exact.map(String));
   let found = 0;
   for (const id of c.sent) if (want.has(String(id))) found++;
-  const w = windowOf(c.meta, c.spec.filter !== null);
   w.values[w.samples % RECALL_WINDOW] = found / exact.length;
   w.samples++;
 }

@@ -67,6 +67,12 @@ describe('live recall sampling', () => {
     expect(figures(2, false)).toMatchObject({ samples: 0, skipped: 1, windowCount: 0 });
   });
 
+  it('a check with no exact answer (no point matched) is skipped, not recorded as a recall', async () => {
+    sample(engine(async () => []), 5, true, []);
+    await until(() => figures(5, true)?.skipped === 1);
+    expect(figures(5, true)).toMatchObject({ samples: 0, skipped: 1, windowCount: 0 });
+  });
+
   it('with the fraction at 0 nothing is picked', async () => {
     setLiveRecallFraction(0);
     sample(engine(async () => hits(1)), 3, false, hits(1));
