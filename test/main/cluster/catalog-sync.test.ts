@@ -89,6 +89,20 @@ async function settle(sync: CatalogSync): Promise<void> {
   await sync.serialize(() => Promise.resolve());
 }
 
+/**
+ * Creates 'x' at catalog revision `rev` with nodes 2 and 3 reporting `reports`, and starts waiting
+ * for it to be placed: `answered()` says whether the create has answered yet.
+ */
+async function createWithPeersAt(node: FakeNode, sync: CatalogSync, rev: number, reports: [number, number]): Promise<{ placed: Promise<unknown>; answered: () => boolean }> {
+  node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev });
+  const meta = await sync.create('x', config(3));
+  node.state.report(2, reports[0]);
+  node.state.report(3, reports[1]);
+  let answered = false;
+  const placed = sync.placed(meta).then(() => (answered = true));
+  return { placed, answered: () => answered };
+}
+
 function setup(): { node: FakeNode; engine: FakeEngine; sync: CatalogSync } {
   const node = new FakeNode();
   const engine = new FakeEngine();
@@ -183,17 +197,12 @@ describe('catalog mirror', () => {
 
   it('a create answers once every live peer has applied the catalog up to it; a peer that reports no revision is not waited for', async () => {
     const { node, sync } = setup();
-    node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev: 22 });
-    const meta = await sync.create('x', config(3));
-    node.state.report(2, 21);
-    node.state.report(3, 20);
-    let answered = false;
-    const placed = sync.placed(meta).then(() => (answered = true));
+    const { placed, answered } = await createWithPeersAt(node, sync, 22, [21, 20]);
     await new Promise((res) => setTimeout(res, 20));
-    expect(answered).toBe(false);
+    expect(answered()).toBe(false);
     node.state.report(2, 22);
     await new Promise((res) => setTimeout(res, 20));
-    expect(answered).toBe(false);
+    expect(answered()).toBe(false);
     // Node 3 leaves (its lease lapsed): nobody is left to wait for.
     node.state.live = [1, 2];
     node.state.report(2, 22);
@@ -214,14 +223,9 @@ describe('catalog mirror', () => {
     vi.useFakeTimers();
     try {
       const { node, sync } = setup();
-      node.answer = () => ({ op: 'create', created: true, entry: entry(8, 3), rev: 22 });
-      const meta = await sync.create('x', config(3));
-      node.state.report(2, 22);
-      node.state.report(3, 5);
-      let answered = false;
-      const placed = sync.placed(meta).then(() => (answered = true));
+      const { placed, answered } = await createWithPeersAt(node, sync, 22, [22, 5]);
       await vi.advanceTimersByTimeAsync(9_900);
-      expect(answered).toBe(false);
+      expect(answered()).toBe(false);
       await vi.advanceTimersByTimeAsync(200);
       await placed;
       expect(node.warnings).toEqual(['cluster: collection created, but not every node has it yet; answering anyway: [3]']);
